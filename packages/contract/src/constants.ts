@@ -1,0 +1,40 @@
+/** Names and numbers fixed by SPEC §1, §9 and DESIGN §1; console, server and agent read them from here. */
+export const PRODUCT_NAME = 'Rota';
+export const PRODUCT_SLUG = 'rota';
+export const PAGE_TITLE = `${PRODUCT_NAME} - Control Room`;
+export const VERSION_LABEL = '3.0.1';
+
+export const SESSION_COOKIE = `e2e.${PRODUCT_SLUG}.web.token`;
+export const SESSION_TTL_SECONDS = 8 * 60 * 60;
+
+export const LANGUAGES = ['pt', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'pt';
+export const LANGUAGE_STORAGE_KEY = 'lang';
+
+/** SPEC §9 durations, in milliseconds. */
+export const TIMINGS = {
+  successPopupMs: 3000,
+  errorPopupMs: 6000,
+  unauthorizedRedirectMs: 5000,
+  successToastMs: 9000,
+  errorToastMs: 900000,
+} as const;
+
+export const DEFAULT_DATE_RANGE_DAYS = 10;
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const RESET_CODE_TTL_MINUTES = 30;
+
+/** Sign-in and recovery throttles (issue 2): failures per identifier, attempts per IP, in one window. */
+export const RATE_LIMITS = {
+  windowSeconds: 15 * 60,
+  signInFailuresPerAccess: 10,
+  signInFailuresPerIp: 100,
+  recoverPerEmail: 10,
+  recoverPerIp: 100,
+} as const;
