@@ -9,7 +9,7 @@ export const emailSchema = z
   .toLowerCase()
   .min(1, msg('required_email'))
   .max(254, msg('invalid_email'))
-  .pipe(z.email(msg('invalid_email')));
+  .pipe(z.email({ pattern: z.regexes.html5Email, error: msg('invalid_email') }));
 
 /** A new password: length only, so pass-phrases are welcome. */
 export const newPasswordSchema = z

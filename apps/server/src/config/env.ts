@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** Empty variables count as unset, as `FOO=` in a shell or a compose file means "no value". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
+  z.preprocess((v) => (v === '' || v === undefined ? fallback : v), schema);
+
+const secretKeySchema = z
+  .string()
+  .refine(
+    (v) => /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32,
+    'must be 32 bytes written as 64 hex characters or as base64',
+  );
+
+const envSchema = z.object({
+  NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'production'),
+  PORT: withDefault(z.coerce.number().int().min(0).max(65535), 3000),
+  HOST: withDefault(z.string().min(1), '127.0.0.1'),
+  DATA_DIR: withDefault(z.string().min(1), './data'),
+  DATABASE_URL: optional(
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }),
+  ),
+  ROTA_SECRET_KEY: optional(secretKeySchema),
+  ROTA_ADMIN_ACCESS: withDefault(
+    z.string().regex(/^[a-z0-9._-]{3,50}$/, 'must be 3–50 of a-z, 0-9, ".", "_" or "-"'),
+    'admin',
+  ),
+  ROTA_ADMIN_EMAIL: withDefault(
+    z.email({ pattern: z.regexes.html5Email, error: 'must be an email address' }),
+    'admin@localhost',
+  ),
+  ROTA_ADMIN_PASSWORD: optional(z.string().min(8, 'must have at least 8 characters').max(128)),
+  SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
+  MAIL_FROM: withDefault(z.string().min(3), 'Rota <no-reply@localhost>'),
+  PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),
+  LOG_LEVEL: withDefault(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    'info',
+  ),
+  /** Trust X-Forwarded-For from a reverse proxy when computing the client IP for throttles. */
+  TRUST_PROXY: withDefault(z.stringbool(), 'false'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  /** PUBLIC_URL without a trailing slash, defaulting to where the server listens. */
+  publicUrl: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the whole environment at once, so one failure lists every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      return `${name}: ${issue.message}${env[name] !== undefined ? ` (got "${mask(name, env[name])}")` : ''}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const value = parsed.data;
+  const publicUrl = (value.PUBLIC_URL ?? `http://${value.HOST}:${value.PORT}`).replace(/\/+$/, '');
+  return { ...value, publicUrl };
+}
+
+function mask(name: string, value: string | undefined): string {
+  if (value === undefined) return '';
+  return /PASSWORD|SECRET|KEY/.test(name) ? '***' : value;
+}

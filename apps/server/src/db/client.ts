@@ -1,0 +1,75 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** Both drivers' databases (and their transactions) share this type. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** Serialises migrate + seed across server instances sharing one PostgreSQL. */
+const MIGRATION_LOCK_ID = 7_274_274;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs the committed migrations (and `then`, e.g. the seed) under a cross-instance lock. */
+  migrate(then?: () => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openPglite(pglite: PGlite): Promise<Database> {
+  await pglite.waitReady;
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async migrate(then) {
+      // One process owns an embedded database: no lock needed.
+      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      await then?.();
+    },
+    close: () => pglite.close(),
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async migrate(then) {
+      const lock = await pool.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+        await then?.();
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+        lock.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** DATABASE_URL selects PostgreSQL; otherwise an embedded PGlite lives in DATA_DIR/pglite. */
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  const dir = path.resolve(options.dataDir, 'pglite');
+  await mkdir(path.dirname(dir), { recursive: true });
+  return openPglite(await PGlite.create(dir));
+}

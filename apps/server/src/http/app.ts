@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { PRODUCT_NAME, VERSION_LABEL } from '@rota/contract';
+import type { Config } from '../config/env.js';
+import type { Db } from '../db/client.js';
+import { pickLanguage } from '../lib/language.js';
+import { createMailer, type Mailer } from '../lib/mailer.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
+import { authRoutes } from '../modules/auth/routes.js';
+import { AuthService } from '../modules/auth/service.js';
+import { healthRoutes } from '../modules/health/routes.js';
+import { profileRoutes } from '../modules/profiles/routes.js';
+import { ProfileService } from '../modules/profiles/service.js';
+import { userRoutes } from '../modules/users/routes.js';
+import { UserService } from '../modules/users/service.js';
+import { registerAuthHooks } from './auth.js';
+import { registerConsole } from './console.js';
+import { registerErrorHandler } from './error-handler.js';
+import type { Services } from './services.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY'>;
+  db: Db;
+  /** Folder of the built console; null serves none. */
+  webRoot: string | null;
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces SMTP/log delivery (tests read the mails this way). */
+  mailer?: Mailer;
+}
+
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  scriptSrc: ["'self'"],
+  // Mantine writes style attributes and <style> tags at run time.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  // The console is often served over plain HTTP on a LAN: do not force https sub-requests.
+  upgradeInsecureRequests: null,
+};
+
+export async function buildApp(options: AppOptions) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.config.TRUST_PROXY,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('lang', 'en');
+  app.addHook('onRequest', async (request, reply) => {
+    request.lang = pickLanguage(request.headers['accept-language']);
+    void reply.header('x-request-id', request.id);
+  });
+  registerErrorHandler(app);
+
+  await app.register(helmet, { contentSecurityPolicy: { directives: CSP_DIRECTIVES } });
+
+  const mailer =
+    options.mailer ?? createMailer({ smtpUrl: options.config.SMTP_URL, from: options.config.MAIL_FROM, logger: app.log });
+  const { db } = options;
+  const limiter = new RateLimiter(db, 15 * 60);
+  const services: Services = {
+    db,
+    auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
+    users: new UserService(db),
+    profiles: new ProfileService(db),
+  };
+  app.addHook('onClose', async () => {
+    await services.auth.drain();
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: `${PRODUCT_NAME} Control Room API`,
+        version: VERSION_LABEL,
+        description: 'JSON over HTTP. Send `Authorization: Bearer <token>` from `POST /api/user/api/auth/v1/session`.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replaceAll(' https:', ''),
+  });
+
+  await app.register(
+    async (api) => {
+      registerAuthHooks(api, db);
+      await api.register(healthRoutes, { services });
+      await api.register(authRoutes, { services, prefix: '/user/api/auth/v1' });
+      await api.register(userRoutes, { services, prefix: '/user/api/v1' });
+      await api.register(profileRoutes, { services, prefix: '/user/profile/api/v1' });
+    },
+    { prefix: '/api' },
+  );
+
+  await registerConsole(app, options.webRoot);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasPermissions } from '@rota/contract';
+import type { Db } from '../db/client.js';
+import { AppError } from '../lib/errors.js';
+import { hashToken } from '../lib/tokens.js';
+import { tenantScope } from '../lib/tenant-scope.js';
+import { findSessionByTokenHash } from '../modules/auth/session-repository.js';
+import type { Actor } from './types.js';
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+export async function resolveActor(db: Db, token: string): Promise<Actor> {
+  const found = await findSessionByTokenHash(db, hashToken(token));
+  if (!found || found.revoked_at) throw new AppError('unauthorized');
+  if (found.expires_at.getTime() <= Date.now()) throw new AppError('session_expired');
+  return {
+    sessionId: found.sessions_id,
+    user: found.user,
+    scope: found.membership_client_id ? tenantScope(found.membership_client_id) : null,
+    permissions: found.membership_client_id ? found.permissions : [],
+  };
+}
+
+/**
+ * Every route in the scope this is registered on needs a session unless it says `public`,
+ * so a new route is closed by default. Authentication runs first (before the body is even
+ * parsed); the permission check runs after validation (route config `permissions`).
+ */
+export function registerAuthHooks(app: FastifyInstance, db: Db) {
+  app.decorateRequest('actor', null);
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const token = bearerToken(request);
+    if (!token) throw new AppError('unauthorized');
+    const actor = await resolveActor(db, token);
+    if (actor.user.password_change_required && !config.allowPasswordChangePending) {
+      throw new AppError('password_change_required');
+    }
+    request.actor = actor;
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const required = request.routeOptions.config.permissions ?? [];
+    if (required.length === 0) return;
+    const actor = request.actor;
+    if (!actor || !actor.scope || !hasPermissions(actor.permissions, required)) {
+      throw new AppError('forbidden');
+    }
+  });
+}
+
+/** The actor of a route that is not public; the hook above guarantees it. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError('unauthorized');
+  return request.actor;
+}
+
+/** The tenant scope of the selected client; routes that read tenant rows go through it. */
+export function scopeOf(request: FastifyRequest) {
+  const actor = actorOf(request);
+  if (!actor.scope) throw new AppError('forbidden');
+  return actor.scope;
+}

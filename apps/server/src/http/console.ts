@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { translateMessage } from '@rota/contract';
+import { AppError } from '../lib/errors.js';
+
+/**
+ * Serves the built console and answers every non-API path with its index.html (SPA
+ * fallback); unknown /api paths get a JSON 404 instead.
+ */
+export async function registerConsole(app: FastifyInstance, webRoot: string | null) {
+  const index = webRoot ? path.join(webRoot, 'index.html') : null;
+  const built = index !== null && existsSync(index);
+  if (built && webRoot) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/',
+      setHeaders(reply, filePath) {
+        // Vite fingerprints everything under assets/; index.html must always be revalidated.
+        void reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (pathname === '/api' || pathname.startsWith('/api/')) throw new AppError('route_not_found');
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new AppError('route_not_found');
+    if (!built) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send(translateMessage(request.lang, 'not_found') + ': the console is not built. Run `npm run build`.');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

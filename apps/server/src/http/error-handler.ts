@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isMessageKey, translateMessage, type ErrorResponse, type Language } from '@rota/contract';
+import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from '../lib/errors.js';
+
+/** Fastify's own 4xx errors, by their code, as ours. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+};
+
+const PG_UNIQUE_VIOLATION = '23505';
+
+export function translateIssues(lang: Language, issues: FieldIssue[]) {
+  return issues.map((issue) => ({
+    field: issue.field,
+    message: translateMessage(lang, isMessageKey(issue.message) ? issue.message : 'invalid_value'),
+  }));
+}
+
+function send(reply: FastifyReply, lang: Language, error: AppError) {
+  const body: ErrorResponse = { code: error.code, message: translateMessage(lang, error.code) };
+  if (error.fieldErrors) body.errors = translateIssues(lang, error.fieldErrors);
+  if (error.retryAfter) void reply.header('retry-after', String(error.retryAfter));
+  return reply.status(error.status).send(body);
+}
+
+/** One place that turns whatever was thrown into DESIGN §4's answers; 5xx details stay in the log. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const lang = request.lang ?? 'en';
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return send(reply, lang, error);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => ({
+        field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: v.message ?? 'invalid_value',
+      }));
+      return send(reply, lang, new AppError('invalid_input', issues));
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (mapped) return send(reply, lang, new AppError(mapped));
+    if ((error as { code?: string }).code === PG_UNIQUE_VIOLATION) {
+      return send(reply, lang, new AppError('conflict'));
+    }
+    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+      return send(reply, lang, new AppError('invalid_json'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'client error');
+      const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? 'invalid_input') as ErrorCode;
+      return reply.status(status).send({ code, message: translateMessage(lang, code) } satisfies ErrorResponse);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({
+      code: 'internal_error',
+      message: translateMessage(lang, 'internal_error'),
+      request_id: request.id,
+    } satisfies ErrorResponse);
+  });
+}

@@ -1,0 +1,51 @@
+import type { FieldError, MessageKey } from '@rota/contract';
+
+/** Every error the API answers, by stable code, and the one place that gives each its status. */
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  invalid_json: 400,
+  code_invalid: 400,
+  unauthorized: 401,
+  session_expired: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  password_change_required: 403,
+  client_not_member: 403,
+  not_found: 404,
+  route_not_found: 404,
+  conflict: 409,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+  internal_error: 500,
+} as const satisfies Partial<Record<MessageKey, number>>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A field error before translation: `message` is a contract message key. */
+export interface FieldIssue {
+  field: string;
+  message: MessageKey | string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly fieldErrors?: FieldIssue[],
+    /** Seconds until a throttled caller may retry. */
+    readonly retryAfter?: number,
+  ) {
+    super(code);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = () => new AppError('not_found');
+export const forbidden = () => new AppError('forbidden');
+export const invalidField = (field: string, message: MessageKey) =>
+  new AppError('invalid_input', [{ field, message }]);
+
+export type { FieldError };

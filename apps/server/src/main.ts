@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config/env.js';
+import { resolveSecretKey } from './config/secret-key.js';
+import { openDatabase } from './db/client.js';
+import { seedDatabase, type SeedResult } from './db/seed.js';
+import { VERSION_LABEL } from '@rota/contract';
+import { buildApp } from './http/app.js';
+
+const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function printAdminCredentials(seed: SeedResult) {
+  const lines = [
+    'Rota: first start. Sign in as the administrator:',
+    `  access:   ${seed.access}`,
+    `  email:    ${seed.email}`,
+    seed.generatedPassword
+      ? `  password: ${seed.generatedPassword}   (shown only now; you will be asked to change it)`
+      : '  password: the value of ROTA_ADMIN_PASSWORD',
+  ];
+  const width = Math.max(...lines.map((l) => l.length)) + 2;
+  const bar = '='.repeat(width);
+  process.stdout.write(`\n${bar}\n${lines.join('\n')}\n${bar}\n\n`);
+}
+
+async function main() {
+  const config = loadConfig();
+  const dataDir = path.resolve(config.DATA_DIR);
+  // Created now so a missing or unwritable DATA_DIR fails at boot, not at the first secret.
+  await resolveSecretKey(config.ROTA_SECRET_KEY, dataDir);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  let seeded: SeedResult | null = null;
+  await database.migrate(async () => {
+    seeded = await seedDatabase(database.db, {
+      adminAccess: config.ROTA_ADMIN_ACCESS,
+      adminEmail: config.ROTA_ADMIN_EMAIL,
+      adminPassword: config.ROTA_ADMIN_PASSWORD,
+    });
+  });
+
+  const app = await buildApp({
+    config,
+    db: database.db,
+    webRoot: WEB_ROOT,
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } } : {}),
+    },
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => {
+        clearTimeout(force);
+        process.exit(0);
+      });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info({ database: database.kind, dataDir, publicUrl: config.publicUrl }, 'Rota is ready');
+  if (seeded) printAdminCredentials(seeded);
+  process.stdout.write(`Rota ${VERSION_LABEL} is running at ${config.publicUrl}\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Rota could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,143 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import {
+  accessRequestCreateSchema,
+  checkCodeSchema,
+  meResponseSchema,
+  messageResponseSchema,
+  recoverPasswordSchema,
+  resetPasswordSchema,
+  sessionCreateSchema,
+  sessionResponseSchema,
+  translateMessage,
+} from '@rota/contract';
+import { actorOf } from '../../http/auth.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+import type { RequestMeta } from './service.js';
+
+const tags = ['auth'];
+const meta = (request: FastifyRequest): RequestMeta => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+  lang: request.lang,
+});
+
+/** SPEC §7 authentication, under /api/user/api/auth/v1. */
+export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const { auth } = services;
+  const { 400: badRequest, 401: unauthorized, 429: throttled } = errorResponses;
+
+  app.post(
+    '/session',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Sign in with the access identifier (or email) and password',
+        body: sessionCreateSchema,
+        response: { 200: sessionResponseSchema, 400: badRequest, 401: unauthorized, 429: throttled },
+      },
+    },
+    async (request) => auth.signIn(request.body, meta(request)),
+  );
+
+  app.post(
+    '/me',
+    {
+      config: { allowPasswordChangePending: true },
+      schema: {
+        tags,
+        summary: 'The signed-in user',
+        security: bearerSecurity,
+        response: { 200: meResponseSchema, 401: unauthorized },
+      },
+    },
+    async (request) => auth.me(actorOf(request)),
+  );
+
+  app.post(
+    '/logout',
+    {
+      config: { allowPasswordChangePending: true },
+      schema: {
+        tags,
+        summary: 'Revoke the session token',
+        security: bearerSecurity,
+        response: { 200: messageResponseSchema, 401: unauthorized },
+      },
+    },
+    async (request) => {
+      await auth.signOut(actorOf(request));
+      return { message: translateMessage(request.lang, 'signed_out') };
+    },
+  );
+
+  app.post(
+    '/recover-password',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Mail a single-use recovery link (same answer whether the email exists or not)',
+        body: recoverPasswordSchema,
+        response: { 200: messageResponseSchema, 400: badRequest, 429: throttled },
+      },
+    },
+    async (request) => {
+      await auth.recoverPassword(request.body, meta(request));
+      return { message: translateMessage(request.lang, 'recover_password_sent') };
+    },
+  );
+
+  app.post(
+    '/check-code',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Tell whether a recovery code can still be used',
+        body: checkCodeSchema,
+        response: { 200: messageResponseSchema, 400: badRequest },
+      },
+    },
+    async (request) => {
+      await auth.checkCode(request.body.code);
+      return { message: translateMessage(request.lang, 'code_valid') };
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Set a new password with a recovery code (single use, 30 minutes)',
+        body: resetPasswordSchema,
+        response: { 200: messageResponseSchema, 400: badRequest },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(request.body);
+      return { message: translateMessage(request.lang, 'password_reset') };
+    },
+  );
+
+  app.post(
+    '/request-access',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Ask the administrators for an account',
+        body: accessRequestCreateSchema,
+        response: { 200: messageResponseSchema, 400: badRequest, 429: throttled },
+      },
+    },
+    async (request) => {
+      await auth.requestAccess(request.body, meta(request));
+      return { message: translateMessage(request.lang, 'request_access_received') };
+    },
+  );
+};

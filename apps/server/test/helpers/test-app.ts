@@ -1,0 +1,80 @@
+import type { Language } from '@rota/contract';
+import { buildApp, type App } from '../../src/http/app.js';
+import { seedDatabase } from '../../src/db/seed.js';
+import type { Db } from '../../src/db/client.js';
+import { openTestDatabase } from './database.js';
+import { Mailbox } from './mailbox.js';
+
+export const ADMIN = { access: 'admin', email: 'admin@localhost', password: 'admin-password-1' } as const;
+export const PUBLIC_URL = 'http://rota.test';
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  mailbox: Mailbox;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh seeded database, driven through app.inject. */
+export async function createTestApp(options: { webRoot?: string | null } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  await seedDatabase(database.db, { adminAccess: ADMIN.access, adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  const mailbox = new Mailbox();
+  const app = await buildApp({
+    config: { publicUrl: PUBLIC_URL, SMTP_URL: undefined, MAIL_FROM: 'Rota <rota@test>', TRUST_PROXY: false },
+    db: database.db,
+    webRoot: options.webRoot ?? null,
+    mailer: mailbox,
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    mailbox,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A small client over app.inject that speaks like the console does. */
+export function client(app: App, options: { token?: string; lang?: Language; ip?: string } = {}) {
+  const call = async (method: Method, url: string, body?: unknown) => {
+    const response = await app.inject({
+      method,
+      url,
+      remoteAddress: options.ip ?? '127.0.0.1',
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(options.lang ? { 'accept-language': options.lang } : {}),
+      },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    const text = response.body;
+    return { status: response.statusCode, headers: response.headers, body: text ? (safeJson(text) as any) : undefined };
+  };
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, body?: unknown) => call('POST', url, body),
+    put: (url: string, body?: unknown) => call('PUT', url, body),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export const AUTH = '/api/user/api/auth/v1';
+
+export async function signIn(app: App, access: string, password: string): Promise<string> {
+  const res = await client(app).post(`${AUTH}/session`, { access, password });
+  if (res.status !== 200) throw new Error(`sign-in of ${access} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token as string;
+}

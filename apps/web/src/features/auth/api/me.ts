@@ -1,0 +1,17 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { MeResponse } from '@rota/contract';
+import { api } from '../../../lib/http';
+import { authKeys } from './keys';
+import { AUTH_BASE } from './paths';
+
+export function fetchMe(): Promise<MeResponse> {
+  return api.post<MeResponse>(`${AUTH_BASE}/me`);
+}
+
+export function meQueryOptions() {
+  return queryOptions({
+    queryKey: authKeys.me(),
+    queryFn: fetchMe,
+    staleTime: 30_000,
+  });
+}

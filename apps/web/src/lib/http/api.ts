@@ -1,0 +1,55 @@
+import { TIMINGS } from '@rota/contract';
+import { i18n } from '../i18n';
+import { navigateTo } from '../navigation';
+import { showErrorPopup, showSuccessPopup } from '../notify';
+import { signInPath } from '../paths';
+import { clearToken } from '../session';
+import { createClient } from './create-client';
+
+let redirectTimer: ReturnType<typeof setTimeout> | undefined;
+
+function messageOf(data: unknown): string | undefined {
+  if (data && typeof data === 'object' && 'message' in data) {
+    const { message } = data as { message: unknown };
+    if (typeof message === 'string' && message) return message;
+  }
+  return undefined;
+}
+
+/**
+ * SPEC §8 401: say why, forget the token, and leave for sign-in a few seconds later so the
+ * user can read the popup. Concurrent 401s share one popup and one timer.
+ */
+function endSessionAfterUnauthorized(message: string): void {
+  clearToken();
+  if (redirectTimer !== undefined) return;
+  showErrorPopup(message, { id: 'session-unauthorized' });
+  const from = `${window.location.pathname}${window.location.search}`;
+  redirectTimer = setTimeout(() => {
+    redirectTimer = undefined;
+    navigateTo(signInPath(from));
+  }, TIMINGS.unauthorizedRedirectMs);
+}
+
+/** The console's client: every outcome is reported to the user as SPEC §8 lays down. */
+export const api = createClient({
+  onSuccess({ status, data }, options) {
+    if (options.quiet) return;
+    if (status === 201) {
+      showSuccessPopup(messageOf(data) ?? options.successMessage ?? i18n.t('http.created'));
+    } else if (status === 202) {
+      showSuccessPopup(messageOf(data) ?? options.successMessage ?? i18n.t('http.removed'));
+    } else if (status === 204) {
+      showSuccessPopup(options.successMessage ?? i18n.t('http.changed'));
+    }
+  },
+  onError(error, options) {
+    if (error.status === 401) {
+      endSessionAfterUnauthorized(error.message);
+      return;
+    }
+    // A 400 carries field errors: the form shows them under its fields, not in a popup.
+    if (error.status === 400 || options.quiet) return;
+    showErrorPopup(error.message);
+  },
+});

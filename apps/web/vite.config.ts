@@ -1,0 +1,32 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The contract's package `exports` points at its built dist; bundling its source instead keeps
+// the console in step with contract edits without a rebuild (tsc still reads the dist types).
+const contractSource = fileURLToPath(
+  new URL('../../packages/contract/src/index.ts', import.meta.url),
+);
+
+const apiProxy = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } };
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: { '@rota/contract': contractSource } },
+  server: { proxy: apiProxy },
+  preview: { proxy: apiProxy },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // test/bundle-size.test.ts reads the manifest to weigh the sign-in page's initial JavaScript.
+    manifest: true,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./test/setup.ts'],
+    include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
