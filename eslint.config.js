@@ -28,6 +28,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/test/**/*.ts', 'e2e/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat.recommended,

@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     alias: {
-      '@rota/contract': fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url)),
+      '@rota/contract': fileURLToPath(
+        new URL('../../packages/contract/src/index.ts', import.meta.url),
+      ),
     },
   },
   test: {

@@ -20,6 +20,9 @@ export default defineConfig({
     emptyOutDir: true,
     // test/bundle-size.test.ts reads the manifest to weigh the sign-in page's initial JavaScript.
     manifest: true,
+    // The entry holds react-dom, the router, zod and i18next (≈510 kB raw); what matters is the
+    // gzipped weight of the sign-in page, which test/bundle-size.test.ts holds under 250 KB.
+    chunkSizeWarningLimit: 600,
   },
   test: {
     environment: 'jsdom',

@@ -17,7 +17,10 @@ export function decodeSecretKey(value: string): Buffer {
  * once in DATA_DIR (mode 0600). Losing that file makes stored secrets unreadable, so it is
  * never overwritten.
  */
-export async function resolveSecretKey(fromEnv: string | undefined, dataDir: string): Promise<Buffer> {
+export async function resolveSecretKey(
+  fromEnv: string | undefined,
+  dataDir: string,
+): Promise<Buffer> {
   if (fromEnv) return decodeSecretKey(fromEnv);
   const file = path.join(dataDir, SECRET_KEY_FILE);
   try {
@@ -32,7 +35,8 @@ export async function resolveSecretKey(fromEnv: string | undefined, dataDir: str
     return key;
   } catch (error) {
     // Another instance wrote it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return decodeSecretKey(await readFile(file, 'utf8'));
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return decodeSecretKey(await readFile(file, 'utf8'));
     throw error;
   }
 }

@@ -55,7 +55,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
         await then?.();
       } finally {
-        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+        await lock
+          .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
+          .catch(() => undefined);
         lock.release();
       }
     },

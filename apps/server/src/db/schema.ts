@@ -62,7 +62,10 @@ export const profiles = pgTable(
       .notNull()
       .references(() => rotaClients.rota_clients_id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -32,7 +32,11 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
     const [client] = await tx.insert(rotaClients).values({ name: DEFAULT_CLIENT_NAME }).returning();
     const [profile] = await tx
       .insert(profiles)
-      .values({ rota_clients_id: client!.rota_clients_id, name: ADMINISTRATOR_PROFILE_NAME, permissions: [...PERMISSIONS] })
+      .values({
+        rota_clients_id: client!.rota_clients_id,
+        name: ADMINISTRATOR_PROFILE_NAME,
+        permissions: [...PERMISSIONS],
+      })
       .returning();
     const [admin] = await tx
       .insert(users)

@@ -62,7 +62,9 @@ export async function buildApp(options: AppOptions) {
     trustProxy: options.config.TRUST_PROXY,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming)
+        ? incoming
+        : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -79,7 +81,12 @@ export async function buildApp(options: AppOptions) {
   await app.register(helmet, { contentSecurityPolicy: { directives: CSP_DIRECTIVES } });
 
   const mailer =
-    options.mailer ?? createMailer({ smtpUrl: options.config.SMTP_URL, from: options.config.MAIL_FROM, logger: app.log });
+    options.mailer ??
+    createMailer({
+      smtpUrl: options.config.SMTP_URL,
+      from: options.config.MAIL_FROM,
+      logger: app.log,
+    });
   const { db } = options;
   const limiter = new RateLimiter(db, 15 * 60);
   const services: Services = {
@@ -97,7 +104,8 @@ export async function buildApp(options: AppOptions) {
       info: {
         title: `${PRODUCT_NAME} Control Room API`,
         version: VERSION_LABEL,
-        description: 'JSON over HTTP. Send `Authorization: Bearer <token>` from `POST /api/user/api/auth/v1/session`.',
+        description:
+          'JSON over HTTP. Send `Authorization: Bearer <token>` from `POST /api/user/api/auth/v1/session`.',
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
@@ -106,7 +114,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replaceAll(' https:', ''),
+    transformStaticCSP: (header) =>
+      header.replace(/\s*upgrade-insecure-requests;?/, '').replaceAll(' https:', ''),
   });
 
   await app.register(

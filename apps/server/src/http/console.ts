@@ -20,7 +20,9 @@ export async function registerConsole(app: FastifyInstance, webRoot: string | nu
         // Vite fingerprints everything under assets/; index.html must always be revalidated.
         void reply.header(
           'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
         );
       },
     });
@@ -29,12 +31,16 @@ export async function registerConsole(app: FastifyInstance, webRoot: string | nu
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname === '/api' || pathname.startsWith('/api/')) throw new AppError('route_not_found');
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw new AppError('route_not_found');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      throw new AppError('route_not_found');
     if (!built) {
       return reply
         .status(503)
         .type('text/plain; charset=utf-8')
-        .send(translateMessage(request.lang, 'not_found') + ': the console is not built. Run `npm run build`.');
+        .send(
+          translateMessage(request.lang, 'not_found') +
+            ': the console is not built. Run `npm run build`.',
+        );
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

@@ -54,8 +54,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'client error');
-      const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? 'invalid_input') as ErrorCode;
-      return reply.status(status).send({ code, message: translateMessage(lang, code) } satisfies ErrorResponse);
+      const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ??
+        'invalid_input') as ErrorCode;
+      return reply
+        .status(status)
+        .send({ code, message: translateMessage(lang, code) } satisfies ErrorResponse);
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({

@@ -11,7 +11,11 @@ export function pickLanguage(header: string | undefined): Language {
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { base: tag.toLowerCase().split('-')[0] ?? '', q: q ? Number(q.slice(2)) || 0 : 1, index };
+      return {
+        base: tag.toLowerCase().split('-')[0] ?? '',
+        q: q ? Number(q.slice(2)) || 0 : 1,
+        index,
+      };
     })
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);

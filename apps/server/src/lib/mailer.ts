@@ -21,7 +21,10 @@ export function createMailer(options: {
   if (!smtpUrl) {
     return {
       send(mail) {
-        logger.info({ mail: { from, ...mail } }, `Mail not sent (SMTP_URL is not set):\n${mail.text}`);
+        logger.info(
+          { mail: { from, ...mail } },
+          `Mail not sent (SMTP_URL is not set):\n${mail.text}`,
+        );
         return Promise.resolve();
       },
     };

@@ -48,6 +48,8 @@ export class RateLimiter {
   async prune(): Promise<void> {
     await this.db
       .delete(rateLimits)
-      .where(sql`${rateLimits.window_start} <= now() - make_interval(secs => ${this.windowSeconds})`);
+      .where(
+        sql`${rateLimits.window_start} <= now() - make_interval(secs => ${this.windowSeconds})`,
+      );
   }
 }

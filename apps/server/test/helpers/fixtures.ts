@@ -15,7 +15,12 @@ export async function findClient(db: Db, name: string) {
   return row!;
 }
 
-export async function createProfile(db: Db, clientId: number, name: string, permissions: readonly Permission[]) {
+export async function createProfile(
+  db: Db,
+  clientId: number,
+  name: string,
+  permissions: readonly Permission[],
+) {
   const [row] = await db
     .insert(profiles)
     .values({ rota_clients_id: clientId, name, permissions: [...permissions] })

@@ -5,7 +5,11 @@ import type { Db } from '../../src/db/client.js';
 import { openTestDatabase } from './database.js';
 import { Mailbox } from './mailbox.js';
 
-export const ADMIN = { access: 'admin', email: 'admin@localhost', password: 'admin-password-1' } as const;
+export const ADMIN = {
+  access: 'admin',
+  email: 'admin@localhost',
+  password: 'admin-password-1',
+} as const;
 export const PUBLIC_URL = 'http://rota.test';
 
 export interface TestApp {
@@ -18,10 +22,19 @@ export interface TestApp {
 /** The real app on a fresh seeded database, driven through app.inject. */
 export async function createTestApp(options: { webRoot?: string | null } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  await seedDatabase(database.db, { adminAccess: ADMIN.access, adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  await seedDatabase(database.db, {
+    adminAccess: ADMIN.access,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+  });
   const mailbox = new Mailbox();
   const app = await buildApp({
-    config: { publicUrl: PUBLIC_URL, SMTP_URL: undefined, MAIL_FROM: 'Rota <rota@test>', TRUST_PROXY: false },
+    config: {
+      publicUrl: PUBLIC_URL,
+      SMTP_URL: undefined,
+      MAIL_FROM: 'Rota <rota@test>',
+      TRUST_PROXY: false,
+    },
     db: database.db,
     webRoot: options.webRoot ?? null,
     mailer: mailbox,
@@ -54,7 +67,11 @@ export function client(app: App, options: { token?: string; lang?: Language; ip?
       ...(body === undefined ? {} : { payload: body as object }),
     });
     const text = response.body;
-    return { status: response.statusCode, headers: response.headers, body: text ? (safeJson(text) as any) : undefined };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: text ? (safeJson(text) as any) : undefined,
+    };
   };
   return {
     get: (url: string) => call('GET', url),
@@ -75,6 +92,7 @@ export const AUTH = '/api/user/api/auth/v1';
 
 export async function signIn(app: App, access: string, password: string): Promise<string> {
   const res = await client(app).post(`${AUTH}/session`, { access, password });
-  if (res.status !== 200) throw new Error(`sign-in of ${access} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`sign-in of ${access} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token as string;
 }

@@ -1,5 +1,6 @@
-import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
+import type { FieldError, FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { isApiError } from './http/api-error';
+import { localizeMessage } from './i18n';
 
 /**
  * Puts a 400's field errors under the form's fields. Returns false when the error was not
@@ -20,4 +21,12 @@ export function applyFieldErrors<T extends FieldValues>(
     }
   }
   return applied;
+}
+
+/**
+ * A field's error in the current language. Schema issues hold contract message keys and are
+ * translated at render, so switching language re-translates errors already on screen.
+ */
+export function fieldError(error: FieldError | undefined): string | undefined {
+  return error?.message ? localizeMessage(error.message) : undefined;
 }

@@ -13,7 +13,9 @@ const usable = (codeHash: string) =>
 export async function issueResetCode(db: Db, usersId: number, codeHash: string, expiresAt: Date) {
   await db.transaction(async (tx) => {
     await invalidateUserCodes(tx, usersId);
-    await tx.insert(passwordResetCodes).values({ users_id: usersId, code_hash: codeHash, expires_at: expiresAt });
+    await tx
+      .insert(passwordResetCodes)
+      .values({ users_id: usersId, code_hash: codeHash, expires_at: expiresAt });
   });
 }
 

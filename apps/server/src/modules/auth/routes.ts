@@ -24,7 +24,10 @@ const meta = (request: FastifyRequest): RequestMeta => ({
 });
 
 /** SPEC §7 authentication, under /api/user/api/auth/v1. */
-export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   const { auth } = services;
   const { 400: badRequest, 401: unauthorized, 429: throttled } = errorResponses;
 
@@ -36,7 +39,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         tags,
         summary: 'Sign in with the access identifier (or email) and password',
         body: sessionCreateSchema,
-        response: { 200: sessionResponseSchema, 400: badRequest, 401: unauthorized, 429: throttled },
+        response: {
+          200: sessionResponseSchema,
+          400: badRequest,
+          401: unauthorized,
+          429: throttled,
+        },
       },
     },
     async (request) => auth.signIn(request.body, meta(request)),

@@ -53,7 +53,8 @@ export interface AuthServiceDeps {
   logger: FastifyBaseLogger;
 }
 
-const tooManyRequests = () => new AppError('too_many_requests', undefined, RATE_LIMITS.windowSeconds);
+const tooManyRequests = () =>
+  new AppError('too_many_requests', undefined, RATE_LIMITS.windowSeconds);
 
 export class AuthService {
   /** Mails on their way; awaited at shutdown so none is dropped. */
@@ -68,11 +69,20 @@ export class AuthService {
     // Keyed by the account when it exists, so its access id and its email share one budget.
     const accountKey = `sign-in:account:${user ? `user-${user.users_id}` : identifier}`;
     const ipKey = `sign-in:ip:${meta.ip}`;
-    const [accountFailures, ipFailures] = await Promise.all([limiter.count(accountKey), limiter.count(ipKey)]);
-    if (accountFailures >= RATE_LIMITS.signInFailuresPerAccess || ipFailures >= RATE_LIMITS.signInFailuresPerIp) {
+    const [accountFailures, ipFailures] = await Promise.all([
+      limiter.count(accountKey),
+      limiter.count(ipKey),
+    ]);
+    if (
+      accountFailures >= RATE_LIMITS.signInFailuresPerAccess ||
+      ipFailures >= RATE_LIMITS.signInFailuresPerIp
+    ) {
       throw tooManyRequests();
     }
-    const valid = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
+    const valid = await verifyPassword(
+      input.password,
+      user?.password_hash ?? (await decoyPasswordHash()),
+    );
     if (!user || !valid) {
       await Promise.all([limiter.hit(accountKey), limiter.hit(ipKey)]);
       throw new AppError('invalid_credentials');
@@ -111,12 +121,18 @@ export class AuthService {
       limiter.hit(`recover:email:${input.email}`),
       limiter.hit(`recover:ip:${meta.ip}`),
     ]);
-    if (perEmail > RATE_LIMITS.recoverPerEmail || perIp > RATE_LIMITS.recoverPerIp) throw tooManyRequests();
+    if (perEmail > RATE_LIMITS.recoverPerEmail || perIp > RATE_LIMITS.recoverPerIp)
+      throw tooManyRequests();
 
     const user = await findUserByEmail(db, input.email);
     if (!user) return;
     const code = generateToken(24);
-    await issueResetCode(db, user.users_id, hashToken(code), new Date(Date.now() + RESET_CODE_TTL_MINUTES * 60_000));
+    await issueResetCode(
+      db,
+      user.users_id,
+      hashToken(code),
+      new Date(Date.now() + RESET_CODE_TTL_MINUTES * 60_000),
+    );
     const link = `${this.deps.config.publicUrl}/login/change-password?code=${encodeURIComponent(code)}`;
     this.deliver({
       to: user.email,
@@ -126,7 +142,8 @@ export class AuthService {
   }
 
   async checkCode(code: string): Promise<void> {
-    if (!(await isResetCodeUsable(this.deps.db, hashToken(code)))) throw new AppError('code_invalid');
+    if (!(await isResetCodeUsable(this.deps.db, hashToken(code))))
+      throw new AppError('code_invalid');
   }
 
   /** Single use: the code is spent in the same transaction that sets the password. */
@@ -180,7 +197,9 @@ export class AuthService {
   private deliver(mail: { to: string; subject: string; text: string }) {
     const sending = this.deps.mailer
       .send(mail)
-      .catch((err: unknown) => this.deps.logger.error({ err, to: mail.to }, 'could not send the recovery mail'))
+      .catch((err: unknown) =>
+        this.deps.logger.error({ err, to: mail.to }, 'could not send the recovery mail'),
+      )
       .finally(() => this.outbox.delete(sending));
     this.outbox.add(sending);
   }

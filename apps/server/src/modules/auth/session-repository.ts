@@ -43,7 +43,13 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
 
 export async function insertSession(
   db: Db,
-  values: { users_id: number; token_hash: string; expires_at: Date; ip: string | null; user_agent: string | null },
+  values: {
+    users_id: number;
+    token_hash: string;
+    expires_at: Date;
+    ip: string | null;
+    user_agent: string | null;
+  },
 ) {
   await db.insert(sessions).values(values);
 }

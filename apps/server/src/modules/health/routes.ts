@@ -3,7 +3,10 @@ import { sql } from 'drizzle-orm';
 import { errorResponseSchema, healthResponseSchema } from '@rota/contract';
 import type { Services } from '../../http/services.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   app.get(
     '/health',
     {

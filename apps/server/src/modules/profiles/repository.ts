@@ -8,7 +8,10 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 const sortColumns = { name: profiles.name, created_at: profiles.created_at } as const;
 
 export async function listProfiles(db: Db, scope: TenantScope, query: ProfileListQuery) {
-  const where = scope.where(profiles, query.search ? ilike(profiles.name, likePattern(query.search)) : undefined);
+  const where = scope.where(
+    profiles,
+    query.search ? ilike(profiles.name, likePattern(query.search)) : undefined,
+  );
   const direction = query.order === 'desc' ? desc : asc;
   const { limit, offset } = pageWindow(query);
   const [rows, [totals]] = await Promise.all([
@@ -25,7 +28,10 @@ export async function listProfiles(db: Db, scope: TenantScope, query: ProfileLis
 }
 
 export async function findProfile(db: Db, scope: TenantScope, id: number) {
-  const [row] = await db.select().from(profiles).where(scope.where(profiles, eq(profiles.profiles_id, id)));
+  const [row] = await db
+    .select()
+    .from(profiles)
+    .where(scope.where(profiles, eq(profiles.profiles_id, id)));
   return row ? withPermissions(row) : undefined;
 }
 

@@ -13,7 +13,10 @@ import type { Services } from '../../http/services.js';
 const tags = ['profiles'];
 
 /** Under /api/user/profile/api/v1: reading the selected client's profiles. */
-export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   app.post(
     '/index',
     {

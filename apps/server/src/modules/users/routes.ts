@@ -8,7 +8,10 @@ import type { Services } from '../../http/services.js';
 const tags = ['users'];
 
 /** Under /api/user/api/v1 (the rest of the users area comes with the administration issue). */
-export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   app.put(
     '/update/password',
     {
@@ -18,7 +21,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         summary: 'Change one’s own password (asks for the current one)',
         security: bearerSecurity,
         body: passwordUpdateSchema,
-        response: { 204: z.null().describe('Changed'), 400: errorResponses[400], 401: errorResponses[401] },
+        response: {
+          204: z.null().describe('Changed'),
+          400: errorResponses[400],
+          401: errorResponses[401],
+        },
       },
     },
     async (request, reply) => {

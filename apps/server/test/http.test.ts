@@ -1,0 +1,144 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, createTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let webRoot: string;
+
+beforeAll(async () => {
+  webRoot = await mkdtemp(path.join(os.tmpdir(), 'rota-web-'));
+  await writeFile(
+    path.join(webRoot, 'index.html'),
+    '<!doctype html><title>Rota - Control Room</title><div id="root"></div>',
+  );
+  await mkdir(path.join(webRoot, 'assets'));
+  await writeFile(path.join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
+  t = await createTestApp({ webRoot });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(webRoot, { recursive: true, force: true });
+});
+
+describe('health and documentation', () => {
+  it('answers ok once the database answers', async () => {
+    const res = await client(t.app).get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('serves the OpenAPI document generated from the schemas, and its UI', async () => {
+    const doc = await client(t.app).get('/api/docs/json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    const session = doc.body.paths['/api/user/api/auth/v1/session'].post;
+    expect(Object.keys(session.requestBody.content['application/json'].schema.properties)).toEqual([
+      'access',
+      'password',
+    ]);
+    expect(session.responses['200'].content['application/json'].schema.properties).toHaveProperty(
+      'rota_clients_id_selected',
+    );
+    expect(doc.body.paths).toHaveProperty(['/api/user/profile/api/v1/index']);
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect([200, 302]).toContain(ui.statusCode);
+    if (ui.statusCode === 200) expect(ui.body).toContain('swagger');
+  });
+});
+
+describe('console and fallbacks', () => {
+  it('answers unknown /api paths with a JSON 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/rota/robot/api/v1/unknown'],
+      ['GET', '/api'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.json()).toMatchObject({ code: 'route_not_found' });
+    }
+  });
+
+  it('serves the console for any other path (SPA fallback)', async () => {
+    for (const url of ['/', '/dashboard', '/login/sign-in', '/robot/field?x=1']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('Rota - Control Room');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/dashboard' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+});
+
+describe('bad bodies never give a 500', () => {
+  const session = '/api/user/api/auth/v1/session';
+
+  it('answers 413 to a body over 1 MB', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: session,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ access: 'a'.repeat(1024 * 1024), password: 'x' }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('body_too_large');
+  });
+
+  it('answers 400 to malformed JSON, in the caller’s language', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: session,
+      headers: { 'content-type': 'application/json', 'accept-language': 'pt-BR,pt;q=0.9' },
+      payload: '{"access": "admin", ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'invalid_json',
+      message: 'O corpo da requisição não é um JSON válido',
+    });
+  });
+
+  it('answers 415 to an unsupported content type, and 400 to an empty or wrongly typed body', async () => {
+    const xml = await t.app.inject({
+      method: 'POST',
+      url: session,
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
+    expect(xml.statusCode).toBe(415);
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: session,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    const array = await client(t.app).post(session, [1, 2]);
+    expect(array.status).toBe(400);
+    const numbers = await client(t.app, { lang: 'en' }).post(session, {
+      access: 5,
+      password: true,
+    });
+    expect(numbers.status).toBe(400);
+    expect(numbers.body.errors).toEqual([
+      { field: 'access', message: 'Required acess' },
+      { field: 'password', message: 'Required password' },
+    ]);
+  });
+});

@@ -1,0 +1,81 @@
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import type { ConsoleRoute } from '@rota/contract';
+import { FullPageLoader } from '../components/full-page-loader';
+import { RouteError } from '../components/route-error';
+import type { ShellRouteHandle } from '../features/shell/routes/shell-layout';
+import {
+  CHANGE_PASSWORD_PATH,
+  HOME_PATH,
+  RECOVER_PASSWORD_PATH,
+  REQUEST_ACCESS_PATH,
+  SIGN_IN_PATH,
+} from '../lib/paths';
+import { RootLayout } from './root-layout';
+
+type PageModule = { default: ComponentType };
+
+/** Every route loads its own chunk, which keeps the sign-in page's first download small. */
+function lazyPage(load: () => Promise<PageModule>) {
+  return async () => ({ Component: (await load()).default });
+}
+
+/** The shell's pages; the shell guards each with ROUTE_PERMISSIONS[route] (see its handle). */
+export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promise<PageModule> }> =
+  [
+    { route: '/dashboard', load: () => import('../features/dashboard/routes/dashboard-page') },
+    { route: '/activity', load: () => import('../features/activity/routes/activity-page') },
+    { route: '/parameter', load: () => import('../features/parameters/routes/parameters-page') },
+    { route: '/robot', load: () => import('../features/robots/routes/robots-page') },
+    { route: '/robot/field', load: () => import('../features/robots/routes/robot-fields-page') },
+    { route: '/task', load: () => import('../features/tasks/routes/tasks-page') },
+    { route: '/scheduling', load: () => import('../features/schedulings/routes/schedulings-page') },
+    { route: '/node', load: () => import('../features/agents/routes/agents-page') },
+    { route: '/vm', load: () => import('../features/vms/routes/vms-page') },
+    { route: '/env', load: () => import('../features/environments/routes/environments-page') },
+    { route: '/user', load: () => import('../features/users/routes/users-page') },
+    { route: '/team', load: () => import('../features/teams/routes/teams-page') },
+    { route: '/connector', load: () => import('../features/status-items/routes/status-items-page') },
+    {
+      route: '/configuration',
+      load: () => import('../features/configuration/routes/configuration-page'),
+    },
+  ];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    hydrateFallbackElement: <FullPageLoader />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <Navigate to={HOME_PATH} replace /> },
+      // SPEC §2: bare pages, and none of them asks for the current user.
+      {
+        path: SIGN_IN_PATH,
+        lazy: lazyPage(() => import('../features/auth/routes/sign-in-page')),
+      },
+      {
+        path: RECOVER_PASSWORD_PATH,
+        lazy: lazyPage(() => import('../features/auth/routes/recover-password-page')),
+      },
+      {
+        path: REQUEST_ACCESS_PATH,
+        lazy: lazyPage(() => import('../features/auth/routes/request-access-page')),
+      },
+      {
+        path: CHANGE_PASSWORD_PATH,
+        lazy: lazyPage(() => import('../features/auth/routes/change-password-page')),
+      },
+      { path: '/login', element: <Navigate to={SIGN_IN_PATH} replace /> },
+      {
+        lazy: lazyPage(() => import('../features/shell/routes/shell-layout')),
+        children: SHELL_PAGES.map(({ route, load }) => ({
+          path: route,
+          handle: { route } satisfies ShellRouteHandle,
+          lazy: lazyPage(load),
+        })),
+      },
+      { path: '*', element: <Navigate to={HOME_PATH} replace /> },
+    ],
+  },
+];

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Stack, TextInput, Textarea } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { accessRequestCreateSchema, type AccessRequestCreate } from '@rota/contract';
+import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
+import { errorText } from '../../../lib/http';
+import { SIGN_IN_PATH } from '../../../lib/paths';
+import { requestAccess } from '../api/request-access';
+import { AuthCard } from '../components/auth-card';
+
+const FIELDS = ['name', 'email', 'client_name', 'message'] as const;
+
+/** DESIGN §8: someone without a user asks an administrator for one. */
+export default function RequestAccessPage() {
+  const { t } = useTranslation();
+  const [sent, setSent] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(accessRequestCreateSchema),
+    defaultValues: { name: '', email: '', client_name: '', message: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function onSubmit(values: AccessRequestCreate) {
+    setFailure(null);
+    try {
+      const answer = await requestAccess({ ...values, message: values.message || undefined });
+      setSent(answer.message);
+    } catch (error) {
+      if (!applyFieldErrors(error, FIELDS, form.setError)) setFailure(errorText(error));
+    }
+  }
+
+  const backLink = (
+    <Anchor component={Link} to={SIGN_IN_PATH} size="sm" ta="center" display="block">
+      {t('auth.backToSignIn')}
+    </Anchor>
+  );
+
+  if (sent !== null) {
+    return (
+      <AuthCard title={t('requestAccess.title')}>
+        <Stack gap="md">
+          <Alert
+            color="teal"
+            variant="light"
+            title={t('requestAccess.sentTitle')}
+            icon={<IconCircleCheck aria-hidden />}
+          >
+            {sent}
+          </Alert>
+          {backLink}
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t('requestAccess.title')} description={t('requestAccess.description')}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
+        <Stack gap="md">
+          {failure ? (
+            <Alert
+              color="red"
+              variant="light"
+              title={t('requestAccess.errorTitle')}
+              icon={<IconAlertCircle aria-hidden />}
+            >
+              {failure}
+            </Alert>
+          ) : null}
+          <TextInput
+            label={t('requestAccess.name')}
+            autoComplete="name"
+            withAsterisk
+            error={fieldError(errors.name)}
+            {...form.register('name')}
+          />
+          <TextInput
+            type="email"
+            label={t('requestAccess.email')}
+            autoComplete="email"
+            withAsterisk
+            error={fieldError(errors.email)}
+            {...form.register('email')}
+          />
+          <TextInput
+            label={t('requestAccess.clientName')}
+            autoComplete="organization"
+            withAsterisk
+            error={fieldError(errors.client_name)}
+            {...form.register('client_name')}
+          />
+          <Textarea
+            label={t('requestAccess.message')}
+            autosize
+            minRows={3}
+            maxRows={8}
+            error={fieldError(errors.message)}
+            {...form.register('message')}
+          />
+          <Button type="submit" fullWidth loading={isSubmitting}>
+            {t('requestAccess.submit')}
+          </Button>
+          {backLink}
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

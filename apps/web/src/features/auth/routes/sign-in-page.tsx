@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { sessionCreateSchema, type MeResponse, type SessionCreate } from '@rota/contract';
+import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
+import { errorText } from '../../../lib/http';
+import { REQUEST_ACCESS_PATH, RECOVER_PASSWORD_PATH, safeRedirect } from '../../../lib/paths';
+import { setToken } from '../../../lib/session';
+import { createSession } from '../api/create-session';
+import { meQueryOptions } from '../api/me';
+import { AuthCard } from '../components/auth-card';
+
+const FIELDS = ['access', 'password'] as const;
+
+export default function SignInPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(sessionCreateSchema),
+    defaultValues: { access: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function onSubmit(values: SessionCreate) {
+    setFailure(null);
+    try {
+      const { token, ...user } = await createSession(values);
+      setToken(token);
+      // A previous user's data must not survive into this session.
+      queryClient.clear();
+      const me: MeResponse = { ...user, avatar: null };
+      const { queryKey } = meQueryOptions();
+      queryClient.setQueryData(queryKey, me);
+      // Stale at once, so the shell fetches `me` for what the session answer lacks (the avatar).
+      await queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+      await navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
+    } catch (error) {
+      // 401 wrong credentials and 429 throttling show inline with the server's message.
+      if (!applyFieldErrors(error, FIELDS, form.setError)) setFailure(errorText(error));
+    }
+  }
+
+  return (
+    <AuthCard title={t('signIn.title')}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
+        <Stack gap="md">
+          {failure ? (
+            <Alert
+              color="red"
+              variant="light"
+              title={t('signIn.errorTitle')}
+              icon={<IconAlertCircle aria-hidden />}
+            >
+              {failure}
+            </Alert>
+          ) : null}
+          <TextInput
+            label={t('signIn.access')}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            withAsterisk
+            error={fieldError(errors.access)}
+            {...form.register('access')}
+          />
+          <PasswordInput
+            label={t('signIn.password')}
+            autoComplete="current-password"
+            withAsterisk
+            error={fieldError(errors.password)}
+            {...form.register('password')}
+          />
+          <Group justify="flex-end" mt={-6}>
+            <Anchor component={Link} to={RECOVER_PASSWORD_PATH} size="sm">
+              {t('signIn.forgotPassword')}
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth loading={isSubmitting}>
+            {t('signIn.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <Text ta="center" size="sm" mt="lg">
+        {t('signIn.noAccess')}{' '}
+        <Anchor component={Link} to={REQUEST_ACCESS_PATH}>
+          {t('signIn.requestAccess')}
+        </Anchor>
+      </Text>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,55 @@
+import {
+  IconActivity,
+  IconAdjustmentsHorizontal,
+  IconCalendarTime,
+  IconDatabaseCog,
+  IconHome,
+  IconListDetails,
+  IconRobot,
+  IconServer2,
+  IconUsers,
+  IconUsersGroup,
+  type Icon,
+} from '@tabler/icons-react';
+import type { ConsoleRoute } from '@rota/contract';
+
+export type NavItem = {
+  to: ConsoleRoute;
+  label:
+    | 'nav.home'
+    | 'nav.activity'
+    | 'nav.parameters'
+    | 'nav.robots'
+    | 'nav.schedulings'
+    | 'nav.agents'
+    | 'nav.environment'
+    | 'nav.users'
+    | 'nav.teams'
+    | 'nav.configurationItem';
+  icon: Icon;
+};
+
+/** SPEC §2 sidebar, in its order; each entry is shown only with its route's permissions. */
+export const MAIN_NAV: readonly NavItem[] = [
+  { to: '/dashboard', label: 'nav.home', icon: IconHome },
+  { to: '/activity', label: 'nav.activity', icon: IconActivity },
+  { to: '/parameter', label: 'nav.parameters', icon: IconAdjustmentsHorizontal },
+  { to: '/robot', label: 'nav.robots', icon: IconRobot },
+  { to: '/scheduling', label: 'nav.schedulings', icon: IconCalendarTime },
+  { to: '/node', label: 'nav.agents', icon: IconServer2 },
+];
+
+/** The Configuration dropdown's entries. */
+export const CONFIGURATION_NAV: readonly NavItem[] = [
+  { to: '/env', label: 'nav.environment', icon: IconDatabaseCog },
+  { to: '/user', label: 'nav.users', icon: IconUsers },
+  { to: '/team', label: 'nav.teams', icon: IconUsersGroup },
+  { to: '/connector', label: 'nav.configurationItem', icon: IconListDetails },
+];
+
+/** SPEC §6: the dropdown shows if the user may list environments or users. */
+export const CONFIGURATION_GATES: readonly ConsoleRoute[] = ['/env', '/user'];
+
+export function isActivePath(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}

@@ -1,0 +1,53 @@
+import { Anchor, Burger, Group, Skeleton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { MeResponse } from '@rota/contract';
+import { Brand } from '../../../components/brand';
+import { ColorSchemeToggle } from '../../../components/color-scheme-toggle';
+import { LanguageMenu } from '../../../components/language-menu';
+import { HOME_PATH } from '../../../lib/paths';
+import { ClientSelector } from './client-selector';
+import { UserMenu } from './user-menu';
+
+type ShellHeaderProps = {
+  user: MeResponse | undefined;
+  navbarOpened: boolean;
+  withNavbar: boolean;
+  onToggleNavbar: () => void;
+  onNavigate: () => void;
+};
+
+export function ShellHeader({
+  user,
+  navbarOpened,
+  withNavbar,
+  onToggleNavbar,
+  onNavigate,
+}: ShellHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+      <Group gap="xs" wrap="nowrap">
+        {withNavbar ? (
+          <Burger
+            opened={navbarOpened}
+            onClick={onToggleNavbar}
+            hiddenFrom="lg"
+            size="sm"
+            aria-label={t('shell.toggleMenu')}
+            aria-expanded={navbarOpened}
+          />
+        ) : null}
+        <Anchor component={Link} to={HOME_PATH} underline="never" c="inherit" onClick={onNavigate}>
+          <Brand size="md" />
+        </Anchor>
+      </Group>
+      <Group gap={6} wrap="nowrap">
+        {user ? <ClientSelector user={user} /> : null}
+        <ColorSchemeToggle />
+        <LanguageMenu />
+        {user ? <UserMenu user={user} /> : <Skeleton circle height={34} />}
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { AppShell, Box, NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { IconSettings } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { ROUTE_PERMISSIONS, hasPermissions, type MeResponse } from '@rota/contract';
+import { VersionLabel } from '../../../components/version-label';
+import {
+  CONFIGURATION_GATES,
+  CONFIGURATION_NAV,
+  MAIN_NAV,
+  isActivePath,
+  type NavItem,
+} from './nav-items';
+
+type SidebarProps = {
+  user: MeResponse | undefined;
+  /** Called after a link is followed, so the drawer closes on small screens (DESIGN §8). */
+  onNavigate: () => void;
+};
+
+export function Sidebar({ user, onNavigate }: SidebarProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  // Open by default: the dropdown holds four links and hiding them costs every admin a click.
+  const [configOpened, setConfigOpened] = useState(true);
+
+  const allowed = (item: NavItem) => hasPermissions(user?.permissions, ROUTE_PERMISSIONS[item.to]);
+  const mainItems = MAIN_NAV.filter(allowed);
+  const configItems = CONFIGURATION_NAV.filter(allowed);
+  const showConfiguration = CONFIGURATION_GATES.some((route) =>
+    hasPermissions(user?.permissions, ROUTE_PERMISSIONS[route]),
+  );
+
+  const renderLink = (item: NavItem) => {
+    const active = isActivePath(pathname, item.to);
+    const Icon = item.icon;
+    return (
+      <NavLink
+        key={item.to}
+        component={Link}
+        to={item.to}
+        label={t(item.label)}
+        leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
+        active={active}
+        aria-current={active ? 'page' : undefined}
+        onClick={onNavigate}
+      />
+    );
+  };
+
+  return (
+    <>
+      <AppShell.Section px="md" pt="md" pb="xs">
+        <Text
+          component="h2"
+          size="xs"
+          fw={700}
+          tt="uppercase"
+          c="dimmed"
+          style={{ letterSpacing: '0.06em' }}
+        >
+          {t('shell.sidebarTitle')}
+        </Text>
+      </AppShell.Section>
+      <AppShell.Section grow component={ScrollArea} px="xs">
+        <Box component="nav" aria-label={t('shell.navigation')}>
+          {user ? (
+            <>
+              {mainItems.map(renderLink)}
+              {showConfiguration ? (
+                <NavLink
+                  component="button"
+                  type="button"
+                  label={t('nav.configuration')}
+                  leftSection={<IconSettings size={18} stroke={1.6} aria-hidden />}
+                  opened={configOpened}
+                  onChange={setConfigOpened}
+                  aria-expanded={configOpened}
+                  active={configItems.some((item) => isActivePath(pathname, item.to))}
+                  variant="subtle"
+                >
+                  {configItems.map(renderLink)}
+                </NavLink>
+              ) : null}
+            </>
+          ) : (
+            <Stack gap={10} px="xs" pt={4} role="status" aria-busy="true" aria-label={t('app.loading')}>
+              {Array.from({ length: 6 }, (_, index) => (
+                <Skeleton key={index} height={28} radius="sm" />
+              ))}
+            </Stack>
+          )}
+        </Box>
+      </AppShell.Section>
+      <AppShell.Section px="md" py="sm">
+        <VersionLabel />
+      </AppShell.Section>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState, type ReactNode } from 'react';
+import { Alert, AppShell, Box, Button } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import type { ConsoleRoute } from '@rota/contract';
+import { PageSkeleton } from '../../../components/page-skeleton';
+import { isApiError } from '../../../lib/http';
+import { signInPath } from '../../../lib/paths';
+import { getToken } from '../../../lib/session';
+import { ForcedPasswordChange } from '../../auth/components/forced-password-change';
+import { useCurrentUser } from '../../auth/hooks/use-current-user';
+import { PermissionGuard } from '../components/permission-guard';
+import { ShellHeader } from '../components/shell-header';
+import { Sidebar } from '../components/sidebar';
+
+/** Route `handle` of every shell page: the ROUTE_PERMISSIONS entry that guards it. */
+export type ShellRouteHandle = { route: ConsoleRoute };
+
+export default function ShellLayout() {
+  const location = useLocation();
+  // Read once on entry. Later losses of the token are handled where they happen: sign-out and
+  // other tabs navigate away at once, a 401 waits for its popup to be read (SPEC §8).
+  const [signedIn] = useState(() => getToken() !== undefined);
+  if (!signedIn) {
+    return <Navigate to={signInPath(`${location.pathname}${location.search}`)} replace />;
+  }
+  return <ShellFrame />;
+}
+
+function ShellFrame() {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const [navbarOpened, { toggle, close }] = useDisclosure(false);
+  const matches = useMatches();
+  const handle = matches.at(-1)?.handle as ShellRouteHandle | undefined;
+  const user = me.data;
+  const mustChangePassword = user?.password_change_required === true;
+
+  let content: ReactNode;
+  if (!user && me.isError && !(isApiError(me.error) && me.error.status === 401)) {
+    content = (
+      <Alert color="red" variant="light" title={t('shell.loadError')}>
+        <Button size="xs" variant="light" color="red" mt="sm" onClick={() => void me.refetch()}>
+          {t('app.retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (!user) {
+    // Also while a 401 waits to redirect: the popup explains, nothing else is worth showing.
+    content = <PageSkeleton />;
+  } else if (mustChangePassword) {
+    content = <ForcedPasswordChange />;
+  } else if (handle) {
+    content = (
+      <PermissionGuard route={handle.route}>
+        <Outlet />
+      </PermissionGuard>
+    );
+  } else {
+    content = <Outlet />;
+  }
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{
+        width: 260,
+        breakpoint: 'lg',
+        collapsed: { mobile: !navbarOpened || mustChangePassword, desktop: mustChangePassword },
+      }}
+      padding={{ base: 'sm', sm: 'md', lg: 'lg' }}
+    >
+      <AppShell.Header>
+        <ShellHeader
+          user={user}
+          navbarOpened={navbarOpened}
+          withNavbar={!mustChangePassword}
+          onToggleNavbar={toggle}
+          onNavigate={close}
+        />
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <Sidebar user={user} onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Box maw={1400} mx="auto">
+          {content}
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,37 @@
+import { vi } from 'vitest';
+
+export type MockCall = { url: string; method: string; headers: Headers; body: unknown };
+export type MockReply = { status: number; body?: unknown };
+type Handler = (call: MockCall) => MockReply | Promise<MockReply>;
+
+/**
+ * Stubs `fetch` with a function of the request; every call is recorded, so tests can assert
+ * what was (and what was not) sent to the server.
+ */
+export function mockFetch(handler: Handler) {
+  const calls: MockCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const call: MockCall = {
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      method: init.method ?? 'GET',
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    };
+    calls.push(call);
+    const reply = await handler(call);
+    const empty = reply.status === 204 || reply.body === undefined;
+    return new Response(empty ? null : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: empty ? {} : { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+/** A fetch that fails the test loudly if anything calls the API. */
+export function forbidFetch() {
+  return mockFetch((call) => {
+    throw new Error(`unexpected API call: ${call.method} ${call.url}`);
+  });
+}
