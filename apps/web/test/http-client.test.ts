@@ -184,11 +184,11 @@ describe('plain API client (login pages)', () => {
 
   it('on 401 clears the token and goes to sign-in at once', async () => {
     setToken('stale');
-    window.history.pushState({}, '', '/dashboard');
+    window.history.pushState({}, '', '/team');
     mockFetch(() => ({ status: 401, body: { code: 'unauthorized', message: 'Unauthorized!' } }));
     await rejection(plainApi.post('/user/api/auth/v1/logout'));
     expect(Cookies.get(SESSION_COOKIE)).toBeUndefined();
-    expect(navigate).toHaveBeenCalledWith('/login/sign-in?redirect=%2Fdashboard');
+    expect(navigate).toHaveBeenCalledWith('/login/sign-in?redirect=%2Fteam');
     expect(shown()).toHaveLength(0);
     window.history.pushState({}, '', '/');
   });

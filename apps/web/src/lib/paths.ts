@@ -13,7 +13,7 @@ export function safeRedirect(value: string | null | undefined): string {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
     return HOME_PATH;
   }
-  if (value.startsWith('/login')) return HOME_PATH;
+  if (value === '/' || value.startsWith('/login')) return HOME_PATH;
   return value;
 }
 
