@@ -53,6 +53,8 @@ export interface AuthServiceDeps {
   logger: FastifyBaseLogger;
 }
 
+type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+
 const tooManyRequests = () =>
   new AppError('too_many_requests', undefined, RATE_LIMITS.windowSeconds);
 
@@ -97,14 +99,14 @@ export class AuthService {
       ip: meta.ip,
       user_agent: meta.userAgent?.slice(0, 500) ?? null,
     });
-    const signedIn = await this.signedInUser(user.users_id);
+    const signedIn = await this.signedInUser(user);
     return { ...signedIn, token };
   }
 
   async me(actor: Actor): Promise<MeResponse> {
     const user = await findUserById(this.deps.db, actor.user.users_id);
     if (!user) throw new AppError('unauthorized');
-    return { ...(await this.signedInUser(user.users_id)), avatar: user.avatar };
+    return { ...(await this.signedInUser(user)), avatar: user.avatar };
   }
 
   async signOut(actor: Actor): Promise<void> {
@@ -171,10 +173,9 @@ export class AuthService {
   }
 
   /** SPEC §3 signed-in user; repairs a selected client the user no longer belongs to. */
-  async signedInUser(usersId: number): Promise<SignedInUser> {
+  private async signedInUser(user: UserRow): Promise<SignedInUser> {
     const { db } = this.deps;
-    const user = await findUserById(db, usersId);
-    if (!user) throw new AppError('unauthorized');
+    const usersId = user.users_id;
     const memberships = await listMemberships(db, usersId);
     let selected = memberships.find((m) => m.rota_clients_id === user.rota_clients_id_selected);
     if (!selected && (memberships[0] || user.rota_clients_id_selected !== null)) {

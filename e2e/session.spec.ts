@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+import { USERS } from './fixtures/constants';
+import { sessionToken, signIn } from './fixtures/helpers';
+
+test('signing out in one tab signs out every tab', async ({ context }) => {
+  const first = await context.newPage();
+  await signIn(first, USERS.tabs);
+  const second = await context.newPage();
+  await second.goto('/robot');
+  await expect(second.getByRole('heading', { name: 'Robôs' })).toBeVisible();
+
+  await first.getByRole('button', { name: 'Menu do usuário' }).click();
+  await first.getByRole('button', { name: 'Sim' }).click();
+  await expect(first).toHaveURL(/\/login\/sign-in/);
+  await expect(second).toHaveURL(/\/login\/sign-in/);
+});
+
+test('a revoked session shows the 401 popup and goes to sign-in after 5 seconds', async ({
+  page,
+}) => {
+  await signIn(page, USERS.expired);
+  const token = await sessionToken(page);
+  // The session ends elsewhere (another device signs out, an administrator revokes it).
+  const revoked = await page.request.post('/api/user/api/auth/v1/logout', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(revoked.status()).toBe(200);
+
+  await page.reload();
+  await expect(page.getByText('Não autorizado!')).toBeVisible();
+  const shownAt = Date.now();
+  await expect(page).toHaveURL(/\/login\/sign-in/, { timeout: 10_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(3_500);
+  expect(
+    (await page.context().cookies()).find((c) => c.name === 'e2e.rota.web.token'),
+  ).toBeUndefined();
+});
