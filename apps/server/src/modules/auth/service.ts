@@ -37,7 +37,7 @@ import {
   setPassword,
   setSelectedClient,
   toClientSummary,
-} from './user-repository.js';
+} from '../users/repository.js';
 
 export interface RequestMeta {
   ip: string;

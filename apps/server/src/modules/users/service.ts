@@ -4,12 +4,7 @@ import { AppError, invalidField } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { Actor } from '../../http/types.js';
 import { revokeUserSessions } from '../auth/session-repository.js';
-import {
-  findUserById,
-  listMemberships,
-  setPassword,
-  setSelectedClient,
-} from '../auth/user-repository.js';
+import { findUserById, listMemberships, setPassword, setSelectedClient } from './repository.js';
 import { invalidateUserCodes } from '../auth/reset-code-repository.js';
 
 export class UserService {
