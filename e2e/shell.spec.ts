@@ -28,7 +28,7 @@ test('a user with only ROBOS.LIST sees Home and Robots, and is denied /user', as
   }
   await expect(nav.getByText('Configuração', { exact: true })).toHaveCount(0);
   // No client selector with a single client.
-  await expect(page.getByRole('textbox', { name: 'Cliente' })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Cliente' })).toHaveCount(0);
 
   await page.goto('/user');
   await expect(page.getByText('O acesso a pagina foi negado!')).toBeVisible();
@@ -62,18 +62,18 @@ test('a user of two clients switches client; the page reloads with that client�
   await signIn(page, USERS.multi);
   const nav = sidebar(page);
   await expect(nav.getByText('Configuração', { exact: true })).toBeVisible();
-  const selector = page.getByRole('textbox', { name: 'Cliente' });
+  const selector = page.getByRole('combobox', { name: 'Cliente' });
   await expect(selector).toHaveValue('Default');
 
   await selector.click();
   await page.getByRole('option', { name: 'ACME' }).click();
-  await expect(page.getByRole('textbox', { name: 'Cliente' })).toHaveValue('ACME');
+  await expect(page.getByRole('combobox', { name: 'Cliente' })).toHaveValue('ACME');
   await expect(nav.getByText('Configuração', { exact: true })).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Agendamentos', exact: true })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Atividades', exact: true })).toHaveCount(0);
 
   await page.reload();
-  await expect(page.getByRole('textbox', { name: 'Cliente' })).toHaveValue('ACME');
+  await expect(page.getByRole('combobox', { name: 'Cliente' })).toHaveValue('ACME');
 });
 
 test('the user popover asks before signing out', async ({ page }) => {

@@ -108,7 +108,10 @@ describe('main API client (SPEC §8)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     setToken('expired');
     window.history.pushState({}, '', '/robot?page=2');
-    mockFetch(() => ({ status: 401, body: { code: 'session_expired', message: 'Session expired' } }));
+    mockFetch(() => ({
+      status: 401,
+      body: { code: 'session_expired', message: 'Session expired' },
+    }));
 
     const error = await rejection(api.post('/rota/robot/api/v1/index'));
     expect(error.status).toBe(401);

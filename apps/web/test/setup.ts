@@ -2,22 +2,6 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// jsdom 29 lacks what Mantine relies on (STACK-NOTES "Mantine under jsdom").
-Object.defineProperty(window, 'matchMedia', {
-  writable: true,
-  configurable: true,
-  value: vi.fn((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })),
-});
-
 class ResizeObserverStub {
   private readonly callback: ResizeObserverCallback;
   constructor(callback: ResizeObserverCallback) {
@@ -33,9 +17,39 @@ class ResizeObserverStub {
   unobserve() {}
   disconnect() {}
 }
-window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
-HTMLElement.prototype.scrollIntoView = () => {};
 
-afterEach(() => {
-  cleanup();
-});
+// Node-environment tests (the bundle-size check) have no DOM to patch.
+if (typeof window !== 'undefined') {
+  // jsdom 29 lacks what Mantine relies on (STACK-NOTES "Mantine under jsdom").
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    configurable: true,
+    value: vi.fn((query: string) => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    })),
+  });
+  window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+  HTMLElement.prototype.scrollIntoView = () => {};
+  // Textarea autosize listens to font loading; jsdom has no FontFaceSet.
+  if (!('fonts' in document)) {
+    Object.defineProperty(document, 'fonts', {
+      configurable: true,
+      value: {
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        ready: Promise.resolve(),
+      },
+    });
+  }
+
+  afterEach(() => {
+    cleanup();
+  });
+}

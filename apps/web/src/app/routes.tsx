@@ -35,7 +35,10 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
     { route: '/env', load: () => import('../features/environments/routes/environments-page') },
     { route: '/user', load: () => import('../features/users/routes/users-page') },
     { route: '/team', load: () => import('../features/teams/routes/teams-page') },
-    { route: '/connector', load: () => import('../features/status-items/routes/status-items-page') },
+    {
+      route: '/connector',
+      load: () => import('../features/status-items/routes/status-items-page'),
+    },
     {
       route: '/configuration',
       load: () => import('../features/configuration/routes/configuration-page'),

@@ -6,7 +6,12 @@ import { useTranslation } from 'react-i18next';
 export function AccessDenied() {
   const { t } = useTranslation();
   return (
-    <Alert color="red" variant="light" title={t('guard.deniedTitle')} icon={<IconLock aria-hidden />}>
+    <Alert
+      color="red"
+      variant="light"
+      title={t('guard.deniedTitle')}
+      icon={<IconLock aria-hidden />}
+    >
       {t('guard.deniedText')}
     </Alert>
   );

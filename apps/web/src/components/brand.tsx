@@ -1,15 +1,22 @@
-import { Group, Text, ThemeIcon } from '@mantine/core';
+import { Group, Text, ThemeIcon, type MantineBreakpoint } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import { PRODUCT_NAME } from '@rota/contract';
 
-/** The product mark: the icon is decoration, the name is the accessible text. */
-export function Brand({ size = 'lg' }: { size?: 'md' | 'lg' | 'xl' }) {
+type BrandProps = {
+  size?: 'md' | 'xl';
+  /** Hide the name on narrow screens (the header at 360 px); the icon stays. */
+  nameVisibleFrom?: MantineBreakpoint;
+};
+
+/** The product mark: the icon is decoration, the name is the text. */
+export function Brand({ size = 'md', nameVisibleFrom }: BrandProps) {
+  const large = size === 'xl';
   return (
     <Group gap={8} wrap="nowrap">
-      <ThemeIcon size={size === 'xl' ? 40 : 30} radius="md" variant="filled" aria-hidden>
-        <IconRoute size={size === 'xl' ? 24 : 18} stroke={2} />
+      <ThemeIcon size={large ? 40 : 30} radius="md" variant="filled" aria-hidden>
+        <IconRoute size={large ? 24 : 18} stroke={2} />
       </ThemeIcon>
-      <Text component="span" fw={800} fz={size} lh={1}>
+      <Text component="span" fw={800} fz={size} lh={1} visibleFrom={nameVisibleFrom}>
         {PRODUCT_NAME}
       </Text>
     </Group>

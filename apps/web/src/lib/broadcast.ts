@@ -11,7 +11,8 @@ let channel: BroadcastChannel | null | undefined;
 function getChannel(): BroadcastChannel | null {
   if (channel === undefined) {
     // Old browsers (and some test environments) have no BroadcastChannel: stay single-tab.
-    channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(SESSION_CHANNEL);
+    channel =
+      typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(SESSION_CHANNEL);
   }
   return channel;
 }

@@ -14,7 +14,10 @@ export function showSuccessPopup(message: string): void {
   });
 }
 
-export function showErrorPopup(message: string, options: { title?: string; id?: string } = {}): void {
+export function showErrorPopup(
+  message: string,
+  options: { title?: string; id?: string } = {},
+): void {
   notifications.show({
     id: options.id,
     color: 'red',

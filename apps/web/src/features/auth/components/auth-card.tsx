@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { Box, Center, Group, Paper, Text, Title } from '@mantine/core';
 import { Brand } from '../../../components/brand';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle';
 import { LanguageMenu } from '../../../components/language-menu';
@@ -16,7 +15,6 @@ export function AuthCard({
   description?: string;
   children: ReactNode;
 }) {
-  const { t } = useTranslation();
   return (
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Group justify="flex-end" gap="xs" p="md">
@@ -25,12 +23,9 @@ export function AuthCard({
       </Group>
       <Center component="main" style={{ flex: 1 }} px="md" pb="xl">
         <Paper withBorder shadow="sm" radius="md" p={{ base: 'lg', sm: 'xl' }} w="100%" maw={420}>
-          <Stack gap={4} align="center" mb="lg">
+          <Center mb="lg">
             <Brand size="xl" />
-            <Text size="sm" c="dimmed">
-              {t('app.tagline')}
-            </Text>
-          </Stack>
+          </Center>
           <Title order={1} fz="h3" mb={description ? 4 : 'md'}>
             {title}
           </Title>

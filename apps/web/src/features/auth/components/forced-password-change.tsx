@@ -47,7 +47,6 @@ export function ForcedPasswordChange() {
           <PasswordInput
             label={t('forcedPassword.currentPassword')}
             autoComplete="current-password"
-            withAsterisk
             error={fieldError(errors.current_password)}
             {...form.register('current_password')}
           />
@@ -55,14 +54,12 @@ export function ForcedPasswordChange() {
             label={t('forcedPassword.password')}
             description={t('changePassword.hint')}
             autoComplete="new-password"
-            withAsterisk
             error={fieldError(errors.password)}
             {...form.register('password')}
           />
           <PasswordInput
             label={t('forcedPassword.confirmPassword')}
             autoComplete="new-password"
-            withAsterisk
             error={fieldError(errors.confirm_password)}
             {...form.register('confirm_password')}
           />

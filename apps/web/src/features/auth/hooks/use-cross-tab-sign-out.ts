@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { subscribeSessionMessages } from '../../../lib/broadcast';
 import { SIGN_IN_PATH } from '../../../lib/paths';
@@ -7,18 +6,14 @@ import { clearToken } from '../../../lib/session';
 
 /** When another tab signs out, this one follows (SPEC §4). */
 export function useCrossTabSignOut() {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   useEffect(
     () =>
       subscribeSessionMessages(() => {
         // The cookie is shared and already gone; clearing again covers a racing sign-in write.
         clearToken();
-        void (async () => {
-          await navigate(SIGN_IN_PATH, { replace: true });
-          queryClient.clear();
-        })();
+        void navigate(SIGN_IN_PATH, { replace: true });
       }),
-    [navigate, queryClient],
+    [navigate],
   );
 }

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { postSessionMessage } from '../../../lib/broadcast';
 import { SIGN_IN_PATH } from '../../../lib/paths';
@@ -11,7 +10,6 @@ import { logout } from '../api/logout';
  * A failed logout call changes nothing here: the user asked to leave.
  */
 export function useSignOut() {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
 
@@ -24,9 +22,8 @@ export function useSignOut() {
     }
     clearToken();
     postSessionMessage({ type: 'sign-out' });
-    // Leave the shell before dropping the cache, so no mounted query refetches without a token.
+    // The sign-in page drops the cached data of the session once the shell has unmounted.
     await navigate(SIGN_IN_PATH, { replace: true });
-    queryClient.clear();
   }
 
   return { signOut, pending };

@@ -107,14 +107,12 @@ function ResetForm({ code }: { code: string }) {
             label={t('changePassword.password')}
             description={t('changePassword.hint')}
             autoComplete="new-password"
-            withAsterisk
             error={fieldError(errors.password)}
             {...form.register('password')}
           />
           <PasswordInput
             label={t('changePassword.confirmPassword')}
             autoComplete="new-password"
-            withAsterisk
             error={fieldError(errors.confirm_password)}
             {...form.register('confirm_password')}
           />

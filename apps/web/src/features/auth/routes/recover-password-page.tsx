@@ -74,7 +74,6 @@ export default function RecoverPasswordPage() {
             type="email"
             label={t('recoverPassword.email')}
             autoComplete="email"
-            withAsterisk
             error={fieldError(errors.email)}
             {...form.register('email')}
           />

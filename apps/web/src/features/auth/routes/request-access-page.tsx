@@ -76,7 +76,6 @@ export default function RequestAccessPage() {
           <TextInput
             label={t('requestAccess.name')}
             autoComplete="name"
-            withAsterisk
             error={fieldError(errors.name)}
             {...form.register('name')}
           />
@@ -84,14 +83,12 @@ export default function RequestAccessPage() {
             type="email"
             label={t('requestAccess.email')}
             autoComplete="email"
-            withAsterisk
             error={fieldError(errors.email)}
             {...form.register('email')}
           />
           <TextInput
             label={t('requestAccess.clientName')}
             autoComplete="organization"
-            withAsterisk
             error={fieldError(errors.client_name)}
             {...form.register('client_name')}
           />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle } from '@tabler/icons-react';
@@ -29,13 +29,17 @@ export default function SignInPage() {
   });
   const { errors, isSubmitting } = form.formState;
 
+  // Whoever lands here (signed out, here or in another tab, or sent by a 401) leaves no data of
+  // the previous session behind. The shell is unmounted by now, so nothing refetches it.
+  useEffect(() => {
+    queryClient.clear();
+  }, [queryClient]);
+
   async function onSubmit(values: SessionCreate) {
     setFailure(null);
     try {
       const { token, ...user } = await createSession(values);
       setToken(token);
-      // A previous user's data must not survive into this session.
-      queryClient.clear();
       const me: MeResponse = { ...user, avatar: null };
       const { queryKey } = meQueryOptions();
       queryClient.setQueryData(queryKey, me);
@@ -67,14 +71,12 @@ export default function SignInPage() {
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
-            withAsterisk
             error={fieldError(errors.access)}
             {...form.register('access')}
           />
           <PasswordInput
             label={t('signIn.password')}
             autoComplete="current-password"
-            withAsterisk
             error={fieldError(errors.password)}
             {...form.register('password')}
           />

@@ -3,5 +3,7 @@ import { PageHeader } from '../../../components/page-header';
 
 export default function SchedulingsPage() {
   const { t } = useTranslation();
-  return <PageHeader title={t('pages.scheduling.title')} subtitle={t('pages.scheduling.subtitle')} />;
+  return (
+    <PageHeader title={t('pages.scheduling.title')} subtitle={t('pages.scheduling.subtitle')} />
+  );
 }

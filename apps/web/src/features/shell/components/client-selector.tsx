@@ -32,7 +32,7 @@ export function ClientSelector({ user }: { user: MeResponse }) {
       value={current}
       allowDeselect={false}
       disabled={mutation.isPending}
-      w={{ base: 118, sm: 220 }}
+      w={{ base: 110, sm: 220 }}
       comboboxProps={{ width: 240, position: 'bottom-end' }}
       onChange={(value) => {
         if (value === null || value === current) return;

@@ -1,7 +1,7 @@
 import { Anchor, Burger, Group, Skeleton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { MeResponse } from '@rota/contract';
+import { PRODUCT_NAME, type MeResponse } from '@rota/contract';
 import { Brand } from '../../../components/brand';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle';
 import { LanguageMenu } from '../../../components/language-menu';
@@ -26,8 +26,8 @@ export function ShellHeader({
 }: ShellHeaderProps) {
   const { t } = useTranslation();
   return (
-    <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
-      <Group gap="xs" wrap="nowrap">
+    <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap={8}>
+      <Group gap={8} wrap="nowrap">
         {withNavbar ? (
           <Burger
             opened={navbarOpened}
@@ -38,11 +38,19 @@ export function ShellHeader({
             aria-expanded={navbarOpened}
           />
         ) : null}
-        <Anchor component={Link} to={HOME_PATH} underline="never" c="inherit" onClick={onNavigate}>
-          <Brand size="md" />
+        {/* Labelled, because below `xs` only the icon shows. */}
+        <Anchor
+          component={Link}
+          to={HOME_PATH}
+          underline="never"
+          c="inherit"
+          aria-label={PRODUCT_NAME}
+          onClick={onNavigate}
+        >
+          <Brand nameVisibleFrom="xs" />
         </Anchor>
       </Group>
-      <Group gap={6} wrap="nowrap">
+      <Group gap={4} wrap="nowrap">
         {user ? <ClientSelector user={user} /> : null}
         <ColorSchemeToggle />
         <LanguageMenu />

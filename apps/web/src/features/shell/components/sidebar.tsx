@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AppShell, Box, NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { AppShell, NavLink, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -22,12 +22,12 @@ type SidebarProps = {
 export function Sidebar({ user, onNavigate }: SidebarProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  // Open by default: the dropdown holds four links and hiding them costs every admin a click.
-  const [configOpened, setConfigOpened] = useState(true);
-
   const allowed = (item: NavItem) => hasPermissions(user?.permissions, ROUTE_PERMISSIONS[item.to]);
   const mainItems = MAIN_NAV.filter(allowed);
   const configItems = CONFIGURATION_NAV.filter(allowed);
+  const inConfiguration = CONFIGURATION_NAV.some((item) => isActivePath(pathname, item.to));
+  // Closed, like any dropdown, unless the page shown is one of its entries.
+  const [configOpened, setConfigOpened] = useState(inConfiguration);
   const showConfiguration = CONFIGURATION_GATES.some((route) =>
     hasPermissions(user?.permissions, ROUTE_PERMISSIONS[route]),
   );
@@ -64,34 +64,39 @@ export function Sidebar({ user, onNavigate }: SidebarProps) {
         </Text>
       </AppShell.Section>
       <AppShell.Section grow component={ScrollArea} px="xs">
-        <Box component="nav" aria-label={t('shell.navigation')}>
-          {user ? (
-            <>
-              {mainItems.map(renderLink)}
-              {showConfiguration ? (
-                <NavLink
-                  component="button"
-                  type="button"
-                  label={t('nav.configuration')}
-                  leftSection={<IconSettings size={18} stroke={1.6} aria-hidden />}
-                  opened={configOpened}
-                  onChange={setConfigOpened}
-                  aria-expanded={configOpened}
-                  active={configItems.some((item) => isActivePath(pathname, item.to))}
-                  variant="subtle"
-                >
-                  {configItems.map(renderLink)}
-                </NavLink>
-              ) : null}
-            </>
-          ) : (
-            <Stack gap={10} px="xs" pt={4} role="status" aria-busy="true" aria-label={t('app.loading')}>
-              {Array.from({ length: 6 }, (_, index) => (
-                <Skeleton key={index} height={28} radius="sm" />
-              ))}
-            </Stack>
-          )}
-        </Box>
+        {user ? (
+          <>
+            {mainItems.map(renderLink)}
+            {showConfiguration ? (
+              <NavLink
+                component="button"
+                type="button"
+                label={t('nav.configuration')}
+                leftSection={<IconSettings size={18} stroke={1.6} aria-hidden />}
+                opened={configOpened}
+                onChange={setConfigOpened}
+                aria-expanded={configOpened}
+                active={inConfiguration}
+                variant="subtle"
+              >
+                {configItems.map(renderLink)}
+              </NavLink>
+            ) : null}
+          </>
+        ) : (
+          <Stack
+            gap={10}
+            px="xs"
+            pt={4}
+            role="status"
+            aria-busy="true"
+            aria-label={t('app.loading')}
+          >
+            {Array.from({ length: 6 }, (_, index) => (
+              <Skeleton key={index} height={28} radius="sm" />
+            ))}
+          </Stack>
+        )}
       </AppShell.Section>
       <AppShell.Section px="md" py="sm">
         <VersionLabel />

@@ -45,13 +45,11 @@ export function UserMenu({ user }: { user: MeResponse }) {
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap={4}>
-          <Text size="sm" fw={600}>
-            {fullName}
-          </Text>
+          {/* The name is on the button already; the email tells which account this is. */}
           <Text size="xs" c="dimmed" truncate>
             {user.email}
           </Text>
-          <Text size="sm" mt="sm">
+          <Text size="sm" mt="xs">
             {t('shell.signOutQuestion')}
           </Text>
           <Group justify="flex-end" mt="xs">

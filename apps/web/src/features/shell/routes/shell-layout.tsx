@@ -13,6 +13,7 @@ import { useCurrentUser } from '../../auth/hooks/use-current-user';
 import { PermissionGuard } from '../components/permission-guard';
 import { ShellHeader } from '../components/shell-header';
 import { Sidebar } from '../components/sidebar';
+import classes from './shell-layout.module.css';
 
 /** Route `handle` of every shell page: the ROUTE_PERMISSIONS entry that guards it. */
 export type ShellRouteHandle = { route: ConsoleRoute };
@@ -80,7 +81,11 @@ function ShellFrame() {
           onNavigate={close}
         />
       </AppShell.Header>
-      <AppShell.Navbar>
+      <AppShell.Navbar
+        aria-label={t('shell.navigation')}
+        className={classes.navbar}
+        data-drawer={navbarOpened ? 'open' : 'closed'}
+      >
         <Sidebar user={user} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>

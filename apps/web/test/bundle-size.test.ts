@@ -1,0 +1,60 @@
+// @vitest-environment node
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+/** Budget for the JavaScript a browser must fetch before the sign-in page can show. */
+const LIMIT_BYTES = 250 * 1024;
+const SIGN_IN_MODULE = 'src/features/auth/routes/sign-in-page.tsx';
+const SHELL_MODULE = 'src/features/shell/routes/shell-layout.tsx';
+
+const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
+const manifestPath = `${distDir}.vite/manifest.json`;
+
+type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[] };
+type Manifest = Record<string, ManifestChunk>;
+
+function readManifest(): Manifest {
+  if (!existsSync(manifestPath)) {
+    throw new Error(
+      `No build output at ${manifestPath}. Run \`npm run build -w @rota/web\` first ` +
+        '(the root `npm test` builds before testing).',
+    );
+  }
+  return JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+}
+
+/** A chunk and, recursively, the chunks it imports statically (what the browser must load). */
+function collect(manifest: Manifest, key: string, into: Set<string>): Set<string> {
+  if (into.has(key)) return into;
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`${key} is not in the build manifest; was it renamed?`);
+  into.add(key);
+  for (const imported of chunk.imports ?? []) collect(manifest, imported, into);
+  return into;
+}
+
+function gzippedSize(file: string): number {
+  return gzipSync(readFileSync(`${distDir}${file}`), { level: 9 }).length;
+}
+
+describe('bundle size', () => {
+  it('keeps the initial JavaScript of the sign-in page under 250 KB gzipped', () => {
+    const manifest = readManifest();
+    const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+    expect(entries).toEqual(['index.html']);
+
+    const keys = collect(manifest, 'index.html', new Set());
+    collect(manifest, SIGN_IN_MODULE, keys);
+    const files = [...keys].map((key) => manifest[key]!.file).filter((f) => f.endsWith('.js'));
+    const total = files.reduce((sum, file) => sum + gzippedSize(file), 0);
+
+    // Route splitting is what keeps this small: the shell must not ride along.
+    expect(keys.has(SHELL_MODULE)).toBe(false);
+    expect(
+      total,
+      `sign-in initial JS is ${(total / 1024).toFixed(1)} KB gzipped over ${files.length} files`,
+    ).toBeLessThan(LIMIT_BYTES);
+  });
+});

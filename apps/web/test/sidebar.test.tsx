@@ -1,0 +1,135 @@
+import { AppShell } from '@mantine/core';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MeResponse } from '@rota/contract';
+import { Sidebar } from '../src/features/shell/components/sidebar';
+import { makeUser } from './fixtures';
+import { renderElement, resetEnvironment } from './render';
+
+function renderSidebar(user: MeResponse | undefined, path = '/dashboard') {
+  const onNavigate = vi.fn();
+  const view = renderElement(
+    <AppShell navbar={{ width: 260, breakpoint: 'lg' }}>
+      <AppShell.Navbar>
+        <Sidebar user={user} onNavigate={onNavigate} />
+      </AppShell.Navbar>
+    </AppShell>,
+    { path },
+  );
+  return { ...view, onNavigate };
+}
+
+function linkNames(): string[] {
+  const nav = screen.getByRole('navigation');
+  return within(nav)
+    .queryAllByRole('link')
+    .map((link) => link.textContent ?? '');
+}
+
+beforeEach(async () => {
+  await resetEnvironment('pt');
+});
+
+describe('sidebar', () => {
+  it('is titled "Control room" and shows the version', async () => {
+    renderSidebar(makeUser());
+    expect(await screen.findByRole('heading', { name: 'Control room' })).toBeInTheDocument();
+    expect(screen.getByText('Versão 3.0.1')).toBeInTheDocument();
+  });
+
+  it('shows a skeleton, and no link, while the user loads', async () => {
+    renderSidebar(undefined);
+    expect(await screen.findByRole('status', { name: 'Carregando…' })).toBeInTheDocument();
+    expect(linkNames()).toEqual([]);
+  });
+
+  it('shows only Home to a user without permissions, and no Configuration', async () => {
+    renderSidebar(makeUser({ permissions: [] }));
+    await screen.findByRole('navigation');
+    expect(linkNames()).toEqual(['Início']);
+    expect(screen.queryByRole('button', { name: 'Configuração' })).not.toBeInTheDocument();
+  });
+
+  it('hides each link the user lacks the permission for', async () => {
+    renderSidebar(makeUser({ permissions: ['ROBOS.LIST', 'AGENTES.LIST', 'HISTORIC.LIST'] }));
+    await screen.findByRole('navigation');
+    expect(linkNames()).toEqual(['Início', 'Atividades', 'Robôs', 'Agentes']);
+    expect(screen.getByRole('link', { name: 'Robôs' })).toHaveAttribute('href', '/robot');
+    expect(screen.getByRole('link', { name: 'Agentes' })).toHaveAttribute('href', '/node');
+    expect(screen.queryByRole('link', { name: 'Parâmetros' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Configuração' })).not.toBeInTheDocument();
+  });
+
+  it('shows Configuration with USUARIOS.LIST, closed until clicked', async () => {
+    const { user } = renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }));
+    const toggle = await screen.findByRole('button', { name: 'Configuração' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(linkNames()).toEqual(['Início']);
+
+    await user.click(toggle);
+
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await screen.findByRole('link', { name: 'Ambiente' });
+    expect(linkNames()).toEqual([
+      'Início',
+      'Ambiente',
+      'Usuários',
+      'Equipes',
+      'Item de configuração',
+    ]);
+    expect(screen.getByRole('link', { name: 'Item de configuração' })).toHaveAttribute(
+      'href',
+      '/connector',
+    );
+  });
+
+  it('opens Configuration when the page shown is one of its entries', async () => {
+    renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }), '/team');
+    const toggle = await screen.findByRole('button', { name: 'Configuração' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('link', { name: 'Equipes' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('lists every entry for a user holding every list permission, in English', async () => {
+    await resetEnvironment('en');
+    renderSidebar(
+      makeUser({
+        permissions: [
+          'HISTORIC.LIST',
+          'PARAMETROS.LIST',
+          'ROBOS.LIST',
+          'AGENDAMENTOS.LIST',
+          'AGENTES.LIST',
+          'USUARIOS.LIST',
+        ],
+      }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Configuration' }));
+    await screen.findByRole('link', { name: 'Environment' });
+    expect(linkNames()).toEqual([
+      'Home',
+      'Activity',
+      'Parameters',
+      'Robots',
+      'Schedulings',
+      'Agents',
+      'Environment',
+      'Users',
+      'Teams',
+      'Configuration item',
+    ]);
+  });
+
+  it('marks the current page and reports navigations (to close the drawer)', async () => {
+    const { user, onNavigate, router } = renderSidebar(
+      makeUser({ permissions: ['ROBOS.LIST'] }),
+      '/robot/field',
+    );
+    const robots = await screen.findByRole('link', { name: 'Robôs' });
+    expect(robots).toHaveAttribute('aria-current', 'page');
+    await user.click(screen.getByRole('link', { name: 'Início' }));
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+});
