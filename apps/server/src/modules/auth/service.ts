@@ -21,7 +21,7 @@ import type { Mailer } from '../../lib/mailer.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
-import type { Actor } from '../../http/types.js';
+import type { Actor, SessionUser } from '../../http/types.js';
 import {
   consumeResetCode,
   invalidateUserCodes,
@@ -31,7 +31,6 @@ import {
 import { insertSession, revokeSession, revokeUserSessions } from './session-repository.js';
 import {
   findUserByEmail,
-  findUserById,
   findUserByIdentifier,
   listMemberships,
   setPassword,
@@ -53,7 +52,16 @@ export interface AuthServiceDeps {
   logger: FastifyBaseLogger;
 }
 
-type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+type UserRow = Pick<
+  SessionUser,
+  | 'users_id'
+  | 'email'
+  | 'name'
+  | 'last_name'
+  | 'password_change_required'
+  | 'group'
+  | 'rota_clients_id_selected'
+>;
 
 const tooManyRequests = () =>
   new AppError('too_many_requests', undefined, RATE_LIMITS.windowSeconds);
@@ -104,9 +112,8 @@ export class AuthService {
   }
 
   async me(actor: Actor): Promise<MeResponse> {
-    const user = await findUserById(this.deps.db, actor.user.users_id);
-    if (!user) throw new AppError('unauthorized');
-    return { ...(await this.signedInUser(user)), avatar: user.avatar };
+    // The actor was read from the database for this very request: no need to read the user again.
+    return { ...(await this.signedInUser(actor.user)), avatar: actor.user.avatar };
   }
 
   async signOut(actor: Actor): Promise<void> {
