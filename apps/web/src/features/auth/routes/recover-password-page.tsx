@@ -1,16 +1,14 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { recoverPasswordSchema, type RecoverPassword } from '@rota/contract';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
 import { errorText } from '../../../lib/http';
-import { SIGN_IN_PATH } from '../../../lib/paths';
 import { recoverPassword } from '../api/recover-password';
 import { AuthCard } from '../components/auth-card';
+import { BackToSignInLink, FailureAlert, SentCard } from '../components/auth-feedback';
 
 export default function RecoverPasswordPage() {
   const { t } = useTranslation();
@@ -32,27 +30,13 @@ export default function RecoverPasswordPage() {
     }
   }
 
-  const backLink = (
-    <Anchor component={Link} to={SIGN_IN_PATH} size="sm" ta="center" display="block">
-      {t('auth.backToSignIn')}
-    </Anchor>
-  );
-
   if (sent !== null) {
     return (
-      <AuthCard title={t('recoverPassword.title')}>
-        <Stack gap="md">
-          <Alert
-            color="teal"
-            variant="light"
-            title={t('recoverPassword.sentTitle')}
-            icon={<IconMailCheck aria-hidden />}
-          >
-            {sent}
-          </Alert>
-          {backLink}
-        </Stack>
-      </AuthCard>
+      <SentCard
+        title={t('recoverPassword.title')}
+        heading={t('recoverPassword.sentTitle')}
+        message={sent}
+      />
     );
   }
 
@@ -60,16 +44,7 @@ export default function RecoverPasswordPage() {
     <AuthCard title={t('recoverPassword.title')} description={t('recoverPassword.description')}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
         <Stack gap="md">
-          {failure ? (
-            <Alert
-              color="red"
-              variant="light"
-              title={t('recoverPassword.errorTitle')}
-              icon={<IconAlertCircle aria-hidden />}
-            >
-              {failure}
-            </Alert>
-          ) : null}
+          <FailureAlert title={t('recoverPassword.errorTitle')}>{failure}</FailureAlert>
           <TextInput
             type="email"
             label={t('recoverPassword.email')}
@@ -80,7 +55,7 @@ export default function RecoverPasswordPage() {
           <Button type="submit" fullWidth loading={isSubmitting}>
             {t('recoverPassword.submit')}
           </Button>
-          {backLink}
+          <BackToSignInLink />
         </Stack>
       </form>
     </AuthCard>

@@ -1,16 +1,14 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Stack, TextInput, Textarea } from '@mantine/core';
+import { Button, Stack, TextInput, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { accessRequestCreateSchema, type AccessRequestCreate } from '@rota/contract';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
 import { errorText } from '../../../lib/http';
-import { SIGN_IN_PATH } from '../../../lib/paths';
 import { requestAccess } from '../api/request-access';
 import { AuthCard } from '../components/auth-card';
+import { BackToSignInLink, FailureAlert, SentCard } from '../components/auth-feedback';
 
 const FIELDS = ['name', 'email', 'client_name', 'message'] as const;
 
@@ -35,27 +33,13 @@ export default function RequestAccessPage() {
     }
   }
 
-  const backLink = (
-    <Anchor component={Link} to={SIGN_IN_PATH} size="sm" ta="center" display="block">
-      {t('auth.backToSignIn')}
-    </Anchor>
-  );
-
   if (sent !== null) {
     return (
-      <AuthCard title={t('requestAccess.title')}>
-        <Stack gap="md">
-          <Alert
-            color="teal"
-            variant="light"
-            title={t('requestAccess.sentTitle')}
-            icon={<IconCircleCheck aria-hidden />}
-          >
-            {sent}
-          </Alert>
-          {backLink}
-        </Stack>
-      </AuthCard>
+      <SentCard
+        title={t('requestAccess.title')}
+        heading={t('requestAccess.sentTitle')}
+        message={sent}
+      />
     );
   }
 
@@ -63,16 +47,7 @@ export default function RequestAccessPage() {
     <AuthCard title={t('requestAccess.title')} description={t('requestAccess.description')}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
         <Stack gap="md">
-          {failure ? (
-            <Alert
-              color="red"
-              variant="light"
-              title={t('requestAccess.errorTitle')}
-              icon={<IconAlertCircle aria-hidden />}
-            >
-              {failure}
-            </Alert>
-          ) : null}
+          <FailureAlert title={t('requestAccess.errorTitle')}>{failure}</FailureAlert>
           <TextInput
             label={t('requestAccess.name')}
             autoComplete="name"
@@ -103,7 +78,7 @@ export default function RequestAccessPage() {
           <Button type="submit" fullWidth loading={isSubmitting}>
             {t('requestAccess.submit')}
           </Button>
-          {backLink}
+          <BackToSignInLink />
         </Stack>
       </form>
     </AuthCard>

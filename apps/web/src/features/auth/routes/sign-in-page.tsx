@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +13,7 @@ import { setToken } from '../../../lib/session';
 import { createSession } from '../api/create-session';
 import { meQueryOptions } from '../api/me';
 import { AuthCard } from '../components/auth-card';
+import { FailureAlert } from '../components/auth-feedback';
 
 const FIELDS = ['access', 'password'] as const;
 
@@ -56,16 +56,7 @@ export default function SignInPage() {
     <AuthCard title={t('signIn.title')}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
         <Stack gap="md">
-          {failure ? (
-            <Alert
-              color="red"
-              variant="light"
-              title={t('signIn.errorTitle')}
-              icon={<IconAlertCircle aria-hidden />}
-            >
-              {failure}
-            </Alert>
-          ) : null}
+          <FailureAlert title={t('signIn.errorTitle')}>{failure}</FailureAlert>
           <TextInput
             label={t('signIn.access')}
             autoComplete="username"
