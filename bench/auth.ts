@@ -13,6 +13,7 @@ import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../apps/server/src/db/client.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
+import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -83,6 +84,8 @@ const app = await buildApp({
   },
   db: database.db,
   webRoot: null,
+  secretBox: new SecretBox(randomBytes(32)),
+  dataDir: os.tmpdir(),
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const post = (path: string, body: unknown, token?: string) =>

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { seedDatabase, type SeedResult } from './db/seed.js';
 import { VERSION_LABEL } from '@rota/contract';
 import { buildApp } from './http/app.js';
+import { SecretBox } from './lib/secret-box.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -28,7 +29,7 @@ async function main() {
   const config = loadConfig();
   const dataDir = path.resolve(config.DATA_DIR);
   // Created now so a missing or unwritable DATA_DIR fails at boot, not at the first secret.
-  await resolveSecretKey(config.ROTA_SECRET_KEY, dataDir);
+  const secretBox = new SecretBox(await resolveSecretKey(config.ROTA_SECRET_KEY, dataDir));
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   let seeded: SeedResult | null = null;
   await database.migrate(async () => {
@@ -43,6 +44,8 @@ async function main() {
     config,
     db: database.db,
     webRoot: WEB_ROOT,
+    secretBox,
+    dataDir,
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie'],

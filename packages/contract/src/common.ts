@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
-import { msg } from './messages.js';
+import { msg, type MessageKey } from './messages.js';
 
 /** Database keys are positive integers (`users_id`, `rota_clients_id`, …). */
 export const idSchema = z.coerce
@@ -8,6 +8,14 @@ export const idSchema = z.coerce
   .int(msg('invalid_value'))
   .positive(msg('invalid_value'))
   .max(2147483647, msg('invalid_value'));
+
+/** A key the caller must choose (a robot, a VM): its own "required" message when missing. */
+export const requiredIdSchema = (required: MessageKey) =>
+  z
+    .number({ error: msg(required) })
+    .int(msg('invalid_value'))
+    .positive(msg('invalid_value'))
+    .max(2147483647, msg('invalid_value'));
 
 export const idBodySchema = z.object({ id: idSchema });
 export type IdBody = z.infer<typeof idBodySchema>;
@@ -56,3 +64,65 @@ export function dataResponseSchema<T extends z.ZodType>(item: T) {
 }
 
 export const healthResponseSchema = z.object({ status: z.literal('ok') });
+
+/** Free text that may be left out or blank (stored as null). */
+export const optionalTextSchema = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, msg('too_long'))
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const requiredTextSchema = (max: number, required: MessageKey) =>
+  z
+    .string({ error: msg(required) })
+    .trim()
+    .min(1, msg(required))
+    .max(max, msg('too_long'));
+
+/** An integer in a range, with the range message for numbers outside it. */
+export const boundedIntSchema = (
+  min: number,
+  max: number,
+  required: MessageKey = 'invalid_number',
+) =>
+  z
+    .number({ error: msg(required) })
+    .int(msg('invalid_number'))
+    .min(min, msg('out_of_range'))
+    .max(max, msg('out_of_range'));
+
+/** `ids` for the bulk actions (retry, delete many). */
+export const idsBodySchema = z.object({
+  ids: z
+    .array(idSchema, { error: msg('invalid_value') })
+    .min(1, msg('invalid_value'))
+    .max(1000, msg('too_long')),
+});
+export type IdsBody = z.infer<typeof idsBodySchema>;
+
+/** DESIGN §4 create answer: `{message, data}`. */
+export function createdResponseSchema<T extends z.ZodType>(item: T) {
+  return z.object({ message: z.string(), data: item });
+}
+
+/** A calendar day, `YYYY-MM-DD`. */
+export const isoDateSchema = z
+  .string({ error: msg('required_date') })
+  .min(1, msg('required_date'))
+  .regex(/^\d{4}-\d{2}-\d{2}$/, msg('invalid_date'))
+  .refine(
+    (v) =>
+      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
+      new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    msg('invalid_date'),
+  );
+
+/** Optional `startDate`/`endDate` filters (DESIGN §4: inclusive days, end not before start). */
+export const dateRangeFilterShape = {
+  startDate: isoDateSchema.optional(),
+  endDate: isoDateSchema.optional(),
+};
+
+export const booleanFilterSchema = z.boolean({ error: msg('invalid_value') }).optional();

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -158,4 +161,217 @@ export const accessRequests = pgTable(
     created_at: createdAt(),
   },
   (t) => [index('access_requests_status_idx').on(t.status, t.created_at)],
+);
+
+/* ---------- Operations (issue 3). Every tenant-owned row carries rota_clients_id. ---------- */
+
+const tenant = () =>
+  integer('rota_clients_id')
+    .notNull()
+    .references(() => rotaClients.rota_clients_id, { onDelete: 'cascade' });
+
+export const rotaRobots = pgTable(
+  'rota_robots',
+  {
+    rota_robots_id: integer('rota_robots_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    description: text('description'),
+    executor: text('executor').notNull(),
+    remote_root: text('remote_root'),
+    active: boolean('active').notNull().default(true),
+    rota_robot_versions_id_current: integer('rota_robot_versions_id_current').references(
+      (): AnyPgColumn => rotaRobotVersions.rota_robot_versions_id,
+      { onDelete: 'set null' },
+    ),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_robots_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
+    index('rota_robots_client_created_idx').on(t.rota_clients_id, t.created_at),
+  ],
+);
+
+export const rotaRobotVersions = pgTable(
+  'rota_robot_versions',
+  {
+    rota_robot_versions_id: integer('rota_robot_versions_id')
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_robots_id: integer('rota_robots_id')
+      .notNull()
+      .references((): AnyPgColumn => rotaRobots.rota_robots_id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    notes: text('notes'),
+    file_name: text('file_name').notNull(),
+    format: text('format').notNull(),
+    /** Hex SHA-256 of the package; the file lives at DATA_DIR/packages/<sha256>. */
+    sha256: text('sha256').notNull(),
+    size_bytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    created_by: integer('created_by').references(() => users.users_id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_robot_versions_robot_version_key').on(
+      t.rota_robots_id,
+      sql`lower(${t.version})`,
+    ),
+    index('rota_robot_versions_sha256_idx').on(t.sha256),
+  ],
+);
+
+export const rotaRobotFields = pgTable(
+  'rota_robot_fields',
+  {
+    rota_robot_fields_id: integer('rota_robot_fields_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_robots_id: integer('rota_robots_id')
+      .notNull()
+      .references(() => rotaRobots.rota_robots_id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    label: text('label').notNull(),
+    type: text('type').notNull(),
+    required: boolean('required').notNull().default(false),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_robot_fields_robot_name_key').on(t.rota_robots_id, sql`lower(${t.name})`),
+    index('rota_robot_fields_client_idx').on(t.rota_clients_id),
+  ],
+);
+
+export const rotaTasks = pgTable(
+  'rota_tasks',
+  {
+    rota_tasks_id: integer('rota_tasks_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_robots_id: integer('rota_robots_id')
+      .notNull()
+      .references(() => rotaRobots.rota_robots_id, { onDelete: 'cascade' }),
+    label: text('label'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    priority: integer('priority').notNull().default(50),
+    expiration_date: timestamp('expiration_date', { withTimezone: true }).notNull(),
+    status: text('status').notNull().default('pending'),
+    business_error: text('business_error'),
+    attempts: integer('attempts').notNull().default(0),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    index('rota_tasks_client_created_idx').on(t.rota_clients_id, t.created_at),
+    index('rota_tasks_client_status_idx').on(t.rota_clients_id, t.status, t.created_at),
+    // The order robots take their next pending task in (engine issue).
+    index('rota_tasks_next_idx').on(t.rota_robots_id, t.status, t.priority.desc(), t.created_at),
+  ],
+);
+
+export const rotaVms = pgTable(
+  'rota_vms',
+  {
+    rota_vms_id: integer('rota_vms_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    hostname: text('hostname').notNull(),
+    label: text('label'),
+    os: text('os'),
+    description: text('description'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [uniqueIndex('rota_vms_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`)],
+);
+
+/** Agents; SPEC calls them nodes. Only the SHA-256 of the token is kept. */
+export const rotaNodes = pgTable(
+  'rota_nodes',
+  {
+    rota_nodes_id: integer('rota_nodes_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    rota_vms_id: integer('rota_vms_id')
+      .notNull()
+      .references(() => rotaVms.rota_vms_id, { onDelete: 'restrict' }),
+    token_hash: text('token_hash').notNull(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true }),
+    version: text('version'),
+    hostname: text('hostname'),
+    os: text('os'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_nodes_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
+    uniqueIndex('rota_nodes_token_hash_key').on(t.token_hash),
+    index('rota_nodes_vm_idx').on(t.rota_vms_id),
+  ],
+);
+
+export const rotaSchedulings = pgTable(
+  'rota_schedulings',
+  {
+    rota_schedulings_id: integer('rota_schedulings_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    rota_robots_id: integer('rota_robots_id')
+      .notNull()
+      .references(() => rotaRobots.rota_robots_id, { onDelete: 'restrict' }),
+    interval_minutes: integer('interval_minutes').notNull(),
+    timeout_minutes: integer('timeout_minutes').notNull(),
+    retries: integer('retries').notNull().default(0),
+    priority: integer('priority').notNull().default(50),
+    sleep: integer('sleep').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    deleted_at: timestamp('deleted_at', { withTimezone: true }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_schedulings_client_name_key')
+      .on(t.rota_clients_id, sql`lower(${t.name})`)
+      .where(sql`${t.deleted_at} is null`),
+    index('rota_schedulings_robot_idx').on(t.rota_robots_id),
+  ],
+);
+
+export const rotaSchedulingVms = pgTable(
+  'rota_scheduling_vms',
+  {
+    rota_scheduling_vms_id: integer('rota_scheduling_vms_id')
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_schedulings_id: integer('rota_schedulings_id')
+      .notNull()
+      .references(() => rotaSchedulings.rota_schedulings_id, { onDelete: 'cascade' }),
+    rota_vms_id: integer('rota_vms_id')
+      .notNull()
+      .references(() => rotaVms.rota_vms_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_scheduling_vms_key').on(t.rota_schedulings_id, t.rota_vms_id),
+    index('rota_scheduling_vms_vm_idx').on(t.rota_vms_id),
+  ],
+);
+
+export const rotaParameters = pgTable(
+  'rota_parameters',
+  {
+    rota_parameters_id: integer('rota_parameters_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    value: text('value'),
+    /** AES-256-GCM sealed (lib/secret-box.ts); never answered. */
+    password_sealed: text('password_sealed'),
+    description: text('description'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_parameters_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
+  ],
 );

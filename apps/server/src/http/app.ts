@@ -15,12 +15,15 @@ import type { Db } from '../db/client.js';
 import { pickLanguage } from '../lib/language.js';
 import { createMailer, type Mailer } from '../lib/mailer.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { AuthService } from '../modules/auth/service.js';
 import { healthRoutes } from '../modules/health/routes.js';
 import { profileRoutes } from '../modules/profiles/routes.js';
 import { ProfileService } from '../modules/profiles/service.js';
 import { userRoutes } from '../modules/users/routes.js';
+import { robotRoutes } from '../modules/robots/routes.js';
+import { RobotService } from '../modules/robots/service.js';
 import { UserService } from '../modules/users/service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
@@ -37,6 +40,10 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces SMTP/log delivery (tests read the mails this way). */
   mailer?: Mailer;
+  /** Seals secrets at rest (parameter passwords, environment credentials). */
+  secretBox: SecretBox;
+  /** DATA_DIR: robot packages are kept under DATA_DIR/packages. */
+  dataDir: string;
 }
 
 const CSP_DIRECTIVES = {
@@ -94,6 +101,7 @@ export async function buildApp(options: AppOptions) {
     auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
     users: new UserService(db),
     profiles: new ProfileService(db),
+    robots: new RobotService(db),
   };
   app.addHook('onClose', async () => {
     await services.auth.drain();
@@ -125,6 +133,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(authRoutes, { services, prefix: '/user/api/auth/v1' });
       await api.register(userRoutes, { services, prefix: '/user/api/v1' });
       await api.register(profileRoutes, { services, prefix: '/user/profile/api/v1' });
+      await api.register(robotRoutes, { services, prefix: '/rota/robot/api/v1' });
     },
     { prefix: '/api' },
   );

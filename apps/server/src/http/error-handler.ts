@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isMessageKey, translateMessage, type ErrorResponse, type Language } from '@rota/contract';
+import { isUniqueViolation } from '../lib/db-errors.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from '../lib/errors.js';
 
 /** Fastify's own 4xx errors, by their code, as ours. */
@@ -11,8 +12,6 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
 };
-
-const PG_UNIQUE_VIOLATION = '23505';
 
 export function translateIssues(lang: Language, issues: FieldIssue[]) {
   return issues.map((issue) => ({
@@ -45,7 +44,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return send(reply, lang, new AppError(mapped));
-    if ((error as { code?: string }).code === PG_UNIQUE_VIOLATION) {
+    if (isUniqueViolation(error)) {
       return send(reply, lang, new AppError('conflict'));
     }
     if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {

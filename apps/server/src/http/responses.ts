@@ -6,6 +6,7 @@ export const errorResponses = {
   401: errorResponseSchema.describe('Not signed in, or the session expired'),
   403: errorResponseSchema.describe('A permission is missing'),
   404: errorResponseSchema.describe('Absent, or in another client'),
+  409: errorResponseSchema.describe('Conflicts with an existing record; `errors` says which field'),
   429: errorResponseSchema.describe('Too many attempts'),
 } as const;
 

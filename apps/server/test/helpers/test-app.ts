@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Language } from '@rota/contract';
+import { SecretBox } from '../../src/lib/secret-box.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { seedDatabase } from '../../src/db/seed.js';
 import type { Db } from '../../src/db/client.js';
@@ -16,12 +21,18 @@ export interface TestApp {
   app: App;
   db: Db;
   mailbox: Mailbox;
+  /** DATA_DIR of this app (packages live under it). */
+  dataDir: string;
+  /** The key its SecretBox seals with, to check what is stored at rest. */
+  secretKey: Buffer;
   close(): Promise<void>;
 }
 
 /** The real app on a fresh seeded database, driven through app.inject. */
 export async function createTestApp(options: { webRoot?: string | null } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
+  const secretKey = randomBytes(32);
   await seedDatabase(database.db, {
     adminAccess: ADMIN.access,
     adminEmail: ADMIN.email,
@@ -38,15 +49,20 @@ export async function createTestApp(options: { webRoot?: string | null } = {}): 
     db: database.db,
     webRoot: options.webRoot ?? null,
     mailer: mailbox,
+    secretBox: new SecretBox(secretKey),
+    dataDir,
   });
   await app.ready();
   return {
     app,
     db: database.db,
     mailbox,
+    dataDir,
+    secretKey,
     async close() {
       await app.close();
       await database.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

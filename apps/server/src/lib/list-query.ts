@@ -1,0 +1,37 @@
+import { asc, count, desc, ilike, or, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { ListMeta } from '@rota/contract';
+import { likePattern, listMeta, pageWindow } from './pagination.js';
+
+/** ILIKE on any of the columns; undefined (no condition) without a search. */
+export function searchAny(search: string | undefined, columns: AnyPgColumn[]): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = likePattern(search);
+  return or(...columns.map((c) => ilike(c, pattern)));
+}
+
+/** The requested column and direction, then the key, so pages never overlap. */
+export function orderBy(column: AnyPgColumn | SQL, order: 'asc' | 'desc', tieBreaker: AnyPgColumn) {
+  const direction = order === 'desc' ? desc : asc;
+  return [direction(column), direction(tieBreaker)];
+}
+
+/**
+ * One page and the total for a list: `rows` is the page query (already filtered and ordered),
+ * `total` counts with the same filters.
+ */
+export async function pageOf<Q extends PgSelect, R>(
+  page: { page: number; per_page: number },
+  rows: Q,
+  total: Promise<{ total: number }[]>,
+  map: (row: Awaited<Q>[number]) => R,
+): Promise<{ data: R[]; meta: ListMeta }> {
+  const { limit, offset } = pageWindow(page);
+  const [found, [counted]] = await Promise.all([rows.limit(limit).offset(offset), total]);
+  return { data: (found as Awaited<Q>).map(map), meta: listMeta(page, counted?.total ?? 0) };
+}
+
+export { count };
+
+export const iso = (date: Date) => date.toISOString();
+export const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);

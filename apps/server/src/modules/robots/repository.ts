@@ -1,0 +1,111 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { RobotCreate, RobotListQuery } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rotaRobots, rotaRobotVersions } from '../../db/schema.js';
+import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+
+const columns = {
+  rota_robots_id: rotaRobots.rota_robots_id,
+  name: rotaRobots.name,
+  description: rotaRobots.description,
+  executor: rotaRobots.executor,
+  remote_root: rotaRobots.remote_root,
+  active: rotaRobots.active,
+  current_version_id: rotaRobotVersions.rota_robot_versions_id,
+  current_version: rotaRobotVersions.version,
+  created_at: rotaRobots.created_at,
+  updated_at: rotaRobots.updated_at,
+};
+
+const sortable = {
+  name: rotaRobots.name,
+  executor: rotaRobots.executor,
+  active: rotaRobots.active,
+  created_at: rotaRobots.created_at,
+  updated_at: rotaRobots.updated_at,
+} as const;
+
+function selectRobots(db: Db) {
+  return db
+    .select(columns)
+    .from(rotaRobots)
+    .leftJoin(
+      rotaRobotVersions,
+      eq(rotaRobotVersions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
+    );
+}
+
+export type RobotRow = Awaited<ReturnType<typeof selectRobots>>[number];
+
+export async function listRobots<R>(
+  db: Db,
+  scope: TenantScope,
+  query: RobotListQuery,
+  map: (row: RobotRow) => R,
+) {
+  const where = scope.where(
+    rotaRobots,
+    searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
+    query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
+  );
+  return pageOf(
+    query,
+    selectRobots(db)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
+      .$dynamic(),
+    db.select({ total: count() }).from(rotaRobots).where(where),
+    map,
+  );
+}
+
+export async function findRobot(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+): Promise<RobotRow | undefined> {
+  const [row] = await selectRobots(db).where(
+    scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)),
+  );
+  return row;
+}
+
+export async function insertRobot(db: Db, scope: TenantScope, values: RobotCreate) {
+  const [row] = await db
+    .insert(rotaRobots)
+    .values(scope.stamp(values))
+    .returning({ id: rotaRobots.rota_robots_id });
+  return row!.id;
+}
+
+export async function updateRobot(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  values: Partial<RobotCreate> & { rota_robot_versions_id_current?: number | null },
+): Promise<boolean> {
+  const updated = await db
+    .update(rotaRobots)
+    .set({ ...values, updated_at: sql`now()` })
+    .where(scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)))
+    .returning({ id: rotaRobots.rota_robots_id });
+  return updated.length > 0;
+}
+
+export async function deleteRobot(db: Db, scope: TenantScope, id: number): Promise<boolean> {
+  const deleted = await db
+    .delete(rotaRobots)
+    .where(and(scope.where(rotaRobots), eq(rotaRobots.rota_robots_id, id)))
+    .returning({ id: rotaRobots.rota_robots_id });
+  return deleted.length > 0;
+}
+
+/** A robot of the scope exists (used by the modules that hang off a robot). */
+export async function robotExists(db: Db, scope: TenantScope, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: rotaRobots.rota_robots_id })
+    .from(rotaRobots)
+    .where(scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)));
+  return Boolean(row);
+}

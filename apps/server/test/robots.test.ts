@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { setUpTenants, type Tenants } from './helpers/tenants.js';
+
+const B = '/api/rota/robot/api/v1';
+let t: TestApp;
+let c: Tenants;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  c = await setUpTenants(t, { permissions: ['ROBOS.LIST'] });
+});
+afterAll(() => t.close());
+
+const robot = (name: string, extra: object = {}) => ({ name, executor: 'node main.js', ...extra });
+
+describe('robots', () => {
+  it('round-trips create, show, update, list and delete with the generic answers', async () => {
+    const created = await c.admin.post(
+      `${B}/create`,
+      robot('Invoice reader', {
+        description: 'Reads invoices',
+        remote_root: 'C:\\robots\\invoices',
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe('Created!');
+    expect(created.body.data).toMatchObject({
+      name: 'Invoice reader',
+      executor: 'node main.js',
+      remote_root: 'C:\\robots\\invoices',
+      active: true,
+      current_version: null,
+    });
+    const id = created.body.data.rota_robots_id;
+
+    const shown = await c.admin.post(`${B}/show`, { id });
+    expect(shown.body.data.description).toBe('Reads invoices');
+
+    const updated = await c.admin.put(`${B}/update`, { id, active: false, description: '' });
+    expect(updated.status).toBe(204);
+    const after = await c.admin.post(`${B}/show`, { id });
+    expect(after.body.data).toMatchObject({
+      active: false,
+      description: null,
+      name: 'Invoice reader',
+    });
+
+    const removed = await c.admin.post(`${B}/delete`, { id });
+    expect(removed.status).toBe(202);
+    expect(removed.body.message).toBe('Removed!');
+    expect((await c.admin.post(`${B}/show`, { id })).status).toBe(404);
+  });
+
+  it('paginates, searches, filters and sorts', async () => {
+    for (let i = 1; i <= 23; i++) {
+      await c.admin.post(
+        `${B}/create`,
+        robot(`Batch ${String(i).padStart(2, '0')}`, { active: i % 2 === 0 }),
+      );
+    }
+    const page = await c.admin.post(`${B}/index`, { search: 'batch', page: 3, per_page: 10 });
+    expect(page.body.meta).toEqual({ total: 23, current_page: 3, per_page: 10 });
+    expect(page.body.data.map((r: { name: string }) => r.name)).toEqual([
+      'Batch 21',
+      'Batch 22',
+      'Batch 23',
+    ]);
+    const active = await c.admin.post(`${B}/index`, {
+      search: 'batch',
+      active: true,
+      sort: 'name',
+      order: 'desc',
+      per_page: 3,
+    });
+    expect(active.body.meta.total).toBe(11);
+    expect(active.body.data.map((r: { name: string }) => r.name)).toEqual([
+      'Batch 22',
+      'Batch 20',
+      'Batch 18',
+    ]);
+  });
+
+  it('says which fields are wrong, in the caller’s language', async () => {
+    const en = await c.admin.post(`${B}/create`, { name: ' ', executor: '' });
+    expect(en.status).toBe(400);
+    expect(en.body.errors).toEqual([
+      { field: 'name', message: 'Required process name' },
+      { field: 'executor', message: 'Required executor' },
+    ]);
+    const pt = await c.admin.post(`${B}/create`, {});
+    expect(pt.status).toBe(400);
+    const tooLong = await c.admin.post(`${B}/create`, robot('x'.repeat(121)));
+    expect(tooLong.body.errors).toEqual([{ field: 'name', message: 'Too long' }]);
+  });
+
+  it('refuses a duplicate name in the client with 409, but not in another client', async () => {
+    expect((await c.admin.post(`${B}/create`, robot('Unique one'))).status).toBe(201);
+    const dup = await c.admin.post(`${B}/create`, robot('UNIQUE ONE'));
+    expect(dup.status).toBe(409);
+    expect(dup.body.errors).toEqual([
+      { field: 'name', message: 'A robot with this name already exists' },
+    ]);
+    expect((await c.other.post(`${B}/create`, robot('Unique one'))).status).toBe(201);
+  });
+
+  it('needs ROBOS permissions: list alone can read but not write', async () => {
+    expect((await c.limited.post(`${B}/index`, {})).status).toBe(200);
+    const denied = await c.limited.post(`${B}/create`, robot('Nope'));
+    expect(denied.status).toBe(403);
+    const some = (await c.admin.post(`${B}/index`, {})).body.data[0];
+    expect(
+      (await c.limited.put(`${B}/update`, { id: some.rota_robots_id, name: 'x' })).status,
+    ).toBe(403);
+    expect((await c.limited.post(`${B}/delete`, { id: some.rota_robots_id })).status).toBe(403);
+  });
+
+  it('answers 404 for another client’s robot on every call', async () => {
+    const mine = (await c.admin.post(`${B}/create`, robot('Private robot'))).body.data
+      .rota_robots_id;
+    expect((await c.other.post(`${B}/show`, { id: mine })).status).toBe(404);
+    expect((await c.other.put(`${B}/update`, { id: mine, name: 'Stolen' })).status).toBe(404);
+    expect((await c.other.post(`${B}/delete`, { id: mine })).status).toBe(404);
+    const list = await c.other.post(`${B}/index`, { search: 'Private robot' });
+    expect(list.body.meta.total).toBe(0);
+    expect((await c.admin.post(`${B}/show`, { id: mine })).body.data.name).toBe('Private robot');
+  });
+});

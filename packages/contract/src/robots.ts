@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import {
+  booleanFilterSchema,
+  idSchema,
+  listQuerySchema,
+  requiredIdSchema,
+  optionalTextSchema,
+  requiredTextSchema,
+} from './common.js';
+import { msg } from './messages.js';
+
+/** A robot (process): what the agent runs, where, and which version (issue 3). */
+export const robotSchema = z.object({
+  rota_robots_id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  executor: z.string(),
+  remote_root: z.string().nullable(),
+  active: z.boolean(),
+  current_version: z
+    .object({ rota_robot_versions_id: z.number().int(), version: z.string() })
+    .nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Robot = z.infer<typeof robotSchema>;
+
+const robotFields = {
+  name: requiredTextSchema(120, 'required_process_name'),
+  description: optionalTextSchema(2000),
+  executor: requiredTextSchema(1000, 'required_executor'),
+  remote_root: optionalTextSchema(500),
+  active: z.boolean({ error: msg('invalid_value') }).default(true),
+};
+
+export const robotCreateSchema = z.object(robotFields);
+export type RobotCreate = z.infer<typeof robotCreateSchema>;
+
+export const robotUpdateSchema = z.object({
+  id: idSchema,
+  name: robotFields.name.optional(),
+  description: robotFields.description.optional(),
+  executor: robotFields.executor.optional(),
+  remote_root: robotFields.remote_root.optional(),
+  active: z.boolean({ error: msg('invalid_value') }).optional(),
+});
+export type RobotUpdate = z.infer<typeof robotUpdateSchema>;
+
+export const robotSortColumns = ['name', 'executor', 'active', 'created_at', 'updated_at'] as const;
+export const robotListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(robotSortColumns).default('name'),
+  active: booleanFilterSchema,
+});
+export type RobotListQuery = z.infer<typeof robotListQuerySchema>;
+
+/** Robot package uploads (multipart): .zip or .tar.gz, at most 100 MB. */
+export const ROBOT_PACKAGE_MAX_BYTES = 100 * 1024 * 1024;
+export const ROBOT_PACKAGE_FORMATS = ['zip', 'tar.gz'] as const;
+export type RobotPackageFormat = (typeof ROBOT_PACKAGE_FORMATS)[number];
+
+export const robotVersionSchema = z.object({
+  rota_robot_versions_id: z.number().int(),
+  rota_robots_id: z.number().int(),
+  version: z.string(),
+  notes: z.string().nullable(),
+  file_name: z.string(),
+  format: z.enum(ROBOT_PACKAGE_FORMATS),
+  sha256: z.string(),
+  size_bytes: z.number().int(),
+  current: z.boolean(),
+  created_at: z.string(),
+});
+export type RobotVersion = z.infer<typeof robotVersionSchema>;
+
+/** The text parts of the multipart `create`; the `file` part carries the package. */
+export const robotVersionCreateSchema = z.object({
+  rota_robots_id: idSchema,
+  version: requiredTextSchema(50, 'required_version'),
+  notes: optionalTextSchema(2000),
+});
+export type RobotVersionCreate = z.infer<typeof robotVersionCreateSchema>;
+
+export const robotVersionUpdateSchema = z.object({
+  id: idSchema,
+  current: z.literal(true, { error: msg('invalid_value') }).optional(),
+  notes: optionalTextSchema(2000).optional(),
+});
+export type RobotVersionUpdate = z.infer<typeof robotVersionUpdateSchema>;
+
+export const robotVersionListQuerySchema = listQuerySchema.extend({
+  rota_robots_id: idSchema,
+  sort: z.enum(['created_at', 'version']).default('created_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+});
+export type RobotVersionListQuery = z.infer<typeof robotVersionListQuerySchema>;
+
+export const ROBOT_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'json'] as const;
+export type RobotFieldType = (typeof ROBOT_FIELD_TYPES)[number];
+
+/** An input a robot's tasks carry in `data`. */
+export const robotFieldSchema = z.object({
+  rota_robot_fields_id: z.number().int(),
+  rota_robots_id: z.number().int(),
+  name: z.string(),
+  label: z.string(),
+  type: z.enum(ROBOT_FIELD_TYPES),
+  required: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type RobotField = z.infer<typeof robotFieldSchema>;
+
+const fieldName = requiredTextSchema(64, 'required_name').regex(
+  /^[A-Za-z][A-Za-z0-9_]*$/,
+  msg('invalid_identifier'),
+);
+
+export const robotFieldCreateSchema = z.object({
+  rota_robots_id: requiredIdSchema('required_robot'),
+  name: fieldName,
+  label: requiredTextSchema(120, 'required_label'),
+  type: z.enum(ROBOT_FIELD_TYPES, { error: msg('invalid_value') }).default('text'),
+  required: z.boolean({ error: msg('invalid_value') }).default(false),
+});
+export type RobotFieldCreate = z.infer<typeof robotFieldCreateSchema>;
+
+export const robotFieldUpdateSchema = z.object({
+  id: idSchema,
+  name: fieldName.optional(),
+  label: requiredTextSchema(120, 'required_label').optional(),
+  type: z.enum(ROBOT_FIELD_TYPES, { error: msg('invalid_value') }).optional(),
+  required: z.boolean({ error: msg('invalid_value') }).optional(),
+});
+export type RobotFieldUpdate = z.infer<typeof robotFieldUpdateSchema>;
+
+export const robotFieldListQuerySchema = listQuerySchema.extend({
+  rota_robots_id: idSchema.optional(),
+  sort: z.enum(['name', 'label', 'type', 'created_at']).default('name'),
+});
+export type RobotFieldListQuery = z.infer<typeof robotFieldListQuerySchema>;
