@@ -73,3 +73,19 @@ export function changeLanguage(lang: Language): Promise<unknown> {
 export function localizeMessage(message: string): string {
   return isMessageKey(message) ? i18n.t(`messages:${message}`) : message;
 }
+
+type Translations = Record<string, unknown>;
+
+/**
+ * A feature's strings, added when the feature's code loads (its own namespace), so they stay
+ * out of the sign-in page's first download and two features never edit the same file.
+ * Call at module level in `features/<area>/i18n.ts`; use with `useTranslation('<area>')`.
+ */
+export function registerTranslations(namespace: string, bundles: Record<Language, Translations>): string {
+  for (const lang of LANGUAGES) {
+    if (!i18n.hasResourceBundle(lang, namespace)) {
+      i18n.addResourceBundle(lang, namespace, bundles[lang], true, false);
+    }
+  }
+  return namespace;
+}
