@@ -8,9 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openPglite, openPostgres, type Database } from '../apps/server/src/db/client.js';
+import { createPglite, openPglite, openPostgres, type Database } from '../apps/server/src/db/client.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
@@ -26,7 +25,7 @@ async function openBenchDatabase(): Promise<{
 }> {
   const url = process.env.DATABASE_URL;
   if (!url)
-    return { database: await openPglite(await PGlite.create()), label: 'PGlite (in memory)' };
+    return { database: await openPglite(await createPglite()), label: 'PGlite (in memory)' };
   const name = `rota_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

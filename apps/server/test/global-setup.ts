@@ -1,9 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openPglite } from '../src/db/client.js';
+import { createPglite, openPglite } from '../src/db/client.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,7 +16,7 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rota-test-'));
   const file = path.join(dir, 'template.tar.gz');
   if (!process.env.DATABASE_URL) {
-    const pglite = await PGlite.create();
+    const pglite = await createPglite();
     const database = await openPglite(pglite);
     await database.migrate();
     const dump = await pglite.dumpDataDir('gzip');

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -25,6 +26,14 @@ export interface Database {
   /** Runs the committed migrations (and `then`, e.g. the seed) under a cross-instance lock. */
   migrate(then?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Extensions the migrations use; PGlite must load them when it opens a database. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/** A PGlite with Rota's extensions: in memory without `dataDir`, or on disk. */
+export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: PGLITE_EXTENSIONS });
 }
 
 export async function openPglite(pglite: PGlite): Promise<Database> {
@@ -78,5 +87,5 @@ export async function openDatabase(options: {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   const dir = path.resolve(options.dataDir, 'pglite');
   await mkdir(path.dirname(dir), { recursive: true });
-  return openPglite(await PGlite.create(dir));
+  return openPglite(await createPglite({ dataDir: dir }));
 }

@@ -190,6 +190,11 @@ export const rotaRobots = pgTable(
   (t) => [
     uniqueIndex('rota_robots_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
     index('rota_robots_client_created_idx').on(t.rota_clients_id, t.created_at),
+    // Lists sort by name by default and search by substring (pg_trgm, migration 0002).
+    index('rota_robots_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_robots_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
+    index('rota_robots_executor_trgm').using('gin', t.executor.op('gin_trgm_ops')),
+    index('rota_robots_description_trgm').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );
 
@@ -219,6 +224,7 @@ export const rotaRobotVersions = pgTable(
       sql`lower(${t.version})`,
     ),
     index('rota_robot_versions_sha256_idx').on(t.sha256),
+    index('rota_robot_versions_robot_created_idx').on(t.rota_robots_id, t.created_at),
   ],
 );
 
@@ -239,7 +245,9 @@ export const rotaRobotFields = pgTable(
   },
   (t) => [
     uniqueIndex('rota_robot_fields_robot_name_key').on(t.rota_robots_id, sql`lower(${t.name})`),
-    index('rota_robot_fields_client_idx').on(t.rota_clients_id),
+    index('rota_robot_fields_client_idx').on(t.rota_clients_id, t.name),
+    index('rota_robot_fields_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
+    index('rota_robot_fields_label_trgm').using('gin', t.label.op('gin_trgm_ops')),
   ],
 );
 
@@ -266,6 +274,7 @@ export const rotaTasks = pgTable(
     index('rota_tasks_client_status_idx').on(t.rota_clients_id, t.status, t.created_at),
     // The order robots take their next pending task in (engine issue).
     index('rota_tasks_next_idx').on(t.rota_robots_id, t.status, t.priority.desc(), t.created_at),
+    index('rota_tasks_label_trgm').using('gin', t.label.op('gin_trgm_ops')),
   ],
 );
 
@@ -282,7 +291,12 @@ export const rotaVms = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
-  (t) => [uniqueIndex('rota_vms_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('rota_vms_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
+    index('rota_vms_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_vms_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
+    index('rota_vms_hostname_trgm').using('gin', t.hostname.op('gin_trgm_ops')),
+  ],
 );
 
 /** Agents; SPEC calls them nodes. Only the SHA-256 of the token is kept. */
@@ -307,6 +321,8 @@ export const rotaNodes = pgTable(
     uniqueIndex('rota_nodes_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
     uniqueIndex('rota_nodes_token_hash_key').on(t.token_hash),
     index('rota_nodes_vm_idx').on(t.rota_vms_id),
+    index('rota_nodes_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_nodes_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -334,6 +350,8 @@ export const rotaSchedulings = pgTable(
       .on(t.rota_clients_id, sql`lower(${t.name})`)
       .where(sql`${t.deleted_at} is null`),
     index('rota_schedulings_robot_idx').on(t.rota_robots_id),
+    index('rota_schedulings_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_schedulings_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -373,5 +391,8 @@ export const rotaParameters = pgTable(
   },
   (t) => [
     uniqueIndex('rota_parameters_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
+    index('rota_parameters_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_parameters_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
+    index('rota_parameters_description_trgm').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );

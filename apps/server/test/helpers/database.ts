@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openPglite, openPostgres, type Database } from '../../src/db/client.js';
+import { createPglite, openPglite, openPostgres, type Database } from '../../src/db/client.js';
 
 /**
  * A fresh, migrated database for one test file: PGlite from the template made in global
@@ -13,7 +12,7 @@ export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const dump = await readFile(inject('pgliteTemplate'));
-    return openPglite(await PGlite.create({ loadDataDir: new Blob([dump]) }));
+    return openPglite(await createPglite({ loadDataDir: new Blob([dump]) }));
   }
   const name = `rota_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });

@@ -1,0 +1,182 @@
+/**
+ * Issue 3's list figures: seeds 100,000 rows in every operations table of one client, then
+ * times list calls over real HTTP, one at a time (latency, not throughput): a page of 20 with
+ * its total, a search, and a filter, for each resource.
+ *
+ *   node --import tsx bench/lists.ts                                       # PGlite
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/lists.ts
+ *
+ * BENCH_ROWS (100000) and BENCH_CALLS (200 per case) change the size.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import pg from 'pg';
+import { createPglite, openPglite, openPostgres, type Database } from '../apps/server/src/db/client.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+import { buildApp } from '../apps/server/src/http/app.js';
+import { SecretBox } from '../apps/server/src/lib/secret-box.js';
+import { seedOperations } from './seed-operations.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+const PASSWORD = 'bench-password-1';
+
+const CASES: { resource: string; base: string; bodies: Record<string, object> }[] = [
+  {
+    resource: 'robots',
+    base: '/api/rota/robot/api/v1',
+    bodies: { page: {}, search: { search: '4242' }, filter: { active: false } },
+  },
+  {
+    resource: 'robot fields',
+    base: '/api/rota/robot/field/api/v1',
+    bodies: { page: {}, search: { search: 'field_777' }, filter: { rota_robots_id: 500 } },
+  },
+  {
+    resource: 'robot versions',
+    base: '/api/rota/robot/version/api/v1',
+    bodies: {
+      page: { rota_robots_id: 1234 },
+      search: { rota_robots_id: 1234, search: '1.0' },
+      filter: { rota_robots_id: 99, sort: 'version' },
+    },
+  },
+  {
+    resource: 'tasks',
+    base: '/api/rota/task/api/v1',
+    bodies: { page: {}, search: { search: 'Task 5555' }, filter: { status: 'business_error' } },
+  },
+  {
+    resource: 'VMs',
+    base: '/api/rota/vm/api/v1',
+    bodies: {
+      page: {},
+      search: { search: 'vm-9876' },
+      filter: { sort: 'hostname', order: 'desc' },
+    },
+  },
+  {
+    resource: 'agents',
+    base: '/api/rota/node/api/v1',
+    bodies: { page: {}, search: { search: 'Agent 31337' }, filter: { connectivity: 'active' } },
+  },
+  {
+    resource: 'schedulings',
+    base: '/api/rota/scheduling/api/v1',
+    bodies: { page: {}, search: { search: 'Scheduling 1234' }, filter: { deleted: 'deleted' } },
+  },
+  {
+    resource: 'parameters',
+    base: '/api/rota/parameter/api/v1',
+    bodies: {
+      page: {},
+      search: { search: 'PARAM_4242' },
+      filter: { sort: 'updated_at', order: 'desc' },
+    },
+  },
+];
+
+async function openBenchDatabase(): Promise<{
+  database: Database;
+  label: string;
+  drop?: () => Promise<void>;
+}> {
+  const url = process.env.DATABASE_URL;
+  if (!url)
+    return {
+      database: await openPglite(await createPglite()),
+      label: 'PGlite 0.5.16 (in memory)',
+    };
+  const name = `rota_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    database: await openPostgres(target.toString(), 10),
+    label: 'PostgreSQL 15 (pg pool of 10)',
+    drop: async () => {
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+const { database, label, drop } = await openBenchDatabase();
+await database.migrate();
+await seedDatabase(database.db, {
+  adminAccess: 'admin',
+  adminEmail: 'admin@localhost',
+  adminPassword: PASSWORD,
+});
+const seedStart = performance.now();
+await seedOperations(database.db, 1, ROWS);
+const seedSeconds = (performance.now() - seedStart) / 1000;
+
+const app = await buildApp({
+  config: {
+    publicUrl: 'http://127.0.0.1',
+    SMTP_URL: undefined,
+    MAIL_FROM: 'x <x@x>',
+    TRUST_PROXY: false,
+  },
+  db: database.db,
+  webRoot: null,
+  secretBox: new SecretBox(randomBytes(32)),
+  dataDir: os.tmpdir(),
+});
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+const post = async (path: string, body: unknown, token?: string) => {
+  const res = await fetch(`${address}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { token?: string; meta?: { total: number } };
+  if (res.status !== 200)
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+};
+const { token } = await post('/api/user/api/auth/v1/session', {
+  access: 'admin',
+  password: PASSWORD,
+});
+
+console.log(
+  `${label}; ${ROWS} rows a table (seeded in ${seedSeconds.toFixed(1)} s); ${CALLS} calls a case, one at a time`,
+);
+console.log(
+  `${os.cpus().length} × ${os.cpus()[0]?.model}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
+);
+console.log('| resource | case | total | p50 ms | p99 ms |');
+console.log('|---|---|---|---|---|');
+let worstP99 = 0;
+for (const { resource, base, bodies } of CASES) {
+  for (const [kind, body] of Object.entries(bodies)) {
+    let total = 0;
+    for (let i = 0; i < 20; i++)
+      total = (await post(`${base}/index`, body, token)).meta?.total ?? 0; // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      const t0 = performance.now();
+      await post(`${base}/index`, body, token);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    worstP99 = Math.max(worstP99, percentile(times, 99));
+    console.log(
+      `| ${resource} | ${kind} | ${total} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} |`,
+    );
+  }
+}
+console.log(`worst p99: ${worstP99.toFixed(1)} ms`);
+await app.close();
+await database.close();
+await drop?.();
