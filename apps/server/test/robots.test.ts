@@ -125,4 +125,35 @@ describe('robots', () => {
     expect(list.body.meta.total).toBe(0);
     expect((await c.admin.post(`${B}/show`, { id: mine })).body.data.name).toBe('Private robot');
   });
+
+  it('refuses to delete a robot with a live scheduling (409), and takes deleted ones along', async () => {
+    const id = (await c.admin.post(`${B}/create`, robot('Scheduled robot'))).body.data
+      .rota_robots_id;
+    const scheduling = await c.admin.post('/api/rota/scheduling/api/v1/create', {
+      name: 'Every hour',
+      rota_robots_id: id,
+      interval_minutes: 60,
+      timeout_minutes: 10,
+    });
+    expect(scheduling.status).toBe(201);
+    const refused = await c.admin.post(`${B}/delete`, { id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([
+      { field: 'id', message: 'The robot has schedulings; delete them first' },
+    ]);
+    expect((await c.admin.post(`${B}/show`, { id })).status).toBe(200);
+
+    const sid = scheduling.body.data.rota_schedulings_id;
+    expect((await c.admin.post('/api/rota/scheduling/api/v1/delete', { id: sid })).status).toBe(
+      202,
+    );
+    expect((await c.admin.post(`${B}/delete`, { id })).status).toBe(202);
+    expect((await c.admin.post('/api/rota/scheduling/api/v1/show', { id: sid })).status).toBe(404);
+  });
+
+  it('accepts an index call without a body', async () => {
+    const res = await c.admin.post(`${B}/index`);
+    expect(res.status).toBe(200);
+    expect(res.body.meta.current_page).toBe(1);
+  });
 });

@@ -89,7 +89,7 @@ export const boundedIntSchema = (
 ) =>
   z
     .number({ error: msg(required) })
-    .int(msg('invalid_number'))
+    .int(msg('invalid_integer'))
     .min(min, msg('out_of_range'))
     .max(max, msg('out_of_range'));
 
@@ -110,14 +110,14 @@ export function createdResponseSchema<T extends z.ZodType>(item: T) {
 /** A calendar day, `YYYY-MM-DD`. */
 export const isoDateSchema = z
   .string({ error: msg('required_date') })
-  .min(1, msg('required_date'))
-  .regex(/^\d{4}-\d{2}-\d{2}$/, msg('invalid_date'))
-  .refine(
-    (v) =>
-      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
-      new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    msg('invalid_date'),
-  );
+  .min(1, { error: msg('required_date'), abort: true })
+  // One check, so a malformed day gets one message, not one per rule it breaks.
+  .refine((v) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+    const time = Date.parse(`${v}T00:00:00Z`);
+    // 2024-02-30 parses (as March 1st): only a day that prints back the same is real.
+    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(v);
+  }, msg('invalid_date'));
 
 /** Optional `startDate`/`endDate` filters (DESIGN §4: inclusive days, end not before start). */
 export const dateRangeFilterShape = {

@@ -14,14 +14,18 @@ export const parameterSchema = z.object({
 });
 export type Parameter = z.infer<typeof parameterSchema>;
 
+// Blank matches too: "Required name" alone speaks for it.
 const name = requiredTextSchema(120, 'required_name').regex(
-  /^[A-Za-z][A-Za-z0-9_.-]*$/,
+  /^(?:[A-Za-z][A-Za-z0-9_.-]*)?$/,
   msg('invalid_identifier'),
 );
 const secretOrValue = z.string().max(10000, msg('too_long'));
 
-/** Exactly one of value and password (SPEC §5). Blank counts as absent. */
-const oneOf = (v: { value?: string | null; password?: string | null }) => {
+/** Which of value and password were sent; blank counts as absent (SPEC §5 wants exactly one). */
+export const parameterValueOrPassword = (v: {
+  value?: string | null;
+  password?: string | null;
+}) => {
   const hasValue = v.value !== undefined && v.value !== null && v.value !== '';
   const hasPassword = v.password !== undefined && v.password !== null && v.password !== '';
   return { hasValue, hasPassword };
@@ -35,7 +39,7 @@ export const parameterCreateSchema = z
     description: optionalTextSchema(2000),
   })
   .superRefine((v, ctx) => {
-    const { hasValue, hasPassword } = oneOf(v);
+    const { hasValue, hasPassword } = parameterValueOrPassword(v);
     if (hasValue === hasPassword) {
       ctx.addIssue({
         code: 'custom',
@@ -56,7 +60,7 @@ export const parameterUpdateSchema = z
     description: optionalTextSchema(2000).optional(),
   })
   .superRefine((v, ctx) => {
-    const { hasValue, hasPassword } = oneOf(v);
+    const { hasValue, hasPassword } = parameterValueOrPassword(v);
     if (hasValue && hasPassword) {
       ctx.addIssue({
         code: 'custom',

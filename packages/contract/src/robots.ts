@@ -72,9 +72,23 @@ export const robotVersionSchema = z.object({
 });
 export type RobotVersion = z.infer<typeof robotVersionSchema>;
 
+/** The format a package's file name says it is; null when it is neither. */
+export function robotPackageFormat(fileName: string): RobotPackageFormat | null {
+  const name = fileName.trim().toLowerCase();
+  if (name.endsWith('.zip')) return 'zip';
+  if (name.endsWith('.tar.gz') || name.endsWith('.tgz')) return 'tar.gz';
+  return null;
+}
+
+/** Multipart text parts are strings; a form may hold a number: both mean a key. */
+const robotIdPartSchema = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  requiredIdSchema('required_robot'),
+);
+
 /** The text parts of the multipart `create`; the `file` part carries the package. */
 export const robotVersionCreateSchema = z.object({
-  rota_robots_id: idSchema,
+  rota_robots_id: robotIdPartSchema,
   version: requiredTextSchema(50, 'required_version'),
   notes: optionalTextSchema(2000),
 });
@@ -88,7 +102,7 @@ export const robotVersionUpdateSchema = z.object({
 export type RobotVersionUpdate = z.infer<typeof robotVersionUpdateSchema>;
 
 export const robotVersionListQuerySchema = listQuerySchema.extend({
-  rota_robots_id: idSchema,
+  rota_robots_id: requiredIdSchema('required_robot'),
   sort: z.enum(['created_at', 'version']).default('created_at'),
   order: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -110,8 +124,9 @@ export const robotFieldSchema = z.object({
 });
 export type RobotField = z.infer<typeof robotFieldSchema>;
 
-const fieldName = requiredTextSchema(64, 'required_name').regex(
-  /^[A-Za-z][A-Za-z0-9_]*$/,
+/** A blank name is only "required", not also a bad identifier. */
+const fieldName = requiredTextSchema(64, 'required_name').refine(
+  (v) => v === '' || /^[A-Za-z][A-Za-z0-9_]*$/.test(v),
   msg('invalid_identifier'),
 );
 

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import {
   boundedIntSchema,
+  createdResponseSchema,
   dateRangeFilterShape,
   idSchema,
   requiredIdSchema,
   listQuerySchema,
   optionalTextSchema,
 } from './common.js';
-import { msg } from './messages.js';
+import { msg, type MessageKey } from './messages.js';
+import type { RobotFieldType } from './robots.js';
 
 export const TASK_STATUSES = [
   'pending',
@@ -38,12 +40,46 @@ export const taskSchema = z.object({
 });
 export type Task = z.infer<typeof taskSchema>;
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function isCalendarDay(year: string, month: string, day: string): boolean {
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return (
+    date.getUTCFullYear() === Number(year) &&
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day)
+  );
+}
+
+/** A calendar day written `YYYY-MM-DD`. */
+export function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  return Boolean(m && isCalendarDay(m[1]!, m[2]!, m[3]!));
+}
+
+/** An ISO 8601 date-time (`2030-01-31T12:00`, seconds, fraction and offset optional). */
+export function isIsoDateTime(value: string): boolean {
+  const m = ISO_DATE_TIME.exec(value);
+  return Boolean(m && isCalendarDay(m[1]!, m[2]!, m[3]!) && !Number.isNaN(Date.parse(value)));
+}
+
+/**
+ * The instant an `expiration_date` stands for: a bare day means the end of that day in UTC, so
+ * a task due "on the 31st" can still run on the 31st wherever the server is; a date-time without
+ * an offset is read in the reader's time zone (the server's `TZ`).
+ */
+export function expirationInstant(value: string): Date {
+  return isIsoDate(value) ? new Date(`${value}T23:59:59.999Z`) : new Date(value);
+}
+
 /** ISO 8601 date-time (or a day, meaning its end) for `expiration_date`. */
 export const expirationDateSchema = z
   .string({ error: msg('required_expiration_date') })
   .trim()
   .min(1, msg('required_expiration_date'))
-  .refine((v) => !Number.isNaN(Date.parse(v)), msg('invalid_date'));
+  .refine((v) => isIsoDate(v) || isIsoDateTime(v), msg('invalid_date'));
 
 const taskData = z.record(z.string(), z.unknown(), { error: msg('invalid_type_json') });
 
@@ -75,3 +111,65 @@ export const taskListQuerySchema = listQuerySchema.extend({
   ...dateRangeFilterShape,
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
+
+/** `retry` and `delete_many` answer `{message, data: {count}}`: how many tasks they changed. */
+export const taskBulkResponseSchema = createdResponseSchema(z.object({ count: z.number().int() }));
+export type TaskBulkResponse = z.infer<typeof taskBulkResponseSchema>;
+
+/** What `validateTaskData` needs of a robot field. */
+export interface TaskDataField {
+  name: string;
+  type: RobotFieldType;
+  required: boolean;
+}
+
+export interface TaskDataIssue {
+  /** `data.<name>` */
+  field: string;
+  message: MessageKey;
+}
+
+const typeChecks: Record<RobotFieldType, { ok: (v: unknown) => boolean; message: MessageKey }> = {
+  text: { ok: (v) => typeof v === 'string', message: 'invalid_type_text' },
+  number: {
+    ok: (v) => typeof v === 'number' && Number.isFinite(v),
+    message: 'invalid_type_number',
+  },
+  boolean: { ok: (v) => typeof v === 'boolean', message: 'invalid_type_boolean' },
+  date: {
+    ok: (v) => typeof v === 'string' && (isIsoDate(v) || isIsoDateTime(v)),
+    message: 'invalid_type_date',
+  },
+  // Whatever JSON parsed into is a JSON value.
+  json: { ok: () => true, message: 'invalid_type_json' },
+};
+
+/** Absent, null, or blank text: what `required` refuses. */
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * A task's `data` against its robot's fields: each required field present, each value of its
+ * field's type, no key the robot has no field for. Names match exactly, as the robot reads them.
+ * Shared by the server and the console's task form.
+ */
+export function validateTaskData(
+  fields: readonly TaskDataField[],
+  data: Record<string, unknown>,
+): TaskDataIssue[] {
+  const issues: TaskDataIssue[] = [];
+  const known = new Set(fields.map((f) => f.name));
+  for (const f of fields) {
+    const value = data[f.name];
+    if (isEmpty(value)) {
+      if (f.required) issues.push({ field: `data.${f.name}`, message: 'required_field' });
+      continue;
+    }
+    const check = typeChecks[f.type];
+    if (!check.ok(value)) issues.push({ field: `data.${f.name}`, message: check.message });
+  }
+  for (const key of Object.keys(data)) {
+    if (!known.has(key)) issues.push({ field: `data.${key}`, message: 'unknown_field' });
+  }
+  return issues;
+}

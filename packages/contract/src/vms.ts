@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, optionalTextSchema, requiredTextSchema } from './common.js';
+import { msg } from './messages.js';
 
 export const CONNECTIVITY = ['active', 'inactive'] as const;
 export type Connectivity = (typeof CONNECTIVITY)[number];
@@ -45,6 +46,7 @@ export type VmUpdate = z.infer<typeof vmUpdateSchema>;
 
 export const vmListQuerySchema = listQuerySchema.extend({
   sort: z.enum(['name', 'hostname', 'os', 'created_at']).default('name'),
+  connectivity: z.enum(CONNECTIVITY, { error: msg('invalid_value') }).optional(),
 });
 export type VmListQuery = z.infer<typeof vmListQuerySchema>;
 

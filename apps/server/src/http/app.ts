@@ -24,6 +24,22 @@ import { ProfileService } from '../modules/profiles/service.js';
 import { userRoutes } from '../modules/users/routes.js';
 import { robotRoutes } from '../modules/robots/routes.js';
 import { RobotService } from '../modules/robots/service.js';
+import { robotVersionRoutes } from '../modules/robot-versions/routes.js';
+import { RobotVersionService } from '../modules/robot-versions/service.js';
+import { robotFieldRoutes } from '../modules/robot-fields/routes.js';
+import { RobotFieldService } from '../modules/robot-fields/service.js';
+import { taskRoutes } from '../modules/tasks/routes.js';
+import { TaskService } from '../modules/tasks/service.js';
+import { vmRoutes } from '../modules/vms/routes.js';
+import { VmService } from '../modules/vms/service.js';
+import { agentRoutes } from '../modules/agents/routes.js';
+import { AgentService } from '../modules/agents/service.js';
+import { schedulingRoutes } from '../modules/schedulings/routes.js';
+import { SchedulingService } from '../modules/schedulings/service.js';
+import { schedulingVmRoutes } from '../modules/schedulings/vm-routes.js';
+import { SchedulingVmService } from '../modules/schedulings/vm-service.js';
+import { parameterRoutes } from '../modules/parameters/routes.js';
+import { ParameterService } from '../modules/parameters/service.js';
 import { UserService } from '../modules/users/service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
@@ -44,6 +60,8 @@ export interface AppOptions {
   secretBox: SecretBox;
   /** DATA_DIR: robot packages are kept under DATA_DIR/packages. */
   dataDir: string;
+  /** Largest robot package accepted; ROBOT_PACKAGE_MAX_BYTES unless a test lowers it. */
+  robotPackageMaxBytes?: number;
 }
 
 const CSP_DIRECTIVES = {
@@ -102,6 +120,14 @@ export async function buildApp(options: AppOptions) {
     users: new UserService(db),
     profiles: new ProfileService(db),
     robots: new RobotService(db),
+    robotVersions: new RobotVersionService(db, options.dataDir, options.robotPackageMaxBytes),
+    robotFields: new RobotFieldService(db),
+    tasks: new TaskService(db),
+    vms: new VmService(db),
+    agents: new AgentService(db),
+    schedulings: new SchedulingService(db),
+    schedulingVms: new SchedulingVmService(db),
+    parameters: new ParameterService(db, options.secretBox),
   };
   app.addHook('onClose', async () => {
     await services.auth.drain();
@@ -129,11 +155,23 @@ export async function buildApp(options: AppOptions) {
   await app.register(
     async (api) => {
       registerAuthHooks(api, db);
+      // A POST or PUT sent without a body means "no fields": let the schema's defaults apply.
+      api.addHook('preValidation', async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      });
       await api.register(healthRoutes, { services });
       await api.register(authRoutes, { services, prefix: '/user/api/auth/v1' });
       await api.register(userRoutes, { services, prefix: '/user/api/v1' });
       await api.register(profileRoutes, { services, prefix: '/user/profile/api/v1' });
       await api.register(robotRoutes, { services, prefix: '/rota/robot/api/v1' });
+      await api.register(robotVersionRoutes, { services, prefix: '/rota/robot/version/api/v1' });
+      await api.register(robotFieldRoutes, { services, prefix: '/rota/robot/field/api/v1' });
+      await api.register(taskRoutes, { services, prefix: '/rota/task/api/v1' });
+      await api.register(vmRoutes, { services, prefix: '/rota/vm/api/v1' });
+      await api.register(agentRoutes, { services, prefix: '/rota/node/api/v1' });
+      await api.register(schedulingRoutes, { services, prefix: '/rota/scheduling/api/v1' });
+      await api.register(schedulingVmRoutes, { services, prefix: '/rota/scheduling/vms/api/v1' });
+      await api.register(parameterRoutes, { services, prefix: '/rota/parameter/api/v1' });
     },
     { prefix: '/api' },
   );

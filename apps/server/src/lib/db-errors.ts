@@ -1,6 +1,8 @@
 /** PostgreSQL error codes we turn into answers (same on PGlite and a server). */
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
+/** ON DELETE RESTRICT raises this rather than 23503. */
+const RESTRICT_VIOLATION = '23001';
 
 function pgCode(error: unknown): string | undefined {
   // Drizzle wraps driver errors; the code sits on the error or on its cause.
@@ -13,4 +15,8 @@ function pgCode(error: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (error: unknown) => pgCode(error) === UNIQUE_VIOLATION;
-export const isForeignKeyViolation = (error: unknown) => pgCode(error) === FOREIGN_KEY_VIOLATION;
+/** A row is still referenced (ON DELETE NO ACTION or RESTRICT). */
+export const isForeignKeyViolation = (error: unknown) => {
+  const code = pgCode(error);
+  return code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION;
+};

@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, isNotNull, sql } from 'drizzle-orm';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, rotaRobotVersions } from '../../db/schema.js';
+import { rotaRobots, rotaRobotVersions, rotaSchedulings } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 
@@ -93,12 +93,28 @@ export async function updateRobot(
   return updated.length > 0;
 }
 
+/**
+ * Deletes a robot with its versions, fields and tasks (cascade). Schedulings the user already
+ * deleted (soft) go with it; a live one makes the delete fail (RESTRICT), and the transaction
+ * puts the deleted ones back.
+ */
 export async function deleteRobot(db: Db, scope: TenantScope, id: number): Promise<boolean> {
-  const deleted = await db
-    .delete(rotaRobots)
-    .where(and(scope.where(rotaRobots), eq(rotaRobots.rota_robots_id, id)))
-    .returning({ id: rotaRobots.rota_robots_id });
-  return deleted.length > 0;
+  return db.transaction(async (tx) => {
+    await tx
+      .delete(rotaSchedulings)
+      .where(
+        scope.where(
+          rotaSchedulings,
+          eq(rotaSchedulings.rota_robots_id, id),
+          isNotNull(rotaSchedulings.deleted_at),
+        ),
+      );
+    const deleted = await tx
+      .delete(rotaRobots)
+      .where(scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)))
+      .returning({ id: rotaRobots.rota_robots_id });
+    return deleted.length > 0;
+  });
 }
 
 /** A robot of the scope exists (used by the modules that hang off a robot). */

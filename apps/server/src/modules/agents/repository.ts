@@ -1,0 +1,107 @@
+import { eq, not, sql } from 'drizzle-orm';
+import type { AgentListQuery } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rotaNodes, rotaVms } from '../../db/schema.js';
+import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import { agentIsActive } from './connectivity.js';
+
+const sortable = {
+  name: rotaNodes.name,
+  // Never seen sorts as the oldest heartbeat, so "most recent first" does not start with them.
+  last_seen_at: sql`coalesce(${rotaNodes.last_seen_at}, '-infinity'::timestamptz)`,
+  created_at: rotaNodes.created_at,
+} as const;
+
+/** Explicit columns: the token hash never leaves this module's writes. */
+function selectAgents(db: Db, scope: TenantScope) {
+  return db
+    .select({
+      rota_nodes_id: rotaNodes.rota_nodes_id,
+      name: rotaNodes.name,
+      rota_vms_id: rotaNodes.rota_vms_id,
+      rota_vms_name: rotaVms.name,
+      active: agentIsActive(),
+      last_seen_at: rotaNodes.last_seen_at,
+      version: rotaNodes.version,
+      hostname: rotaNodes.hostname,
+      created_at: rotaNodes.created_at,
+      updated_at: rotaNodes.updated_at,
+    })
+    .from(rotaNodes)
+    .innerJoin(rotaVms, scope.where(rotaVms, eq(rotaVms.rota_vms_id, rotaNodes.rota_vms_id)));
+}
+
+export type AgentRow = Awaited<ReturnType<typeof selectAgents>>[number];
+
+export async function listAgents<R>(
+  db: Db,
+  scope: TenantScope,
+  query: AgentListQuery,
+  map: (row: AgentRow) => R,
+) {
+  const where = scope.where(
+    rotaNodes,
+    searchAny(query.search, [rotaNodes.name]),
+    query.rota_vms_id === undefined ? undefined : eq(rotaNodes.rota_vms_id, query.rota_vms_id),
+    query.connectivity === undefined
+      ? undefined
+      : query.connectivity === 'active'
+        ? agentIsActive()
+        : not(agentIsActive()),
+  );
+  return pageOf(
+    query,
+    selectAgents(db, scope)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, rotaNodes.rota_nodes_id))
+      .$dynamic(),
+    db.select({ total: count() }).from(rotaNodes).where(where),
+    map,
+  );
+}
+
+export async function findAgent(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+): Promise<AgentRow | undefined> {
+  const [row] = await selectAgents(db, scope).where(
+    scope.where(rotaNodes, eq(rotaNodes.rota_nodes_id, id)),
+  );
+  return row;
+}
+
+export async function insertAgent(
+  db: Db,
+  scope: TenantScope,
+  values: { name: string; rota_vms_id: number; token_hash: string },
+) {
+  const [row] = await db
+    .insert(rotaNodes)
+    .values(scope.stamp(values))
+    .returning({ id: rotaNodes.rota_nodes_id });
+  return row!.id;
+}
+
+export async function updateAgent(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  values: { name?: string; rota_vms_id?: number; token_hash?: string },
+): Promise<boolean> {
+  const updated = await db
+    .update(rotaNodes)
+    .set({ ...values, updated_at: sql`now()` })
+    .where(scope.where(rotaNodes, eq(rotaNodes.rota_nodes_id, id)))
+    .returning({ id: rotaNodes.rota_nodes_id });
+  return updated.length > 0;
+}
+
+export async function deleteAgent(db: Db, scope: TenantScope, id: number): Promise<boolean> {
+  const deleted = await db
+    .delete(rotaNodes)
+    .where(scope.where(rotaNodes, eq(rotaNodes.rota_nodes_id, id)))
+    .returning({ id: rotaNodes.rota_nodes_id });
+  return deleted.length > 0;
+}

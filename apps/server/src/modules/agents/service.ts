@@ -1,0 +1,99 @@
+import type {
+  Agent,
+  AgentCreate,
+  AgentListQuery,
+  AgentUpdate,
+  AgentWithToken,
+  ListResponse,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { iso, isoOrNull } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import { generateToken, hashToken } from '../../lib/tokens.js';
+import { vmExists } from '../vms/repository.js';
+import { connectivityOf } from './connectivity.js';
+import {
+  deleteAgent,
+  findAgent,
+  insertAgent,
+  listAgents,
+  updateAgent,
+  type AgentRow,
+} from './repository.js';
+
+export const toAgent = (row: AgentRow): Agent => ({
+  rota_nodes_id: row.rota_nodes_id,
+  name: row.name,
+  rota_vms_id: row.rota_vms_id,
+  rota_vms_name: row.rota_vms_name,
+  connectivity: connectivityOf(row.active),
+  last_seen_at: isoOrNull(row.last_seen_at),
+  version: row.version,
+  hostname: row.hostname,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+const duplicateName = () =>
+  new AppError('conflict', [{ field: 'name', message: 'duplicate_agent_name' }]);
+const unknownVm = () => invalidField('rota_vms_id', 'vm_not_found');
+
+/** Name clashes answer 409; a VM deleted between our check and the write answers like an unknown one. */
+function translateWriteError(error: unknown): unknown {
+  if (isUniqueViolation(error)) return duplicateName();
+  if (isForeignKeyViolation(error)) return unknownVm();
+  return error;
+}
+
+export class AgentService {
+  constructor(private readonly db: Db) {}
+
+  list(scope: TenantScope, query: AgentListQuery): Promise<ListResponse<Agent>> {
+    return listAgents(this.db, scope, query, toAgent);
+  }
+
+  async show(scope: TenantScope, id: number): Promise<Agent> {
+    const row = await findAgent(this.db, scope, id);
+    if (!row) throw notFound();
+    return toAgent(row);
+  }
+
+  /** The only answer that carries the token: it is stored as its SHA-256 alone. */
+  async create(scope: TenantScope, input: AgentCreate): Promise<AgentWithToken> {
+    await this.assertVm(scope, input.rota_vms_id);
+    const token = generateToken();
+    try {
+      const id = await insertAgent(this.db, scope, { ...input, token_hash: hashToken(token) });
+      return { ...(await this.show(scope, id)), token };
+    } catch (error) {
+      throw translateWriteError(error);
+    }
+  }
+
+  async update(scope: TenantScope, { id, ...changes }: AgentUpdate): Promise<void> {
+    if (changes.rota_vms_id !== undefined) await this.assertVm(scope, changes.rota_vms_id);
+    try {
+      if (!(await updateAgent(this.db, scope, id, changes))) throw notFound();
+    } catch (error) {
+      throw translateWriteError(error);
+    }
+  }
+
+  /** A new token; the old one stops matching at once (its hash is overwritten). */
+  async rotateToken(scope: TenantScope, id: number): Promise<string> {
+    const token = generateToken();
+    if (!(await updateAgent(this.db, scope, id, { token_hash: hashToken(token) })))
+      throw notFound();
+    return token;
+  }
+
+  async remove(scope: TenantScope, id: number): Promise<void> {
+    if (!(await deleteAgent(this.db, scope, id))) throw notFound();
+  }
+
+  private async assertVm(scope: TenantScope, vmId: number) {
+    if (!(await vmExists(this.db, scope, vmId))) throw unknownVm();
+  }
+}

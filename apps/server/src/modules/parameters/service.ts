@@ -1,0 +1,125 @@
+import {
+  parameterValueOrPassword,
+  type ListResponse,
+  type Parameter,
+  type ParameterCreate,
+  type ParameterListQuery,
+  type ParameterUpdate,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { iso } from '../../lib/list-query.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import {
+  deleteParameter,
+  findParameter,
+  insertParameter,
+  listParameters,
+  readStoredParameters,
+  updateParameter,
+  type ParameterRow,
+  type StoredValue,
+} from './repository.js';
+
+/** A parameter as a run sees it; `secret` says its value must be masked in logs. */
+export interface RunParameter {
+  name: string;
+  value: string;
+  secret: boolean;
+}
+
+export const toParameter = (row: ParameterRow): Parameter => ({
+  rota_parameters_id: row.rota_parameters_id,
+  name: row.name,
+  // The invariant keeps value null beside a password; this makes the answer safe regardless.
+  value: row.has_password ? null : row.value,
+  has_password: row.has_password,
+  description: row.description,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+const duplicateName = () =>
+  new AppError('conflict', [{ field: 'name', message: 'duplicate_parameter_name' }]);
+
+export class ParameterService {
+  constructor(
+    private readonly db: Db,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  list(scope: TenantScope, query: ParameterListQuery): Promise<ListResponse<Parameter>> {
+    return listParameters(this.db, scope, query, toParameter);
+  }
+
+  async show(scope: TenantScope, id: number): Promise<Parameter> {
+    const row = await findParameter(this.db, scope, id);
+    if (!row) throw notFound();
+    return toParameter(row);
+  }
+
+  async create(
+    scope: TenantScope,
+    { name, description, ...input }: ParameterCreate,
+  ): Promise<Parameter> {
+    // The contract guarantees exactly one of the two.
+    const stored = this.stored(input) ?? { value: null, password_sealed: null };
+    try {
+      return await this.show(
+        scope,
+        await insertParameter(this.db, scope, { name, description, ...stored }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName();
+      throw error;
+    }
+  }
+
+  /** A password replaces the value and a value the password; neither keeps what is there. */
+  async update(
+    scope: TenantScope,
+    { id, name, description, ...input }: ParameterUpdate,
+  ): Promise<void> {
+    try {
+      const changed = await updateParameter(this.db, scope, id, {
+        name,
+        description,
+        ...this.stored(input),
+      });
+      if (!changed) throw notFound();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName();
+      throw error;
+    }
+  }
+
+  async remove(scope: TenantScope, id: number): Promise<void> {
+    if (!(await deleteParameter(this.db, scope, id))) throw notFound();
+  }
+
+  /**
+   * The values a run reads, passwords opened (engine issue; not routed). `names` picks some,
+   * matched in any case; a name the client lacks is simply absent.
+   */
+  async readForRun(scope: TenantScope, names?: readonly string[]): Promise<RunParameter[]> {
+    if (names?.length === 0) return [];
+    const rows = await readStoredParameters(this.db, scope, names);
+    return rows.map((row) =>
+      row.password_sealed === null
+        ? { name: row.name, value: row.value ?? '', secret: false }
+        : { name: row.name, value: this.secretBox.open(row.password_sealed), secret: true },
+    );
+  }
+
+  private stored(input: {
+    value?: string | null;
+    password?: string | null;
+  }): StoredValue | undefined {
+    const { hasValue, hasPassword } = parameterValueOrPassword(input);
+    if (hasPassword) return { value: null, password_sealed: this.secretBox.seal(input.password!) };
+    if (hasValue) return { value: input.value!, password_sealed: null };
+    return undefined;
+  }
+}

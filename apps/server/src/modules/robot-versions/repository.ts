@@ -1,0 +1,130 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { RobotPackageFormat, RobotVersionListQuery } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rotaRobots, rotaRobotVersions } from '../../db/schema.js';
+import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+
+const v = rotaRobotVersions;
+/** First key of the package advisory locks (an arbitrary constant of this module). */
+const PACKAGE_LOCK_SPACE = 7_274_275;
+
+const columns = {
+  rota_robot_versions_id: v.rota_robot_versions_id,
+  rota_robots_id: v.rota_robots_id,
+  version: v.version,
+  notes: v.notes,
+  file_name: v.file_name,
+  format: v.format,
+  sha256: v.sha256,
+  size_bytes: v.size_bytes,
+  current: sql<boolean>`coalesce(${rotaRobots.rota_robot_versions_id_current} = ${v.rota_robot_versions_id}, false)`,
+  created_at: v.created_at,
+};
+
+const sortable = { created_at: v.created_at, version: v.version } as const;
+
+function selectVersions(db: Db) {
+  return db
+    .select(columns)
+    .from(v)
+    .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, v.rota_robots_id));
+}
+
+export type RobotVersionRow = Awaited<ReturnType<typeof selectVersions>>[number];
+
+export async function listRobotVersions<R>(
+  db: Db,
+  scope: TenantScope,
+  query: RobotVersionListQuery,
+  map: (row: RobotVersionRow) => R,
+) {
+  const where = scope.where(
+    v,
+    eq(v.rota_robots_id, query.rota_robots_id),
+    searchAny(query.search, [v.version, v.notes, v.file_name]),
+  );
+  return pageOf(
+    query,
+    selectVersions(db)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, v.rota_robot_versions_id))
+      .$dynamic(),
+    db.select({ total: count() }).from(v).where(where),
+    map,
+  );
+}
+
+/**
+ * One version of the scope. `lock` takes its robot's row: making a version current and deleting
+ * one both decide on `rota_robot_versions_id_current`, so they must not interleave.
+ */
+export async function findRobotVersion(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  options: { lock?: boolean } = {},
+): Promise<RobotVersionRow | undefined> {
+  const query = selectVersions(db).where(scope.where(v, eq(v.rota_robot_versions_id, id)));
+  const [row] = options.lock ? await query.for('update', { of: rotaRobots }) : await query;
+  return row;
+}
+
+export async function insertRobotVersion(
+  db: Db,
+  scope: TenantScope,
+  values: {
+    rota_robots_id: number;
+    version: string;
+    notes: string | null;
+    file_name: string;
+    format: RobotPackageFormat;
+    sha256: string;
+    size_bytes: number;
+    created_by: number;
+  },
+): Promise<number> {
+  const [row] = await db
+    .insert(v)
+    .values(scope.stamp(values))
+    .returning({ id: v.rota_robot_versions_id });
+  return row!.id;
+}
+
+export async function updateRobotVersionNotes(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  notes: string | null,
+): Promise<void> {
+  await db
+    .update(v)
+    .set({ notes })
+    .where(scope.where(v, eq(v.rota_robot_versions_id, id)));
+}
+
+export async function deleteRobotVersion(db: Db, scope: TenantScope, id: number): Promise<void> {
+  await db.delete(v).where(scope.where(v, eq(v.rota_robot_versions_id, id)));
+}
+
+/**
+ * Whether any version other than `exceptId`, of any client, still points at a package file.
+ * Deliberately not scoped: packages are shared by content across clients, and only the
+ * answer yes/no leaves this function.
+ */
+export async function packageStillUsed(db: Db, sha256: string, exceptId: number) {
+  const [row] = await db
+    .select({ total: count() })
+    .from(v)
+    .where(and(eq(v.sha256, sha256), ne(v.rota_robot_versions_id, exceptId)));
+  return (row?.total ?? 0) > 0;
+}
+
+/**
+ * Serialises, across server instances, everything that adds or removes the file of one
+ * sha256, until the transaction ends: an upload must not reuse a file a delete is removing.
+ */
+export async function lockPackage(db: Db, sha256: string): Promise<void> {
+  // The two-key form keeps these locks apart from the one-key migration lock.
+  await db.execute(sql`select pg_advisory_xact_lock(${PACKAGE_LOCK_SPACE}, hashtext(${sha256}))`);
+}

@@ -1,0 +1,159 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ROBOT_PACKAGE_MAX_BYTES,
+  createdResponseSchema,
+  dataResponseSchema,
+  idBodySchema,
+  listResponseSchema,
+  messageResponseSchema,
+  robotVersionListQuerySchema,
+  robotVersionSchema,
+  robotVersionUpdateSchema,
+  translateMessage,
+} from '@rota/contract';
+import { z } from 'zod';
+import { actorOf, scopeOf } from '../../http/auth.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+import { FILE_PART, readPackageForm } from './upload.js';
+
+const tags = ['robot versions'];
+const security = bearerSecurity;
+
+const CONTENT_TYPES = { zip: 'application/zip', 'tar.gz': 'application/gzip' } as const;
+
+/** `filename="…"` takes printable ASCII only; the exact name goes in `filename*` (RFC 6266). */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const header = `attachment; filename="${ascii}"`;
+  return ascii === fileName
+    ? header
+    : `${header}; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** /api/rota/robot/version/api/v1 (DESIGN §4), guarded by ROBOS.* */
+export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { robotVersions: versions } = services;
+
+  // Only this plugin parses multipart; the rest of the API keeps its 1 MB JSON bodies. The
+  // app's bodyLimit does not apply here: multipart's parser streams and is bounded by these
+  // limits instead (and `create` lowers fileSize to the service's own limit).
+  await app.register(multipart, {
+    limits: { fileSize: ROBOT_PACKAGE_MAX_BYTES + 1, files: 1, fields: 10, parts: 12 },
+  });
+
+  app.post(
+    '/index',
+    {
+      config: { permissions: ['ROBOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: "List a robot's versions, newest first",
+        body: robotVersionListQuerySchema,
+        response: { 200: listResponseSchema(robotVersionSchema), ...errorResponses },
+      },
+    },
+    async (request) => versions.list(scopeOf(request), request.body),
+  );
+
+  app.post(
+    '/show',
+    {
+      config: { permissions: ['ROBOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'One robot version',
+        body: idBodySchema,
+        response: { 200: dataResponseSchema(robotVersionSchema), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await versions.show(scopeOf(request), request.body.id) }),
+  );
+
+  app.post(
+    '/create',
+    {
+      config: { permissions: ['ROBOS.CREATE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Upload a version (multipart/form-data)',
+        description: `Text parts \`rota_robots_id\`, \`version\`, \`notes\`; part \`${FILE_PART}\`: the package, .zip or .tar.gz (.tgz), at most ${ROBOT_PACKAGE_MAX_BYTES / 1024 / 1024} MB.`,
+        consumes: ['multipart/form-data'],
+        response: { 201: createdResponseSchema(robotVersionSchema), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { fields, incoming } = await readPackageForm(request, versions);
+      const data = await versions.create(scopeOf(request), actorOf(request), fields, incoming);
+      return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
+    },
+  );
+
+  app.put(
+    '/update',
+    {
+      config: { permissions: ['ROBOS.UPDATE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Change the notes, or make the version current (rollback: an older one)',
+        body: robotVersionUpdateSchema,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await versions.update(scopeOf(request), request.body);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/delete',
+    {
+      config: { permissions: ['ROBOS.DELETE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a version that is not current',
+        body: idBodySchema,
+        response: { 202: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await versions.remove(scopeOf(request), request.body.id);
+      return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
+    },
+  );
+
+  app.post(
+    '/download',
+    {
+      config: { permissions: ['ROBOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'The package file, as uploaded',
+        description: 'application/zip or application/gzip; `x-content-sha256` is its hex SHA-256.',
+        body: idBodySchema,
+        // A stream is sent as it is; the schema only documents the answer.
+        response: { 200: z.any().describe('The package bytes'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const file = await versions.download(scopeOf(request), request.body.id);
+      return reply
+        .header('content-type', CONTENT_TYPES[file.format])
+        .header('content-length', String(file.size))
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('x-content-sha256', file.sha256)
+        .send(file.stream);
+    },
+  );
+};

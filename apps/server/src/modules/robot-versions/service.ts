@@ -1,0 +1,209 @@
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import {
+  ROBOT_PACKAGE_MAX_BYTES,
+  robotPackageFormat,
+  robotVersionCreateSchema,
+  type ListResponse,
+  type RobotPackageFormat,
+  type RobotVersion,
+  type RobotVersionListQuery,
+  type RobotVersionUpdate,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import type { Actor } from '../../http/types.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { AppError, invalidField, notFound, type FieldIssue } from '../../lib/errors.js';
+import { iso } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import { robotExists, updateRobot } from '../robots/repository.js';
+import { PackageStore, TooLarge, type ReceivedFile } from './package-store.js';
+import {
+  deleteRobotVersion,
+  findRobotVersion,
+  insertRobotVersion,
+  listRobotVersions,
+  lockPackage,
+  packageStillUsed,
+  updateRobotVersionNotes,
+  type RobotVersionRow,
+} from './repository.js';
+import { checkTarGz } from './tar-gz-check.js';
+import { checkZip } from './zip-check.js';
+
+export const toRobotVersion = (row: RobotVersionRow): RobotVersion => ({
+  rota_robot_versions_id: row.rota_robot_versions_id,
+  rota_robots_id: row.rota_robots_id,
+  version: row.version,
+  notes: row.notes,
+  file_name: row.file_name,
+  format: row.format as RobotPackageFormat,
+  sha256: row.sha256,
+  size_bytes: row.size_bytes,
+  current: row.current,
+  created_at: iso(row.created_at),
+});
+
+/** The `file` part once read: in a temp file, or refused before being kept. */
+export interface IncomingPackage {
+  fileName: string;
+  format: RobotPackageFormat | null;
+  file: ReceivedFile | null;
+  problem: 'package_format' | 'package_too_large' | null;
+}
+
+export interface PackageDownload {
+  stream: Readable;
+  size: number;
+  fileName: string;
+  format: RobotPackageFormat;
+  sha256: string;
+}
+
+const checks: Record<RobotPackageFormat, (file: string) => ReturnType<typeof checkZip>> = {
+  zip: checkZip,
+  'tar.gz': checkTarGz,
+};
+
+export class RobotVersionService {
+  private readonly store: PackageStore;
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+    /** Injectable so a test can pass the limit without sending 100 MB. */
+    readonly maxPackageBytes: number = ROBOT_PACKAGE_MAX_BYTES,
+  ) {
+    this.store = new PackageStore(dataDir);
+  }
+
+  list(scope: TenantScope, query: RobotVersionListQuery): Promise<ListResponse<RobotVersion>> {
+    return listRobotVersions(this.db, scope, query, toRobotVersion);
+  }
+
+  async show(scope: TenantScope, id: number): Promise<RobotVersion> {
+    const row = await findRobotVersion(this.db, scope, id);
+    if (!row) throw notFound();
+    return toRobotVersion(row);
+  }
+
+  /**
+   * Takes the uploaded file as it streams in. A name that is neither .zip nor .tar.gz is not
+   * written anywhere (its bytes are read and dropped so the parts after it still arrive).
+   */
+  async receive(fileName: string, stream: Readable): Promise<IncomingPackage> {
+    const format = robotPackageFormat(fileName);
+    if (!format) {
+      stream.resume();
+      await finished(stream);
+      return { fileName, format, file: null, problem: 'package_format' };
+    }
+    try {
+      const file = await this.store.receive(stream, this.maxPackageBytes);
+      return { fileName, format, file, problem: null };
+    } catch (error) {
+      if (error instanceof TooLarge) {
+        return { fileName, format, file: null, problem: 'package_too_large' };
+      }
+      throw error;
+    }
+  }
+
+  /** Drops what `receive` kept; safe to call twice and after `create` kept it. */
+  async discard(incoming: IncomingPackage | undefined): Promise<void> {
+    if (incoming?.file) await this.store.discard(incoming.file.tempPath);
+  }
+
+  /**
+   * `fields` are the multipart text parts. All field problems are told together; the archive
+   * is checked only once everything else is right, and the temp file is gone when this ends,
+   * kept as DATA_DIR/packages/<sha256> only when the row was written.
+   */
+  async create(
+    scope: TenantScope,
+    actor: Actor,
+    fields: unknown,
+    incoming: IncomingPackage | undefined,
+  ): Promise<RobotVersion> {
+    try {
+      const parsed = robotVersionCreateSchema.safeParse(fields);
+      const issues: FieldIssue[] = parsed.success
+        ? []
+        : parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+      if (!incoming) issues.push({ field: 'file', message: 'required_file' });
+      else if (incoming.problem) issues.push({ field: 'file', message: incoming.problem });
+      if (!parsed.success || !incoming?.file || !incoming.format || issues.length > 0) {
+        throw new AppError('invalid_input', issues);
+      }
+      const input = parsed.data;
+      const { file, format } = incoming;
+      if (!(await robotExists(this.db, scope, input.rota_robots_id))) throw notFound();
+      const problem = await checks[format](file.tempPath);
+      if (problem) throw invalidField('file', problem);
+      const id = await this.db.transaction(async (tx) => {
+        await lockPackage(tx, file.sha256);
+        const inserted = await insertRobotVersion(tx, scope, {
+          ...input,
+          file_name: incoming.fileName,
+          format,
+          sha256: file.sha256,
+          size_bytes: file.size,
+          created_by: actor.user.users_id,
+        });
+        // Inside the transaction: if the move fails, no row points at a missing file.
+        await this.store.commit(file);
+        return inserted;
+      });
+      return await this.show(scope, id);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AppError('conflict', [{ field: 'version', message: 'duplicate_version' }]);
+      }
+      throw error;
+    } finally {
+      await this.discard(incoming);
+    }
+  }
+
+  /** `current: true` makes it the version agents run (an older one for a rollback). */
+  async update(scope: TenantScope, { id, current, notes }: RobotVersionUpdate): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const row = await findRobotVersion(tx, scope, id, { lock: current === true });
+      if (!row) throw notFound();
+      if (notes !== undefined) await updateRobotVersionNotes(tx, scope, id, notes);
+      if (current) {
+        await updateRobot(tx, scope, row.rota_robots_id, { rota_robot_versions_id_current: id });
+      }
+    });
+  }
+
+  /** The current version stays; the file goes with the last version that uses it. */
+  async remove(scope: TenantScope, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const row = await findRobotVersion(tx, scope, id, { lock: true });
+      if (!row) throw notFound();
+      if (row.current) {
+        throw new AppError('conflict', [{ field: 'id', message: 'version_in_use' }]);
+      }
+      await lockPackage(tx, row.sha256);
+      await deleteRobotVersion(tx, scope, id);
+      // Removed under the lock, before commit: an upload of the same bytes waits for us and
+      // then finds no file, so it moves its own in.
+      if (!(await packageStillUsed(tx, row.sha256, id))) await this.store.remove(row.sha256);
+    });
+  }
+
+  async download(scope: TenantScope, id: number): Promise<PackageDownload> {
+    const row = await findRobotVersion(this.db, scope, id);
+    if (!row) throw notFound();
+    const opened = await this.store.open(row.sha256);
+    // A row without its file means DATA_DIR lost it (or is not shared between instances).
+    if (!opened) throw new Error(`package ${row.sha256} of version ${id} is missing`);
+    return {
+      ...opened,
+      fileName: row.file_name,
+      format: row.format as RobotPackageFormat,
+      sha256: row.sha256,
+    };
+  }
+}

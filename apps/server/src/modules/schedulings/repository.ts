@@ -1,0 +1,206 @@
+import { asc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import type { SchedulingCreate, SchedulingListQuery, SchedulingUpdate } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rotaRobots, rotaSchedulings, rotaSchedulingVms, rotaVms } from '../../db/schema.js';
+import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+
+export type SchedulingFields = Omit<SchedulingCreate, 'vms'>;
+
+const sortable = {
+  name: rotaSchedulings.name,
+  interval_minutes: rotaSchedulings.interval_minutes,
+  priority: rotaSchedulings.priority,
+  created_at: rotaSchedulings.created_at,
+  deleted_at: rotaSchedulings.deleted_at,
+} as const;
+
+const deletedFilter = {
+  not_deleted: isNull(rotaSchedulings.deleted_at),
+  deleted: isNotNull(rotaSchedulings.deleted_at),
+  all: undefined,
+} as const;
+
+/** The join to the scheduling's robot (for its name and the search). */
+const robotOf = (scope: TenantScope) =>
+  scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, rotaSchedulings.rota_robots_id));
+
+function selectSchedulings(db: Db, scope: TenantScope) {
+  return db
+    .select({
+      rota_schedulings_id: rotaSchedulings.rota_schedulings_id,
+      name: rotaSchedulings.name,
+      rota_robots_id: rotaSchedulings.rota_robots_id,
+      rota_robots_name: rotaRobots.name,
+      interval_minutes: rotaSchedulings.interval_minutes,
+      timeout_minutes: rotaSchedulings.timeout_minutes,
+      retries: rotaSchedulings.retries,
+      priority: rotaSchedulings.priority,
+      sleep: rotaSchedulings.sleep,
+      active: rotaSchedulings.active,
+      deleted_at: rotaSchedulings.deleted_at,
+      created_at: rotaSchedulings.created_at,
+      updated_at: rotaSchedulings.updated_at,
+    })
+    .from(rotaSchedulings)
+    .innerJoin(rotaRobots, robotOf(scope));
+}
+
+export type SchedulingRow = Awaited<ReturnType<typeof selectSchedulings>>[number];
+
+export async function listSchedulings(db: Db, scope: TenantScope, query: SchedulingListQuery) {
+  const where = scope.where(
+    rotaSchedulings,
+    deletedFilter[query.deleted],
+    searchAny(query.search, [rotaSchedulings.name, rotaRobots.name]),
+    query.rota_robots_id === undefined
+      ? undefined
+      : eq(rotaSchedulings.rota_robots_id, query.rota_robots_id),
+    query.active === undefined ? undefined : eq(rotaSchedulings.active, query.active),
+  );
+  return pageOf(
+    query,
+    selectSchedulings(db, scope)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, rotaSchedulings.rota_schedulings_id))
+      .$dynamic(),
+    db
+      .select({ total: count() })
+      .from(rotaSchedulings)
+      .innerJoin(rotaRobots, robotOf(scope))
+      .where(where),
+    (row) => row,
+  );
+}
+
+/** Deleted ones too: show answers them with their `deleted_at`. */
+export async function findScheduling(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+): Promise<SchedulingRow | undefined> {
+  const [row] = await selectSchedulings(db, scope).where(
+    scope.where(rotaSchedulings, eq(rotaSchedulings.rota_schedulings_id, id)),
+  );
+  return row;
+}
+
+/** The VMs of each scheduling in `ids`, by name. */
+export async function vmsOfSchedulings(db: Db, scope: TenantScope, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      rota_schedulings_id: rotaSchedulingVms.rota_schedulings_id,
+      rota_vms_id: rotaVms.rota_vms_id,
+      name: rotaVms.name,
+    })
+    .from(rotaSchedulingVms)
+    .innerJoin(
+      rotaVms,
+      scope.where(rotaVms, eq(rotaVms.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
+    )
+    .where(scope.where(rotaSchedulingVms, inArray(rotaSchedulingVms.rota_schedulings_id, [...ids])))
+    .orderBy(asc(rotaVms.name), asc(rotaVms.rota_vms_id));
+}
+
+export async function insertScheduling(db: Db, scope: TenantScope, values: SchedulingFields) {
+  const [row] = await db
+    .insert(rotaSchedulings)
+    .values(scope.stamp(values))
+    .returning({ id: rotaSchedulings.rota_schedulings_id });
+  return row!.id;
+}
+
+/** Only a live one: a deleted scheduling is read-only until restored. */
+export async function updateScheduling(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  values: Omit<SchedulingUpdate, 'id' | 'vms'>,
+): Promise<boolean> {
+  const updated = await db
+    .update(rotaSchedulings)
+    .set({ ...values, updated_at: sql`now()` })
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_schedulings_id, id),
+        isNull(rotaSchedulings.deleted_at),
+      ),
+    )
+    .returning({ id: rotaSchedulings.rota_schedulings_id });
+  return updated.length > 0;
+}
+
+/**
+ * Makes the scheduling's VMs exactly `vmIds`. Rows of VMs it keeps stay as they are, so their
+ * ids (what /scheduling/vms deletes by) do not change under the console.
+ */
+export async function replaceSchedulingVms(
+  db: Db,
+  scope: TenantScope,
+  schedulingId: number,
+  vmIds: readonly number[],
+) {
+  await db
+    .delete(rotaSchedulingVms)
+    .where(
+      scope.where(
+        rotaSchedulingVms,
+        eq(rotaSchedulingVms.rota_schedulings_id, schedulingId),
+        vmIds.length > 0 ? notInArray(rotaSchedulingVms.rota_vms_id, [...vmIds]) : undefined,
+      ),
+    );
+  if (vmIds.length === 0) return;
+  await db
+    .insert(rotaSchedulingVms)
+    .values(
+      vmIds.map((vmId) => scope.stamp({ rota_schedulings_id: schedulingId, rota_vms_id: vmId })),
+    )
+    .onConflictDoNothing();
+}
+
+/**
+ * Soft delete (`deleted`) or restore: flips only a row in the other state. Deleted rows stay so
+ * executions keep pointing at them; restoring fails on the partial unique index if a live one
+ * took the name meanwhile.
+ */
+export async function setSchedulingDeleted(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  deleted: boolean,
+): Promise<boolean> {
+  const changed = await db
+    .update(rotaSchedulings)
+    .set({ deleted_at: deleted ? sql`now()` : null, updated_at: sql`now()` })
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_schedulings_id, id),
+        deleted ? isNull(rotaSchedulings.deleted_at) : isNotNull(rotaSchedulings.deleted_at),
+      ),
+    )
+    .returning({ id: rotaSchedulings.rota_schedulings_id });
+  return changed.length > 0;
+}
+
+/** Whether the scheduling exists in the scope and is live, deleted, or neither (undefined). */
+export async function schedulingState(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+): Promise<'live' | 'deleted' | undefined> {
+  const [row] = await db
+    .select({ deleted_at: rotaSchedulings.deleted_at })
+    .from(rotaSchedulings)
+    .where(scope.where(rotaSchedulings, eq(rotaSchedulings.rota_schedulings_id, id)));
+  if (!row) return undefined;
+  return row.deleted_at ? 'deleted' : 'live';
+}
+
+export const liveSchedulingIds = (db: Db, scope: TenantScope) =>
+  db
+    .select({ id: rotaSchedulings.rota_schedulings_id })
+    .from(rotaSchedulings)
+    .where(scope.where(rotaSchedulings, isNull(rotaSchedulings.deleted_at)));

@@ -1,0 +1,124 @@
+import {
+  expirationInstant,
+  validateTaskData,
+  type IdsBody,
+  type ListResponse,
+  type RobotFieldType,
+  type Task,
+  type TaskCreate,
+  type TaskListQuery,
+  type TaskStatus,
+  type TaskUpdate,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
+import { iso } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import { fieldsOfRobot } from '../robot-fields/repository.js';
+import { robotExists } from '../robots/repository.js';
+import { assertDateRange } from './date-range.js';
+import {
+  deleteTasks,
+  findTask,
+  insertTask,
+  listTasks,
+  requeueTasks,
+  updateTask,
+  type TaskRow,
+  type TaskValues,
+} from './repository.js';
+
+export const toTask = (row: TaskRow): Task => ({
+  rota_tasks_id: row.rota_tasks_id,
+  rota_robots_id: row.rota_robots_id,
+  rota_robots_name: row.rota_robots_name,
+  label: row.label,
+  data: row.data,
+  priority: row.priority,
+  expiration_date: iso(row.expiration_date),
+  status: row.status as TaskStatus,
+  business_error: row.business_error,
+  attempts: row.attempts,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+const pastExpiration = (): FieldIssue => ({
+  field: 'expiration_date',
+  message: 'expiration_in_past',
+});
+
+export class TaskService {
+  constructor(private readonly db: Db) {}
+
+  list(scope: TenantScope, query: TaskListQuery): Promise<ListResponse<Task>> {
+    assertDateRange(query);
+    return listTasks(this.db, scope, query, toTask);
+  }
+
+  async show(scope: TenantScope, id: number): Promise<Task> {
+    const row = await findTask(this.db, scope, id);
+    if (!row) throw notFound();
+    return toTask(row);
+  }
+
+  /** `data` against the robot's fields, as `data.<name>` issues. */
+  private async dataIssues(scope: TenantScope, robotId: number, data: Record<string, unknown>) {
+    const fields = await fieldsOfRobot(this.db, scope, robotId);
+    return validateTaskData(
+      fields.map((f) => ({ name: f.name, type: f.type as RobotFieldType, required: f.required })),
+      data,
+    );
+  }
+
+  async create(scope: TenantScope, input: TaskCreate): Promise<Task> {
+    if (!(await robotExists(this.db, scope, input.rota_robots_id))) throw notFound();
+    const issues: FieldIssue[] = await this.dataIssues(scope, input.rota_robots_id, input.data);
+    const expiration = expirationInstant(input.expiration_date);
+    if (expiration <= new Date()) issues.push(pastExpiration());
+    if (issues.length > 0) throw new AppError('invalid_input', issues);
+    const id = await insertTask(this.db, scope, {
+      rota_robots_id: input.rota_robots_id,
+      label: input.label,
+      data: input.data,
+      priority: input.priority,
+      expiration_date: expiration,
+    });
+    return this.show(scope, id);
+  }
+
+  /**
+   * Label, data, priority and expiration only; status belongs to the robots and `retry`.
+   * A past expiration is refused only when it changes, so a form that sends back an expired
+   * task's date unchanged can still fix its label.
+   */
+  async update(scope: TenantScope, { id, ...input }: TaskUpdate): Promise<void> {
+    const task = await findTask(this.db, scope, id);
+    if (!task) throw notFound();
+    const issues: FieldIssue[] = input.data
+      ? await this.dataIssues(scope, task.rota_robots_id, input.data)
+      : [];
+    const values: TaskValues = { label: input.label, data: input.data, priority: input.priority };
+    if (input.expiration_date !== undefined) {
+      const expiration = expirationInstant(input.expiration_date);
+      const changed = expiration.getTime() !== task.expiration_date.getTime();
+      if (changed && expiration <= new Date()) issues.push(pastExpiration());
+      values.expiration_date = expiration;
+    }
+    if (issues.length > 0) throw new AppError('invalid_input', issues);
+    if (!(await updateTask(this.db, scope, id, values))) throw notFound();
+  }
+
+  async remove(scope: TenantScope, id: number): Promise<void> {
+    if ((await deleteTasks(this.db, scope, [id])) === 0) throw notFound();
+  }
+
+  /** Ids of other clients (or unknown) are skipped, not reported: `count` says how many moved. */
+  retry(scope: TenantScope, { ids }: IdsBody): Promise<number> {
+    return requeueTasks(this.db, scope, ids);
+  }
+
+  removeMany(scope: TenantScope, { ids }: IdsBody): Promise<number> {
+    return deleteTasks(this.db, scope, ids);
+  }
+}

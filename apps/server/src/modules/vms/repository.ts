@@ -1,0 +1,180 @@
+import { eq, inArray, not, notExists, sql } from 'drizzle-orm';
+import type { VmCount, VmCreate, VmListQuery, VmUpdate } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rotaNodes, rotaVms } from '../../db/schema.js';
+import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import { agentIsActive } from '../agents/connectivity.js';
+
+/**
+ * The client's VMs with their agent counts. The counts come from a grouped subquery joined in,
+ * not from correlated subqueries: Drizzle drops table names inside the select list of a
+ * single-table query, which would silently uncorrelate them.
+ */
+function vmSource(db: Db, scope: TenantScope) {
+  const stats = db
+    .select({
+      rota_vms_id: rotaNodes.rota_vms_id,
+      agents: sql<number>`count(*)::int`.as('agents'),
+      active_agents: sql<number>`(count(*) filter (where ${agentIsActive()}))::int`.as(
+        'active_agents',
+      ),
+    })
+    .from(rotaNodes)
+    .where(scope.where(rotaNodes))
+    .groupBy(rotaNodes.rota_vms_id)
+    .as('agent_stats');
+  return {
+    stats,
+    agents: sql<number>`coalesce(${stats.agents}, 0)`.mapWith(Number),
+    active: sql<boolean>`coalesce(${stats.active_agents}, 0) > 0`,
+  };
+}
+
+const sortable = {
+  name: rotaVms.name,
+  hostname: rotaVms.hostname,
+  os: rotaVms.os,
+  created_at: rotaVms.created_at,
+} as const;
+
+function selectVms(db: Db, scope: TenantScope) {
+  const { stats, agents, active } = vmSource(db, scope);
+  return db
+    .select({
+      rota_vms_id: rotaVms.rota_vms_id,
+      name: rotaVms.name,
+      hostname: rotaVms.hostname,
+      label: rotaVms.label,
+      os: rotaVms.os,
+      description: rotaVms.description,
+      agents,
+      active,
+      created_at: rotaVms.created_at,
+      updated_at: rotaVms.updated_at,
+    })
+    .from(rotaVms)
+    .leftJoin(stats, eq(stats.rota_vms_id, rotaVms.rota_vms_id));
+}
+
+export type VmRow = Awaited<ReturnType<typeof selectVms>>[number];
+
+export async function listVms<R>(
+  db: Db,
+  scope: TenantScope,
+  query: VmListQuery,
+  map: (row: VmRow) => R,
+) {
+  const { stats, active } = vmSource(db, scope);
+  const where = scope.where(
+    rotaVms,
+    searchAny(query.search, [rotaVms.name, rotaVms.hostname, rotaVms.label]),
+    query.connectivity === undefined
+      ? undefined
+      : query.connectivity === 'active'
+        ? active
+        : not(active),
+  );
+  return pageOf(
+    query,
+    selectVms(db, scope)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, rotaVms.rota_vms_id))
+      .$dynamic(),
+    db
+      .select({ total: count() })
+      .from(rotaVms)
+      .leftJoin(stats, eq(stats.rota_vms_id, rotaVms.rota_vms_id))
+      .where(where),
+    map,
+  );
+}
+
+export async function findVm(db: Db, scope: TenantScope, id: number): Promise<VmRow | undefined> {
+  const [row] = await selectVms(db, scope).where(scope.where(rotaVms, eq(rotaVms.rota_vms_id, id)));
+  return row;
+}
+
+export async function countVms(db: Db, scope: TenantScope): Promise<VmCount> {
+  const { stats, active } = vmSource(db, scope);
+  const [row] = await db
+    .select({
+      total: count(),
+      active: sql<number>`count(*) filter (where ${active})`.mapWith(Number),
+    })
+    .from(rotaVms)
+    .leftJoin(stats, eq(stats.rota_vms_id, rotaVms.rota_vms_id))
+    .where(scope.where(rotaVms));
+  const total = row?.total ?? 0;
+  const activeCount = row?.active ?? 0;
+  return { total, active: activeCount, inactive: total - activeCount };
+}
+
+export async function insertVm(db: Db, scope: TenantScope, values: VmCreate) {
+  const [row] = await db
+    .insert(rotaVms)
+    .values(scope.stamp(values))
+    .returning({ id: rotaVms.rota_vms_id });
+  return row!.id;
+}
+
+export async function updateVm(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  values: Omit<VmUpdate, 'id'>,
+): Promise<boolean> {
+  const updated = await db
+    .update(rotaVms)
+    .set({ ...values, updated_at: sql`now()` })
+    .where(scope.where(rotaVms, eq(rotaVms.rota_vms_id, id)))
+    .returning({ id: rotaVms.rota_vms_id });
+  return updated.length > 0;
+}
+
+/**
+ * Deletes a VM without agents. The check is in the statement, not left to the foreign key:
+ * its RESTRICT violation is a different error code from the one lib/db-errors recognises.
+ */
+export async function deleteVm(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+): Promise<'deleted' | 'in_use' | 'absent'> {
+  const deleted = await db
+    .delete(rotaVms)
+    .where(
+      scope.where(
+        rotaVms,
+        eq(rotaVms.rota_vms_id, id),
+        notExists(
+          db
+            .select({ id: rotaNodes.rota_nodes_id })
+            .from(rotaNodes)
+            .where(scope.where(rotaNodes, eq(rotaNodes.rota_vms_id, id))),
+        ),
+      ),
+    )
+    .returning({ id: rotaVms.rota_vms_id });
+  if (deleted.length > 0) return 'deleted';
+  return (await vmExists(db, scope, id)) ? 'in_use' : 'absent';
+}
+
+/** Which of `ids` are VMs of the scope (agents and schedulings may point only at those). */
+export async function vmIdsInScope(
+  db: Db,
+  scope: TenantScope,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: rotaVms.rota_vms_id })
+    .from(rotaVms)
+    .where(scope.where(rotaVms, inArray(rotaVms.rota_vms_id, [...ids])));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A VM of the scope exists (what an agent or a scheduling may point at). */
+export async function vmExists(db: Db, scope: TenantScope, id: number): Promise<boolean> {
+  return (await vmIdsInScope(db, scope, [id])).has(id);
+}
