@@ -9,7 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
-import { createPglite, openPglite, openPostgres, type Database } from '../apps/server/src/db/client.js';
+import {
+  createPglite,
+  openPglite,
+  openPostgres,
+  type Database,
+} from '../apps/server/src/db/client.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';

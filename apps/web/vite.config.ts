@@ -30,6 +30,8 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Page tests wait for lazy route chunks (see test/setup.ts); 5 s is too tight on 2 cores.
+    testTimeout: 15_000,
     unstubGlobals: true,
   },
 });

@@ -1,7 +1,22 @@
 import { vi } from 'vitest';
 
-export type MockCall = { url: string; method: string; headers: Headers; body: unknown };
-export type MockReply = { status: number; body?: unknown };
+export type MockCall = {
+  url: string;
+  method: string;
+  headers: Headers;
+  /** The JSON body, parsed. */
+  body: unknown;
+  /** A multipart body, as sent. */
+  form: FormData | undefined;
+};
+export type MockReply = {
+  status: number;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as it is (a file download), with `headers`. */
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+};
 type Handler = (call: MockCall) => MockReply | Promise<MockReply>;
 
 /**
@@ -16,9 +31,13 @@ export function mockFetch(handler: Handler) {
       method: init.method ?? 'GET',
       headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      form: init.body instanceof FormData ? init.body : undefined,
     };
     calls.push(call);
     const reply = await handler(call);
+    if (reply.raw !== undefined) {
+      return new Response(reply.raw, { status: reply.status, headers: reply.headers ?? {} });
+    }
     const empty = reply.status === 204 || reply.body === undefined;
     return new Response(empty ? null : JSON.stringify(reply.body), {
       status: reply.status,
@@ -34,4 +53,19 @@ export function forbidFetch() {
   return mockFetch((call) => {
     throw new Error(`unexpected API call: ${call.method} ${call.url}`);
   });
+}
+
+/** An `index` answer: `{data, meta}` for one page. */
+export function page<T>(
+  data: T[],
+  meta: { total?: number; current_page?: number; per_page?: number } = {},
+) {
+  return {
+    data,
+    meta: {
+      total: meta.total ?? data.length,
+      current_page: meta.current_page ?? 1,
+      per_page: meta.per_page ?? 20,
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 class ResizeObserverStub {
@@ -17,6 +17,10 @@ class ResizeObserverStub {
   unobserve() {}
   disconnect() {}
 }
+
+// The first render of a route imports its lazy chunks (Mantine, the shell, the page), which
+// takes seconds on a busy 2-core machine; findBy*/waitFor wait for it instead of failing at 1 s.
+configure({ asyncUtilTimeout: 4000 });
 
 // Node-environment tests (the bundle-size check) have no DOM to patch.
 if (typeof window !== 'undefined') {

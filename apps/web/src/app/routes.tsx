@@ -45,6 +45,22 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
     },
   ];
 
+/**
+ * Shell pages below a list route (`/robot/:id`): guarded by their list route's permissions,
+ * which is also what keeps the list's sidebar entry highlighted.
+ */
+export const SHELL_DETAIL_PAGES: ReadonlyArray<{
+  path: string;
+  route: ConsoleRoute;
+  load: () => Promise<PageModule>;
+}> = [
+  {
+    path: '/robot/:id',
+    route: '/robot',
+    load: () => import('../features/robots/routes/robot-detail-page'),
+  },
+];
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -72,11 +88,19 @@ export const routes: RouteObject[] = [
       { path: '/login', element: <Navigate to={SIGN_IN_PATH} replace /> },
       {
         lazy: lazyPage(() => import('../features/shell/routes/shell-layout')),
-        children: SHELL_PAGES.map(({ route, load }) => ({
-          path: route,
-          handle: { route } satisfies ShellRouteHandle,
-          lazy: lazyPage(load),
-        })),
+        children: [
+          ...SHELL_PAGES.map(({ route, load }) => ({
+            path: route,
+            handle: { route } satisfies ShellRouteHandle,
+            lazy: lazyPage(load),
+          })),
+          // Static segments outrank `:id`, so `/robot/field` stays the fields page.
+          ...SHELL_DETAIL_PAGES.map(({ path, route, load }) => ({
+            path,
+            handle: { route } satisfies ShellRouteHandle,
+            lazy: lazyPage(load),
+          })),
+        ],
       },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],

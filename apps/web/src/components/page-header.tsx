@@ -13,7 +13,8 @@ export function PageHeader({
 }) {
   return (
     <Group justify="space-between" align="flex-start" gap="sm" mb="lg">
-      <Box miw={0}>
+      {/* The text shrinks first, so the actions stay on the right beside a long subtitle. */}
+      <Box miw={0} style={{ flex: '1 1 20rem' }}>
         <Title order={1} fz="h2">
           {title}
         </Title>

@@ -3,15 +3,17 @@ import { isApiError } from './http/api-error';
 import { localizeMessage } from './i18n';
 
 /**
- * Puts a 400's field errors under the form's fields. Returns false when the error was not
- * about any field the form has, so the caller shows it another way.
+ * Puts an answer's field errors under the form's fields: a 400's by default; forms that also
+ * want a 409's (a duplicate name names its field) pass `statuses`. Returns false when the error
+ * was not about any field the form has, so the caller shows it another way.
  */
 export function applyFieldErrors<T extends FieldValues>(
   error: unknown,
   fields: readonly FieldPath<T>[],
   setError: UseFormSetError<T>,
+  statuses: readonly number[] = [400],
 ): boolean {
-  if (!isApiError(error) || error.status !== 400) return false;
+  if (!isApiError(error) || !statuses.includes(error.status)) return false;
   let applied = false;
   for (const entry of error.errors) {
     const field = fields.find((name) => name === entry.field);

@@ -81,7 +81,10 @@ type Translations = Record<string, unknown>;
  * out of the sign-in page's first download and two features never edit the same file.
  * Call at module level in `features/<area>/i18n.ts`; use with `useTranslation('<area>')`.
  */
-export function registerTranslations(namespace: string, bundles: Record<Language, Translations>): string {
+export function registerTranslations(
+  namespace: string,
+  bundles: Record<Language, Translations>,
+): string {
   for (const lang of LANGUAGES) {
     if (!i18n.hasResourceBundle(lang, namespace)) {
       i18n.addResourceBundle(lang, namespace, bundles[lang], true, false);

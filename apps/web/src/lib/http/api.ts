@@ -41,6 +41,8 @@ export const api = createClient({
       showSuccessPopup(messageOf(data) ?? options.successMessage ?? i18n.t('http.removed'));
     } else if (status === 204) {
       showSuccessPopup(options.successMessage ?? i18n.t('http.changed'));
+    } else if (status === 200 && options.announce) {
+      showSuccessPopup(messageOf(data) ?? options.successMessage ?? i18n.t('http.changed'));
     }
   },
   onError(error, options) {

@@ -2,3 +2,4 @@ export { api } from './api';
 export { plainApi } from './plain-api';
 export { ApiError, errorText, isApiError } from './api-error';
 export type { ApiClient, CallOptions } from './create-client';
+export type { DownloadedFile } from './request';

@@ -1,0 +1,474 @@
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  EmptyState,
+  Group,
+  Menu,
+  Pagination,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+  VisuallyHidden,
+  type MantineBreakpoint,
+  type MantineColor,
+} from '@mantine/core';
+import {
+  IconArrowDown,
+  IconArrowUp,
+  IconArrowsSort,
+  IconDots,
+  IconInbox,
+  IconSearch,
+  IconSearchOff,
+} from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZES, type ListResponse } from '@rota/contract';
+import { useFormat } from '../../lib/format';
+import type { ListState } from '../../lib/use-list-state';
+
+export type DataTableColumn<T> = {
+  /** Unique among the columns. */
+  key: string;
+  /** Head text (also the sort button's name). */
+  header: string;
+  render: (row: T) => ReactNode;
+  /** The server's sort column for this head; without it the head does not sort. */
+  sort?: string;
+  align?: 'left' | 'center' | 'right';
+  width?: number | string;
+  /** Hide the column below this breakpoint (secondary data on phones). */
+  visibleFrom?: MantineBreakpoint;
+};
+
+export type RowAction<T> = {
+  key: string;
+  label: string;
+  icon?: ReactNode;
+  color?: MantineColor;
+  onClick: (row: T) => void;
+  /** Leave the action out (no permission, not applicable to this row). */
+  hidden?: boolean | ((row: T) => boolean);
+  disabled?: boolean | ((row: T) => boolean);
+};
+
+/** What DataTable reads of a TanStack query (`useQuery(...)` fits as it is). */
+export type DataTableQuery<T> = {
+  data: ListResponse<T> | undefined;
+  isPending: boolean;
+  isError: boolean;
+  isFetching?: boolean;
+  refetch: () => unknown;
+};
+
+export type DataTableSelection<K> = {
+  selected: readonly K[];
+  onChange: (keys: K[]) => void;
+};
+
+export type DataTableProps<T, K extends string | number> = {
+  /** Accessible name of the table ("Robôs"). */
+  label: string;
+  columns: readonly DataTableColumn<T>[];
+  query: DataTableQuery<T>;
+  /** The list's URL state from useListState (page, size, sort, search, filters). */
+  list: ListState;
+  rowKey: (row: T) => K;
+  /** Names a row in labels: "Ações de Faturas", "Selecionar Faturas". */
+  rowLabel: (row: T) => string;
+  /** Show the search box (bound to `list.searchInput`). */
+  searchable?: boolean;
+  searchPlaceholder?: string;
+  /** Filter inputs, shown beside the search box. */
+  filters?: ReactNode;
+  /** The empty list before any search or filter: say what to do, offer the primary action. */
+  empty: { title: string; description: string; action?: ReactNode; icon?: ReactNode };
+  rowActions?: readonly RowAction<T>[];
+  /** Row click (outside its links, checkbox and menu); the first column should hold a link too. */
+  onRowClick?: (row: T) => void;
+  /** Checkbox column for bulk actions; selection is per page. */
+  selection?: DataTableSelection<K>;
+  /** Shown above the table while rows are selected, given those rows. */
+  bulkActions?: (rows: T[]) => ReactNode;
+  /** Below this width the table scrolls sideways instead of squeezing (phones). */
+  minWidth?: number;
+};
+
+const INTERACTIVE =
+  'a, button, input, select, textarea, label, [role="menuitem"], [role="checkbox"]';
+
+function SortIcon({ active, order }: { active: boolean; order: 'asc' | 'desc' }) {
+  if (!active) return <IconArrowsSort size={14} aria-hidden style={{ opacity: 0.4 }} />;
+  return order === 'asc' ? (
+    <IconArrowUp size={14} aria-hidden />
+  ) : (
+    <IconArrowDown size={14} aria-hidden />
+  );
+}
+
+function resolve<T>(value: boolean | ((row: T) => boolean) | undefined, row: T): boolean {
+  return typeof value === 'function' ? value(row) : (value ?? false);
+}
+
+function RowMenu<T>({ row, name, actions }: { row: T; name: string; actions: RowAction<T>[] }) {
+  const { t } = useTranslation();
+  return (
+    <Menu position="bottom-end" shadow="md" withinPortal>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={t('common.table.rowActions', { name })}
+        >
+          <IconDots size={18} aria-hidden />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {actions.map((action) => (
+          <Menu.Item
+            key={action.key}
+            color={action.color}
+            leftSection={action.icon}
+            disabled={resolve(action.disabled, row)}
+            onClick={() => action.onClick(row)}
+          >
+            {action.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function LoadingRows({ columns, rows }: { columns: number; rows: number }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={8} role="status" aria-busy="true" aria-label={t('app.loading')} py="xs">
+      <Skeleton height={34} radius="sm" />
+      {Array.from({ length: rows }, (_, index) => (
+        <Group key={index} gap="md" wrap="nowrap">
+          {Array.from({ length: Math.min(columns, 5) }, (_, cell) => (
+            <Skeleton key={cell} height={22} radius="sm" style={{ flex: cell === 0 ? 2 : 1 }} />
+          ))}
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * A server-side list (DESIGN §7): search and filters above, sortable heads, a skeleton while the
+ * first page loads, an empty state that says what to do, an error with retry, row actions in a
+ * menu at the row's end, optional row selection for bulk actions, pagination and page size below.
+ * On phones the table scrolls sideways inside its box.
+ */
+export function DataTable<T, K extends string | number>({
+  label,
+  columns,
+  query,
+  list,
+  rowKey,
+  rowLabel,
+  searchable = false,
+  searchPlaceholder,
+  filters,
+  empty,
+  rowActions,
+  onRowClick,
+  selection,
+  bulkActions,
+  minWidth = 720,
+}: DataTableProps<T, K>) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const rows = query.data?.data ?? [];
+  const meta = query.data?.meta;
+  const total = meta?.total ?? 0;
+  const perPage = meta?.per_page ?? list.perPage;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  const currentPage = meta?.current_page ?? list.page;
+
+  // A page past the end (the last row of the last page was deleted): go to the last one.
+  const { setPage } = list;
+  const pastTheEnd = !!meta && rows.length === 0 && total > 0 && list.page > pages;
+  useEffect(() => {
+    if (pastTheEnd) setPage(pages);
+  }, [pastTheEnd, pages, setPage]);
+
+  const keys = rows.map(rowKey);
+  const selectedOnPage = selection ? keys.filter((key) => selection.selected.includes(key)) : [];
+  const allSelected = keys.length > 0 && selectedOnPage.length === keys.length;
+  const someSelected = selectedOnPage.length > 0 && !allSelected;
+  const actionsFor = (row: T) =>
+    (rowActions ?? []).filter((action) => !resolve(action.hidden, row));
+  const withActions = (rowActions ?? []).length > 0;
+
+  function toggleAll() {
+    if (!selection) return;
+    selection.onChange(allSelected ? [] : keys);
+  }
+
+  function toggleRow(key: K) {
+    if (!selection) return;
+    const next = selectedOnPage.includes(key)
+      ? selectedOnPage.filter((k) => k !== key)
+      : [...selectedOnPage, key];
+    selection.onChange(next);
+  }
+
+  function handleRowClick(event: MouseEvent<HTMLTableRowElement>, row: T) {
+    if (!onRowClick) return;
+    const target = event.target as HTMLElement;
+    if (target.closest(INTERACTIVE)) return;
+    onRowClick(row);
+  }
+
+  const toolbar =
+    searchable || filters ? (
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        {searchable ? (
+          <TextInput
+            type="search"
+            aria-label={t('common.table.search')}
+            placeholder={searchPlaceholder ?? t('common.table.search')}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={list.searchInput}
+            onChange={(event) => list.setSearch(event.currentTarget.value)}
+            w={{ base: '100%', xs: 280 }}
+          />
+        ) : null}
+        {filters}
+      </Group>
+    ) : null;
+
+  const selectedRows = rows.filter((row) => selectedOnPage.includes(rowKey(row)));
+  const bulkBar =
+    selection && bulkActions && selectedRows.length > 0 ? (
+      <Paper withBorder radius="md" px="md" py="xs" bg="var(--mantine-primary-color-light)">
+        <Group justify="space-between" gap="sm">
+          <Text size="sm" fw={500} role="status">
+            {t('common.table.selected', { count: selectedRows.length })}
+          </Text>
+          <Group gap="xs">
+            {bulkActions(selectedRows)}
+            <Button size="xs" variant="subtle" onClick={() => selection.onChange([])}>
+              {t('common.table.clearSelection')}
+            </Button>
+          </Group>
+        </Group>
+      </Paper>
+    ) : null;
+
+  let body: ReactNode;
+  if (query.isError && !query.data) {
+    body = (
+      <Alert color="red" variant="light" title={t('common.table.loadError')}>
+        <Button size="xs" variant="light" color="red" mt="xs" onClick={() => void query.refetch()}>
+          {t('app.retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (query.isPending || !query.data) {
+    body = <LoadingRows columns={columns.length} rows={Math.min(list.perPage, 8)} />;
+  } else if (rows.length === 0 && (total === 0 || !pastTheEnd)) {
+    body = list.hasFilters ? (
+      <EmptyState
+        py="xl"
+        icon={<IconSearchOff size={28} aria-hidden />}
+        withIndicatorBackground
+        title={t('common.table.noResults')}
+        description={t('common.table.noResultsHint')}
+      >
+        <EmptyState.Actions>
+          <Button variant="default" onClick={() => list.clearFilters()}>
+            {t('common.table.clearFilters')}
+          </Button>
+        </EmptyState.Actions>
+      </EmptyState>
+    ) : (
+      <EmptyState
+        py="xl"
+        icon={empty.icon ?? <IconInbox size={28} aria-hidden />}
+        withIndicatorBackground
+        title={empty.title}
+        description={empty.description}
+      >
+        {empty.action ? <EmptyState.Actions>{empty.action}</EmptyState.Actions> : null}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      // `position: relative` makes the box the containing block of absolutely positioned cells'
+      // content (VisuallyHidden heads), which would otherwise widen the page on phones.
+      <Table.ScrollContainer minWidth={minWidth} type="native" pos="relative">
+        <Table
+          aria-label={label}
+          highlightOnHover={!!onRowClick}
+          verticalSpacing="sm"
+          aria-busy={query.isFetching ? 'true' : undefined}
+          style={{ opacity: query.isFetching ? 0.65 : 1, transition: 'opacity 150ms' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {selection ? (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={t('common.table.selectAll')}
+                    checked={allSelected}
+                    indeterminate={someSelected}
+                    onChange={toggleAll}
+                  />
+                </Table.Th>
+              ) : null}
+              {columns.map((column) => {
+                const active = !!column.sort && list.sort === column.sort;
+                return (
+                  <Table.Th
+                    key={column.key}
+                    w={column.width}
+                    ta={column.align}
+                    visibleFrom={column.visibleFrom}
+                    aria-sort={
+                      column.sort
+                        ? active
+                          ? list.order === 'asc'
+                            ? 'ascending'
+                            : 'descending'
+                          : 'none'
+                        : undefined
+                    }
+                  >
+                    {column.sort ? (
+                      <UnstyledButton
+                        onClick={() => list.setSort(column.sort!)}
+                        fw={700}
+                        fz="sm"
+                        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+                      >
+                        {column.header}
+                        <SortIcon active={active} order={list.order} />
+                      </UnstyledButton>
+                    ) : (
+                      column.header
+                    )}
+                  </Table.Th>
+                );
+              })}
+              {withActions ? (
+                <Table.Th w={56}>
+                  <VisuallyHidden>{t('common.table.actions')}</VisuallyHidden>
+                </Table.Th>
+              ) : null}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => {
+              const key = rowKey(row);
+              const name = rowLabel(row);
+              const selected = selectedOnPage.includes(key);
+              const actions = withActions ? actionsFor(row) : [];
+              return (
+                <Table.Tr
+                  key={key}
+                  onClick={onRowClick ? (event) => handleRowClick(event, row) : undefined}
+                  style={onRowClick ? { cursor: 'pointer' } : undefined}
+                  bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
+                  aria-selected={selection ? selected : undefined}
+                >
+                  {selection ? (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={t('common.table.selectRow', { name })}
+                        checked={selected}
+                        onChange={() => toggleRow(key)}
+                      />
+                    </Table.Td>
+                  ) : null}
+                  {columns.map((column) => (
+                    <Table.Td key={column.key} ta={column.align} visibleFrom={column.visibleFrom}>
+                      {column.render(row)}
+                    </Table.Td>
+                  ))}
+                  {withActions ? (
+                    <Table.Td ta="right">
+                      {actions.length > 0 ? (
+                        <RowMenu row={row} name={name} actions={actions} />
+                      ) : null}
+                    </Table.Td>
+                  ) : null}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  const from = total === 0 ? 0 : (currentPage - 1) * perPage + 1;
+  const to = Math.min(total, currentPage * perPage);
+  const footer =
+    query.data && total > 0 ? (
+      <Group justify="space-between" gap="sm" wrap="wrap">
+        <Group gap="sm" wrap="nowrap">
+          <Select
+            aria-label={t('common.table.rowsPerPage')}
+            data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+            value={String(list.perPage)}
+            onChange={(value) => value && list.setPerPage(Number(value))}
+            allowDeselect={false}
+            w={80}
+            size="xs"
+          />
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {t('common.table.range', {
+              from: format.number(from),
+              to: format.number(to),
+              total: format.number(total),
+            })}
+          </Text>
+        </Group>
+        {pages > 1 ? (
+          <Box component="nav" aria-label={t('common.table.pagination')}>
+            <Pagination
+              total={pages}
+              value={Math.min(currentPage, pages)}
+              onChange={(page) => list.setPage(page)}
+              size="sm"
+              siblings={1}
+              boundaries={1}
+              getItemProps={(page) => ({ 'aria-label': t('common.table.page', { page }) })}
+              getControlProps={(control) => ({
+                'aria-label': t(
+                  control === 'previous'
+                    ? 'common.table.previousPage'
+                    : control === 'next'
+                      ? 'common.table.nextPage'
+                      : control === 'first'
+                        ? 'common.table.firstPage'
+                        : 'common.table.lastPage',
+                ),
+              })}
+            />
+          </Box>
+        ) : null}
+      </Group>
+    ) : null;
+
+  return (
+    <Stack gap="sm">
+      {toolbar}
+      {bulkBar}
+      {body}
+      {footer}
+    </Stack>
+  );
+}

@@ -1,0 +1,9 @@
+export { DataTable } from './data-table';
+export type {
+  DataTableColumn,
+  DataTableProps,
+  DataTableQuery,
+  DataTableSelection,
+  RowAction,
+} from './data-table';
+export { useRowSelection } from './use-row-selection';

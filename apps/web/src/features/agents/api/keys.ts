@@ -1,0 +1,8 @@
+import type { AgentListBody } from './list-agents';
+
+/** Query keys of the agents area, so no component writes one inline. */
+export const agentKeys = {
+  all: ['agents'] as const,
+  lists: () => [...agentKeys.all, 'list'] as const,
+  list: (body: AgentListBody) => [...agentKeys.lists(), body] as const,
+};

@@ -1,0 +1,116 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { MONOSPACE_INPUT } from '../../operations/monospace-input';
+import { useAgentsTranslation } from '../i18n';
+
+/** The command that starts an agent on its VM, pointed at this console's server. */
+export function agentStartCommand(token: string, origin: string = window.location.origin): string {
+  return `npm run agent -- --server ${origin} --token ${token}`;
+}
+
+function CopyIcon({ value, label, copied }: { value: string; label: string; copied: string }) {
+  return (
+    <CopyButton value={value} timeout={2000}>
+      {({ copied: done, copy }) => (
+        <Tooltip label={done ? copied : label} withArrow position="left">
+          <ActionIcon
+            variant="subtle"
+            color={done ? 'teal' : 'gray'}
+            onClick={copy}
+            aria-label={label}
+          >
+            {done ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+export type RevealedToken = { name: string; token: string };
+
+type AgentTokenModalProps = {
+  opened: boolean;
+  onClose: () => void;
+  /** Cleared by the page once the modal has slid out, so the token leaves memory. */
+  onExited: () => void;
+  revealed: RevealedToken | null;
+};
+
+/**
+ * A new agent's (or a rotated) token, shown this one time: the server keeps only its hash. A click
+ * outside does not close it, so the token is not lost by accident.
+ */
+export function AgentTokenModal({ opened, onClose, onExited, revealed }: AgentTokenModalProps) {
+  const t = useAgentsTranslation();
+  const { t: tc } = useTranslation();
+  const token = revealed?.token ?? '';
+  const command = agentStartCommand(token);
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      onExitTransitionEnd={onExited}
+      title={t('token.title', { name: revealed?.name ?? '' })}
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': tc('common.actions.close') }}
+      centered
+      size="lg"
+    >
+      <Stack gap="md">
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle size={18} aria-hidden />}
+          title={t('token.warningTitle')}
+        >
+          {t('token.warning')}
+        </Alert>
+        <TextInput
+          label={t('token.label')}
+          value={token}
+          readOnly
+          styles={MONOSPACE_INPUT}
+          spellCheck={false}
+          onFocus={(event) => event.currentTarget.select()}
+          rightSection={
+            <CopyIcon value={token} label={t('token.copy')} copied={t('token.copied')} />
+          }
+          rightSectionPointerEvents="all"
+        />
+        <Stack gap={4}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" fw={500}>
+              {t('token.command')}
+            </Text>
+            <CopyIcon value={command} label={t('token.copyCommand')} copied={t('token.copied')} />
+          </Group>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {command}
+          </Code>
+          <Text size="xs" c="dimmed">
+            {t('token.commandHint')}
+          </Text>
+        </Stack>
+        <Group justify="flex-end">
+          <Button onClick={onClose} data-autofocus>
+            {t('token.done')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RobotVersion } from '@rota/contract';
+import { api } from '../../../lib/http';
+import { robotVersionKeys } from './keys';
+import { ROBOT_VERSION_BASE } from './paths';
+
+/** POST delete `{id}` → 202; 409 `version_in_use` for the current version. */
+export function deleteRobotVersion(version: RobotVersion): Promise<{ message: string }> {
+  return api.post(`${ROBOT_VERSION_BASE}/delete`, { id: version.rota_robot_versions_id });
+}
+
+export function useDeleteRobotVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteRobotVersion,
+    onSuccess: (_answer, version) =>
+      void queryClient.invalidateQueries({
+        queryKey: robotVersionKeys.ofRobot(version.rota_robots_id),
+      }),
+  });
+}

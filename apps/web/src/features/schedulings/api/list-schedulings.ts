@@ -1,0 +1,34 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { ListResponse, Scheduling, schedulingListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+import { api } from '../../../lib/http';
+import { schedulingKeys } from './keys';
+import { SCHEDULING_BASE } from './paths';
+
+export type SchedulingListBody = z.input<typeof schedulingListQuerySchema>;
+export type SchedulingSort = NonNullable<SchedulingListBody['sort']>;
+
+/** The columns `index` sorts by (schedulingListQuerySchema). */
+export const SCHEDULING_SORTS = [
+  'name',
+  'interval_minutes',
+  'priority',
+  'created_at',
+  'deleted_at',
+] as const satisfies readonly SchedulingSort[];
+
+/**
+ * POST index with `deleted` (`not_deleted` by default, `deleted`, `all`), `rota_robots_id` and
+ * `active` filters → `{data, meta}`; search runs over the name and the robot's name.
+ */
+export function fetchSchedulings(body: SchedulingListBody): Promise<ListResponse<Scheduling>> {
+  return api.post<ListResponse<Scheduling>>(`${SCHEDULING_BASE}/index`, body);
+}
+
+export function schedulingsQueryOptions(body: SchedulingListBody) {
+  return queryOptions({
+    queryKey: schedulingKeys.list(body),
+    queryFn: () => fetchSchedulings(body),
+    placeholderData: keepPreviousData,
+  });
+}

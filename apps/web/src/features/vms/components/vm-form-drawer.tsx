@@ -1,0 +1,113 @@
+import { TextInput, Textarea } from '@mantine/core';
+import type { UseFormReturn } from 'react-hook-form';
+import { vmCreateSchema, vmUpdateSchema, type Vm } from '@rota/contract';
+import { FormDrawer } from '../../../components/form-drawer';
+import { fieldError } from '../../../lib/form-errors';
+import { MONOSPACE_INPUT } from '../../operations/monospace-input';
+import { useCreateVm } from '../api/create-vm';
+import { useUpdateVm } from '../api/update-vm';
+import { useVmsTranslation } from '../i18n';
+
+/** What the inputs edit, in both forms (create and update share them). */
+type VmInputs = {
+  name: string;
+  hostname: string;
+  label: string;
+  os: string;
+  description: string;
+};
+
+function VmFormInputs({ form }: { form: UseFormReturn<VmInputs> }) {
+  const t = useVmsTranslation();
+  const { errors } = form.formState;
+  return (
+    <>
+      <TextInput
+        label={t('form.name')}
+        withAsterisk
+        data-autofocus
+        error={fieldError(errors.name)}
+        {...form.register('name')}
+      />
+      <TextInput
+        label={t('form.hostname')}
+        description={t('form.hostnameHint')}
+        withAsterisk
+        styles={MONOSPACE_INPUT}
+        spellCheck={false}
+        autoCapitalize="off"
+        error={fieldError(errors.hostname)}
+        {...form.register('hostname')}
+      />
+      <TextInput
+        label={t('form.os')}
+        placeholder={t('form.osPlaceholder')}
+        error={fieldError(errors.os)}
+        {...form.register('os')}
+      />
+      <TextInput
+        label={t('form.label')}
+        description={t('form.labelHint')}
+        error={fieldError(errors.label)}
+        {...form.register('label')}
+      />
+      <Textarea
+        label={t('form.description')}
+        autosize
+        minRows={2}
+        maxRows={6}
+        error={fieldError(errors.description)}
+        {...form.register('description')}
+      />
+    </>
+  );
+}
+
+type VmFormDrawerProps = {
+  opened: boolean;
+  onClose: () => void;
+  /** The VM to edit; without it the drawer creates one. */
+  vm?: Vm | null;
+};
+
+/** "Nova VM" / "Editar VM": vmCreateSchema or vmUpdateSchema, as the server checks. */
+export function VmFormDrawer({ opened, onClose, vm }: VmFormDrawerProps) {
+  const t = useVmsTranslation();
+  const create = useCreateVm();
+  const update = useUpdateVm();
+
+  if (vm) {
+    return (
+      <FormDrawer
+        opened={opened}
+        onClose={onClose}
+        title={t('form.editTitle')}
+        schema={vmUpdateSchema}
+        defaultValues={{
+          id: vm.rota_vms_id,
+          name: vm.name,
+          hostname: vm.hostname,
+          label: vm.label ?? '',
+          os: vm.os ?? '',
+          description: vm.description ?? '',
+        }}
+        onSubmit={(values) => update.mutateAsync(values)}
+      >
+        {(form) => <VmFormInputs form={form as unknown as UseFormReturn<VmInputs>} />}
+      </FormDrawer>
+    );
+  }
+  return (
+    <FormDrawer
+      opened={opened}
+      onClose={onClose}
+      title={t('form.createTitle')}
+      submitLabel={t('form.create')}
+      schema={vmCreateSchema}
+      defaultValues={{ name: '', hostname: '', label: '', os: '', description: '' }}
+      onSubmit={(values) => create.mutateAsync(values)}
+    >
+      {(form) => <VmFormInputs form={form as unknown as UseFormReturn<VmInputs>} />}
+    </FormDrawer>
+  );
+}

@@ -1,0 +1,124 @@
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_LANGUAGE, type Language } from '@rota/contract';
+import { currentLanguage, isLanguage } from './i18n';
+
+/**
+ * DESIGN §7: dates, sizes and numbers in the user's language. Built on Intl (no date library);
+ * formatters are cached per language because constructing them is the slow part.
+ */
+const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
+
+type Formatters = {
+  date: Intl.DateTimeFormat;
+  time: Intl.DateTimeFormat;
+  number: Intl.NumberFormat;
+  decimal: Intl.NumberFormat;
+};
+
+const cache = new Map<Language, Formatters>();
+
+function formattersFor(lang: Language): Formatters {
+  let found = cache.get(lang);
+  if (!found) {
+    const locale = LOCALES[lang];
+    found = {
+      date: new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric' }),
+      // pt: 24-hour `HH:mm`; en: `5:05 PM`.
+      time: new Intl.DateTimeFormat(
+        locale,
+        lang === 'pt'
+          ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+          : { hour: 'numeric', minute: '2-digit' },
+      ),
+      number: new Intl.NumberFormat(locale),
+      decimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }),
+    };
+    cache.set(lang, found);
+  }
+  return found;
+}
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** `dd/MM/yyyy HH:mm` in pt, `MM/dd/yyyy h:mm AM` in en; '' for no date. */
+export function formatDateTime(
+  value: string | number | Date | null | undefined,
+  lang: Language = currentLanguage(),
+): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const f = formattersFor(lang);
+  return `${f.date.format(date)} ${f.time.format(date)}`;
+}
+
+/**
+ * A calendar day. `YYYY-MM-DD` strings are days, not instants: they are shown as written,
+ * whatever the browser's time zone.
+ */
+export function formatDate(
+  value: string | number | Date | null | undefined,
+  lang: Language = currentLanguage(),
+): string {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+    return formattersFor(lang).date.format(new Date(y, m - 1, d));
+  }
+  const date = toDate(value);
+  return date ? formattersFor(lang).date.format(date) : '';
+}
+
+export function formatNumber(value: number, lang: Language = currentLanguage()): string {
+  return formattersFor(lang).number.format(value);
+}
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** 1536 → `1,5 KB` (pt) / `1.5 KB` (en); units of 1024. */
+export function formatBytes(bytes: number, lang: Language = currentLanguage()): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const f = formattersFor(lang);
+  return `${unit === 0 ? f.number.format(value) : f.decimal.format(value)} ${BYTE_UNITS[unit]}`;
+}
+
+/** Today as `YYYY-MM-DD` in the browser's time zone (date inputs, date-range limits). */
+export function todayIsoDate(now: Date = new Date()): string {
+  return isoDateOf(now);
+}
+
+/** A Date as the local calendar day `YYYY-MM-DD`. */
+export function isoDateOf(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** A Date as the value of an `<input type="datetime-local">` (`YYYY-MM-DDTHH:mm`, local). */
+export function localDateTimeInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${isoDateOf(date)}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/**
+ * The formatters bound to the current language; components that use it re-render when the
+ * language changes.
+ */
+export function useFormat() {
+  const { i18n } = useTranslation();
+  const lang: Language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  return {
+    lang,
+    dateTime: (value: string | number | Date | null | undefined) => formatDateTime(value, lang),
+    date: (value: string | number | Date | null | undefined) => formatDate(value, lang),
+    number: (value: number) => formatNumber(value, lang),
+    bytes: (value: number) => formatBytes(value, lang),
+  };
+}

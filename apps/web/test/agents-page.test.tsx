@@ -1,0 +1,208 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Agent, Language } from '@rota/contract';
+import { resetEnvironment } from './render';
+import { callsTo, listOf, makeAgent, makeVm, openPage } from './operations-fixtures';
+
+const ALL = ['AGENTES.LIST', 'AGENTES.CREATE', 'AGENTES.UPDATE', 'AGENTES.DELETE'];
+
+const agente02 = makeAgent({
+  rota_nodes_id: 2,
+  name: 'agente-02',
+  connectivity: 'inactive',
+  last_seen_at: null,
+  version: null,
+  hostname: null,
+});
+const vms = [makeVm(), makeVm({ rota_vms_id: 2, name: 'vm-rh', agents: 0 })];
+
+async function openAgents(
+  permissions: string[],
+  options: { lang?: Language; path?: string; agents?: Agent[] } = {},
+) {
+  // Made now, so its last_seen_at is five minutes ago when the list shows.
+  let agents = options.agents ?? [makeAgent(), agente02];
+  return openPage(
+    options.path ?? '/node',
+    /Agentes|Agents/,
+    permissions,
+    ({ url, body }) => {
+      if (url.endsWith('/rota/node/api/v1/index')) return { status: 200, body: listOf(agents) };
+      if (url.endsWith('/rota/vm/api/v1/index')) return { status: 200, body: listOf(vms) };
+      if (url.endsWith('/rota/vm/api/v1/show')) return { status: 200, body: { data: vms[0] } };
+      if (url.endsWith('/rota/node/api/v1/create')) {
+        const input = body as { name: string; rota_vms_id: number };
+        const created = makeAgent({ rota_nodes_id: 3, ...input, last_seen_at: null });
+        agents = [...agents, created];
+        return {
+          status: 201,
+          body: { message: 'Criado!', data: { ...created, token: 'tok_created_123' } },
+        };
+      }
+      if (url.endsWith('/rota/node/api/v1/rotate_token')) {
+        return {
+          status: 200,
+          body: {
+            message: 'Um novo token foi emitido; o anterior não funciona mais',
+            data: { token: 'tok_rotated_456' },
+          },
+        };
+      }
+      if (url.endsWith('/rota/node/api/v1/update')) return { status: 204 };
+      if (url.endsWith('/rota/node/api/v1/delete')) {
+        return { status: 202, body: { message: 'Removido!' } };
+      }
+      return undefined;
+    },
+    options.lang,
+  );
+}
+
+beforeEach(async () => {
+  await resetEnvironment('pt');
+});
+
+describe('/node', { timeout: 20_000 }, () => {
+  it('lists agents with VM, connectivity and when they were last seen', async () => {
+    const { calls } = await openAgents(ALL);
+    const table = await screen.findByRole('table', { name: 'Agentes' });
+    const rows = within(table).getAllByRole('row');
+    expect(within(rows[1]!).getByText('agente-01')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('vm-financeiro')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Ativo')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('há 5 minutos')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Inativo')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Nunca')).toBeInTheDocument();
+    expect(callsTo(calls, '/node/api/v1/index')[0]?.body).toEqual({
+      page: 1,
+      per_page: 20,
+      sort: 'name',
+      order: 'asc',
+    });
+  });
+
+  it('sends the VM and connectivity filters from the URL', async () => {
+    const { calls } = await openAgents(ALL, { path: '/node?rota_vms_id=1&connectivity=active' });
+    await screen.findByRole('table', { name: 'Agentes' });
+    expect(callsTo(calls, '/node/api/v1/index')[0]?.body).toEqual({
+      page: 1,
+      per_page: 20,
+      sort: 'name',
+      order: 'asc',
+      rota_vms_id: 1,
+      connectivity: 'active',
+    });
+    // The VM filter shows the chosen VM by name.
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'VM' })).toHaveValue('vm-financeiro'),
+    );
+  });
+
+  it('hides "Novo agente" and the row actions from a user who may only list', async () => {
+    await openAgents(['AGENTES.LIST']);
+    await screen.findByRole('table', { name: 'Agentes' });
+    expect(screen.queryByRole('button', { name: 'Novo agente' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Ações de agente-01' })).not.toBeInTheDocument();
+  });
+
+  it('offers rotate and edit with AGENTES.UPDATE, delete only with AGENTES.DELETE', async () => {
+    const { user } = await openAgents(['AGENTES.LIST', 'AGENTES.UPDATE']);
+    await user.click(await screen.findByRole('button', { name: 'Ações de agente-01' }));
+    expect(await screen.findByRole('menuitem', { name: 'Editar' })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Gerar novo token' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Excluir' })).not.toBeInTheDocument();
+  });
+
+  it('creates an agent and shows its token once, with the start command', async () => {
+    const { user, calls } = await openAgents(ALL);
+    await user.click(await screen.findByRole('button', { name: 'Novo agente' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Novo agente' });
+    await user.click(within(drawer).getByRole('button', { name: 'Criar agente' }));
+    expect(await within(drawer).findByText('Nome obrigatório')).toBeInTheDocument();
+    expect(within(drawer).getByText('VM obrigatória')).toBeInTheDocument();
+
+    await user.type(within(drawer).getByRole('textbox', { name: /Nome/ }), 'agente-03');
+    await user.click(within(drawer).getByRole('combobox', { name: /VM/ }));
+    await user.click(await screen.findByRole('option', { name: 'vm-rh' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Criar agente' }));
+
+    const modal = await screen.findByRole('dialog', { name: 'Token do agente “agente-03”' });
+    expect(callsTo(calls, '/node/api/v1/create')[0]?.body).toEqual({
+      name: 'agente-03',
+      rota_vms_id: 2,
+    });
+    expect(screen.queryByRole('dialog', { name: 'Novo agente' })).not.toBeInTheDocument();
+    expect(within(modal).getByText('Copie o token agora')).toBeInTheDocument();
+    expect(
+      within(modal).getByText(
+        'Ele não será exibido novamente. Se for perdido, gere um novo token.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(modal).getByRole('textbox', { name: 'Token do agente' })).toHaveValue(
+      'tok_created_123',
+    );
+    expect(
+      within(modal).getByText(
+        `npm run agent -- --server ${window.location.origin} --token tok_created_123`,
+      ),
+    ).toBeInTheDocument();
+
+    await user.click(within(modal).getByRole('button', { name: 'Copiar token' }));
+    await waitFor(async () => expect(await navigator.clipboard.readText()).toBe('tok_created_123'));
+
+    await user.click(within(modal).getByRole('button', { name: 'Já copiei o token' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: /Token do agente/ })).not.toBeInTheDocument(),
+    );
+    // Once closed, the token is nowhere on the page.
+    expect(document.body).not.toHaveTextContent('tok_created_123');
+    expect(await screen.findByText('agente-03')).toBeInTheDocument();
+  });
+
+  it('rotates a token after a confirmation and shows the new one once', async () => {
+    const { user, calls } = await openAgents(ALL);
+    await user.click(await screen.findByRole('button', { name: 'Ações de agente-01' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Gerar novo token' }));
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Gerar um novo token para o agente “agente-01”?',
+    });
+    expect(callsTo(calls, '/rotate_token')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Gerar novo token' }));
+
+    const modal = await screen.findByRole('dialog', { name: 'Token do agente “agente-01”' });
+    expect(callsTo(calls, '/rotate_token')[0]?.body).toEqual({ id: 1 });
+    expect(within(modal).getByRole('textbox', { name: 'Token do agente' })).toHaveValue(
+      'tok_rotated_456',
+    );
+    await user.click(within(modal).getByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(document.body).not.toHaveTextContent('tok_rotated_456'));
+  });
+
+  it('speaks English in the token modal', async () => {
+    const { user } = await openAgents(ALL, { lang: 'en' });
+    await user.click(await screen.findByRole('button', { name: 'Actions for agente-01' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Rotate token' }));
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Rotate the token of agent “agente-01”?',
+    });
+    await user.click(within(confirm).getByRole('button', { name: 'Rotate token' }));
+    const modal = await screen.findByRole('dialog', { name: 'Token of agent “agente-01”' });
+    expect(within(modal).getByText('Copy the token now')).toBeInTheDocument();
+    expect(within(modal).getByRole('textbox', { name: 'Agent token' })).toHaveValue(
+      'tok_rotated_456',
+    );
+    expect(
+      within(modal).getByRole('button', { name: 'I have copied the token' }),
+    ).toBeInTheDocument();
+  });
+
+  it('asks before deleting, naming the agent', async () => {
+    const { user, calls } = await openAgents(ALL);
+    await user.click(await screen.findByRole('button', { name: 'Ações de agente-02' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Excluir' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Excluir o agente “agente-02”?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Excluir' }));
+    await waitFor(() => expect(callsTo(calls, '/node/api/v1/delete')).toHaveLength(1));
+    expect(callsTo(calls, '/node/api/v1/delete')[0]?.body).toEqual({ id: 2 });
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import robotsEn from '../src/features/robots/locales/en.json';
+import robotsPt from '../src/features/robots/locales/pt.json';
+import tasksEn from '../src/features/tasks/locales/en.json';
+import tasksPt from '../src/features/tasks/locales/pt.json';
+import en from '../src/locales/en.json';
+import pt from '../src/locales/pt.json';
+
+function flatten(tree: object, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value && typeof value === 'object') Object.assign(out, flatten(value as object, path));
+    else out[path] = value;
+  }
+  return out;
+}
+
+describe.each([
+  ['robots', robotsPt, robotsEn],
+  ['tasks', tasksPt, tasksEn],
+  ['common', pt.common, en.common],
+])('the %s strings', (_name, ptTree, enTree) => {
+  const flatPt = flatten(ptTree);
+  const flatEn = flatten(enTree);
+
+  it('have the same keys in pt and en', () => {
+    expect(Object.keys(flatPt).sort()).toEqual(Object.keys(flatEn).sort());
+  });
+
+  it('have no empty text', () => {
+    for (const [key, value] of [...Object.entries(flatPt), ...Object.entries(flatEn)]) {
+      expect(typeof value === 'string' && value.trim() !== '', key).toBe(true);
+    }
+  });
+});
+
+describe('texts end-to-end tests rely on', () => {
+  it('name the primary actions and tabs', () => {
+    expect(robotsPt.list.new).toBe('Novo robô');
+    expect(robotsEn.list.new).toBe('New robot');
+    expect(robotsEn.detail.tabs).toEqual({
+      overview: 'Overview',
+      tasks: 'Tasks Robotics',
+      versions: 'Versions',
+    });
+    expect([robotsEn.versions.current, robotsEn.versions.repository]).toEqual([
+      'Current',
+      'Repository',
+    ]);
+    expect(robotsPt.delete.title).toBe('Excluir o robô “{{name}}”?');
+    expect(robotsEn.delete.title).toBe('Delete robot “{{name}}”?');
+  });
+});

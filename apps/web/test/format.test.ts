@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { dateRangeErrors, dateRangeQuery } from '../src/components/date-range-filter';
+import { formatBytes, formatDate, formatDateTime } from '../src/lib/format';
+
+describe('formats in the user’s language', () => {
+  const instant = new Date(2026, 10, 21, 17, 5).toISOString();
+
+  it('dates and times: pt dd/MM/yyyy HH:mm, en MM/dd/yyyy h:mm AM', () => {
+    expect(formatDateTime(instant, 'pt')).toBe('21/11/2026 17:05');
+    expect(formatDateTime(instant, 'en')).toBe('11/21/2026 5:05 PM');
+    expect(formatDateTime(null, 'pt')).toBe('');
+    expect(formatDateTime('not a date', 'pt')).toBe('');
+  });
+
+  it('calendar days as written, whatever the time zone', () => {
+    expect(formatDate('2026-01-31', 'pt')).toBe('31/01/2026');
+    expect(formatDate('2026-01-31', 'en')).toBe('01/31/2026');
+  });
+
+  it('byte sizes in units of 1024', () => {
+    expect(formatBytes(512, 'pt')).toBe('512 B');
+    expect(formatBytes(1536, 'pt')).toBe('1,5 KB');
+    expect(formatBytes(1536, 'en')).toBe('1.5 KB');
+    expect(formatBytes(100 * 1024 * 1024, 'en')).toBe('100 MB');
+    expect(formatBytes(3.25 * 1024 ** 3, 'pt')).toBe('3,3 GB');
+  });
+});
+
+describe('date range', () => {
+  const today = '2026-11-21';
+
+  it('accepts a range up to today', () => {
+    expect(dateRangeErrors({ startDate: '2026-11-01', endDate: today }, today)).toEqual({});
+    expect(dateRangeQuery({ startDate: '2026-11-01', endDate: today }, today)).toEqual({
+      startDate: '2026-11-01',
+      endDate: today,
+    });
+  });
+
+  it('refuses an end after today ("Max data") or before the start', () => {
+    expect(dateRangeErrors({ endDate: '2026-11-22' }, today)).toEqual({ endDate: 'max_date' });
+    expect(dateRangeErrors({ startDate: '2026-11-10', endDate: '2026-11-01' }, today)).toEqual({
+      endDate: 'date_range_order',
+    });
+    expect(dateRangeQuery({ startDate: '2026-11-10', endDate: '2026-11-01' }, today)).toEqual({});
+    expect(dateRangeQuery({ startDate: '2026-11-10', endDate: '2026-12-01' }, today)).toEqual({
+      startDate: '2026-11-10',
+    });
+  });
+});
