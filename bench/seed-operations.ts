@@ -24,7 +24,7 @@ export async function seedOperations(db: Db, clientId: number, rows: number) {
     select ${clientId}, r.rota_robots_id, 'Task ' || r.rota_robots_id, jsonb_build_object('n', r.rota_robots_id), 1 + r.rota_robots_id % 100,
            now() + interval '30 days',
            (array['pending','processing','success','business_error','application_error','expired'])[1 + r.rota_robots_id % 6],
-           now() - (r.rota_robots_id % 30) * interval '1 day'
+           now() - r.rota_robots_id * interval '20 seconds'
     from rota_robots r where r.rota_clients_id = ${clientId}`);
   await db.execute(sql`
     insert into rota_vms (rota_clients_id, name, hostname, os)
@@ -46,8 +46,8 @@ export async function seedOperations(db: Db, clientId: number, rows: number) {
     from rota_schedulings s join rota_vms v on v.name = 'VM ' || (s.rota_schedulings_id - (select min(rota_schedulings_id) from rota_schedulings) + 1)
     where s.rota_clients_id = ${clientId} and v.rota_clients_id = ${clientId}`);
   await db.execute(sql`
-    insert into rota_parameters (rota_clients_id, name, value, description)
-    select ${clientId}, 'PARAM_' || g, 'value ' || g, 'Parameter ' || g
+    insert into rota_parameters (rota_clients_id, name, value, description, updated_at)
+    select ${clientId}, 'PARAM_' || g, 'value ' || g, 'Parameter ' || g, now() - g * interval '1 minute'
     from generate_series(1, ${n}) g`);
   await db.execute(sql`analyze`);
 }

@@ -38,6 +38,7 @@ export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): P
 
 export async function openPglite(pglite: PGlite): Promise<Database> {
   await pglite.waitReady;
+  await pglite.exec('set random_page_cost = 1.1');
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {
     db,
@@ -52,7 +53,14 @@ export async function openPglite(pglite: PGlite): Promise<Database> {
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // PostgreSQL's default random_page_cost (4) models spinning disks and makes the planner
+  // prefer a full scan to the trigram indexes for searches sharing common trigrams (80 ms
+  // instead of 15 ms at 100,000 rows); 1.1 is the usual value for SSDs. Only our sessions.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: '-c random_page_cost=1.1',
+  });
   // An idle connection can die (server restart, admin termination); without a listener its
   // error event would crash the process. The pool replaces the connection on next use.
   pool.on('error', (error) => {

@@ -296,6 +296,8 @@ export const rotaVms = pgTable(
     index('rota_vms_client_name_idx').on(t.rota_clients_id, t.name),
     index('rota_vms_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     index('rota_vms_hostname_trgm').using('gin', t.hostname.op('gin_trgm_ops')),
+    index('rota_vms_label_trgm').using('gin', t.label.op('gin_trgm_ops')),
+    index('rota_vms_client_hostname_idx').on(t.rota_clients_id, t.hostname),
   ],
 );
 
@@ -392,6 +394,7 @@ export const rotaParameters = pgTable(
   (t) => [
     uniqueIndex('rota_parameters_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
     index('rota_parameters_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_parameters_client_updated_idx').on(t.rota_clients_id, t.updated_at),
     index('rota_parameters_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     index('rota_parameters_description_trgm').using('gin', t.description.op('gin_trgm_ops')),
   ],
