@@ -100,6 +100,17 @@ describe('schedulings', () => {
       listed.body.data.map((s: { rota_schedulings_id: number }) => s.rota_schedulings_id),
     ).toEqual([id]);
     expect(vmIds(listed.body.data[0])).toEqual([vm1, vm2]);
+    // Its robot's name finds it too; another client's robot of the same name does not count.
+    const byRobot = await c.admin.post(`${B}/index`, { search: 'payrol' });
+    expect(
+      byRobot.body.data.map((s: { rota_schedulings_id: number }) => s.rota_schedulings_id),
+    ).toContain(id);
+    expect(
+      byRobot.body.data.every(
+        (s: { rota_robots_name: string }) => s.rota_robots_name === 'Payroll',
+      ),
+    ).toBe(true);
+    expect((await c.other.post(`${B}/index`, { search: 'payrol' })).body.meta.total).toBe(0);
 
     const removed = await c.admin.post(`${B}/delete`, { id });
     expect(removed.status).toBe(202);
