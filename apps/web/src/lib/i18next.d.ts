@@ -3,6 +3,10 @@ import type { MESSAGES } from '@rota/contract';
 import type en from '../locales/en.json';
 import type robotsEn from '../features/robots/locales/en.json';
 import type tasksEn from '../features/tasks/locales/en.json';
+import type vmsEn from '../features/vms/locales/en.json';
+import type agentsEn from '../features/agents/locales/en.json';
+import type schedulingsEn from '../features/schedulings/locales/en.json';
+import type parametersEn from '../features/parameters/locales/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -15,6 +19,10 @@ declare module 'i18next' {
       messages: (typeof MESSAGES)['en'];
       robots: typeof robotsEn;
       tasks: typeof tasksEn;
+      vms: typeof vmsEn;
+      agents: typeof agentsEn;
+      schedulings: typeof schedulingsEn;
+      parameters: typeof parametersEn;
     };
   }
 }

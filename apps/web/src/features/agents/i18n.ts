@@ -1,9 +1,9 @@
 import { registerTranslations } from '../../lib/i18n';
-import { useNamespaceTranslation } from '../operations/use-namespace-translation';
+import { useTranslation } from 'react-i18next';
 import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The agents area's strings; `useAgentsTranslation()`. */
 export const AGENTS_NS = registerTranslations('agents', { pt, en });
 
-export const useAgentsTranslation = () => useNamespaceTranslation<typeof en>(AGENTS_NS);
+export const useAgentsTranslation = () => useTranslation('agents').t;

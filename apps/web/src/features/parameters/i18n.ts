@@ -1,9 +1,9 @@
 import { registerTranslations } from '../../lib/i18n';
-import { useNamespaceTranslation } from '../operations/use-namespace-translation';
+import { useTranslation } from 'react-i18next';
 import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The parameters area's strings; `useParametersTranslation()`. */
 export const PARAMETERS_NS = registerTranslations('parameters', { pt, en });
 
-export const useParametersTranslation = () => useNamespaceTranslation<typeof en>(PARAMETERS_NS);
+export const useParametersTranslation = () => useTranslation('parameters').t;

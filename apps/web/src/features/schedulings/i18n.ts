@@ -1,9 +1,9 @@
 import { registerTranslations } from '../../lib/i18n';
-import { useNamespaceTranslation } from '../operations/use-namespace-translation';
+import { useTranslation } from 'react-i18next';
 import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The schedulings area's strings; `useSchedulingsTranslation()`. */
 export const SCHEDULINGS_NS = registerTranslations('schedulings', { pt, en });
 
-export const useSchedulingsTranslation = () => useNamespaceTranslation<typeof en>(SCHEDULINGS_NS);
+export const useSchedulingsTranslation = () => useTranslation('schedulings').t;
