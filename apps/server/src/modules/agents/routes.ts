@@ -6,16 +6,12 @@ import {
   agentTokenResponseSchema,
   agentUpdateSchema,
   agentWithTokenSchema,
-  createdResponseSchema,
-  dataResponseSchema,
   idBodySchema,
-  listResponseSchema,
-  messageResponseSchema,
   translateMessage,
 } from '@rota/contract';
-import { z } from 'zod';
 import { scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { Services } from '../../http/services.js';
 
 const tags = ['agents'];
@@ -28,71 +24,25 @@ export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
 ) => {
   const { agents } = services;
 
-  app.post(
-    '/index',
-    {
-      config: { permissions: ['AGENTES.LIST'] },
-      schema: {
-        tags,
-        security,
-        summary: 'List agents with their VM and connectivity',
-        body: agentListQuerySchema.default({ page: 1, per_page: 20, order: 'asc', sort: 'name' }),
-        response: { 200: listResponseSchema(agentSchema), ...errorResponses },
-      },
+  registerCrudRoutes(app, {
+    area: 'AGENTES',
+    tag: 'agents',
+    noun: 'agent',
+    item: agentSchema,
+    listQuery: agentListQuerySchema,
+    create: {
+      body: agentCreateSchema,
+      answer: agentWithTokenSchema,
+      summary: 'Create an agent; the answer holds its token, shown this once',
+      run: (scope, input) => agents.create(scope, input),
     },
-    async (request) => agents.list(scopeOf(request), request.body),
-  );
-
-  app.post(
-    '/show',
-    {
-      config: { permissions: ['AGENTES.LIST'] },
-      schema: {
-        tags,
-        security,
-        summary: 'One agent',
-        body: idBodySchema,
-        response: { 200: dataResponseSchema(agentSchema), ...errorResponses },
-      },
+    update: agentUpdateSchema,
+    service: agents,
+    summaries: {
+      index: 'List agents with their VM and connectivity',
+      update: 'Rename an agent or move it to another VM',
     },
-    async (request) => ({ data: await agents.show(scopeOf(request), request.body.id) }),
-  );
-
-  app.post(
-    '/create',
-    {
-      config: { permissions: ['AGENTES.CREATE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Create an agent; the answer holds its token, shown this once',
-        body: agentCreateSchema,
-        response: { 201: createdResponseSchema(agentWithTokenSchema), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const data = await agents.create(scopeOf(request), request.body);
-      return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
-    },
-  );
-
-  app.put(
-    '/update',
-    {
-      config: { permissions: ['AGENTES.UPDATE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Rename an agent or move it to another VM',
-        body: agentUpdateSchema,
-        response: { 204: z.null(), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      await agents.update(scopeOf(request), request.body);
-      return reply.status(204).send(null);
-    },
-  );
+  });
 
   app.post(
     '/rotate_token',
@@ -110,23 +60,5 @@ export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       message: translateMessage(request.lang, 'token_rotated'),
       data: { token: await agents.rotateToken(scopeOf(request), request.body.id) },
     }),
-  );
-
-  app.post(
-    '/delete',
-    {
-      config: { permissions: ['AGENTES.DELETE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Delete an agent; its token stops working',
-        body: idBodySchema,
-        response: { 202: messageResponseSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      await agents.remove(scopeOf(request), request.body.id);
-      return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
-    },
   );
 };

@@ -3,10 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ROBOT_PACKAGE_MAX_BYTES,
   createdResponseSchema,
-  dataResponseSchema,
   idBodySchema,
-  listResponseSchema,
-  messageResponseSchema,
   robotVersionListQuerySchema,
   robotVersionSchema,
   robotVersionUpdateSchema,
@@ -15,6 +12,7 @@ import {
 import { z } from 'zod';
 import { actorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { Services } from '../../http/services.js';
 import { FILE_PART, readPackageForm } from './upload.js';
 
@@ -46,35 +44,19 @@ export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     limits: { fileSize: ROBOT_PACKAGE_MAX_BYTES + 1, files: 1, fields: 10, parts: 12 },
   });
 
-  app.post(
-    '/index',
-    {
-      config: { permissions: ['ROBOS.LIST'] },
-      schema: {
-        tags,
-        security,
-        summary: "List a robot's versions, newest first",
-        body: robotVersionListQuerySchema,
-        response: { 200: listResponseSchema(robotVersionSchema), ...errorResponses },
-      },
+  registerCrudRoutes(app, {
+    area: 'ROBOS',
+    tag: 'robot versions',
+    noun: 'robot version',
+    item: robotVersionSchema,
+    listQuery: robotVersionListQuerySchema,
+    update: robotVersionUpdateSchema,
+    service: versions,
+    summaries: {
+      update: 'Change the notes, or make the version current (rollback: an older one)',
+      delete: 'Delete a version that is not current',
     },
-    async (request) => versions.list(scopeOf(request), request.body),
-  );
-
-  app.post(
-    '/show',
-    {
-      config: { permissions: ['ROBOS.LIST'] },
-      schema: {
-        tags,
-        security,
-        summary: 'One robot version',
-        body: idBodySchema,
-        response: { 200: dataResponseSchema(robotVersionSchema), ...errorResponses },
-      },
-    },
-    async (request) => ({ data: await versions.show(scopeOf(request), request.body.id) }),
-  );
+  });
 
   app.post(
     '/create',
@@ -93,42 +75,6 @@ export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> =
       const { fields, incoming } = await readPackageForm(request, versions);
       const data = await versions.create(scopeOf(request), actorOf(request), fields, incoming);
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
-    },
-  );
-
-  app.put(
-    '/update',
-    {
-      config: { permissions: ['ROBOS.UPDATE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Change the notes, or make the version current (rollback: an older one)',
-        body: robotVersionUpdateSchema,
-        response: { 204: z.null(), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      await versions.update(scopeOf(request), request.body);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.post(
-    '/delete',
-    {
-      config: { permissions: ['ROBOS.DELETE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a version that is not current',
-        body: idBodySchema,
-        response: { 202: messageResponseSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      await versions.remove(scopeOf(request), request.body.id);
-      return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );
 

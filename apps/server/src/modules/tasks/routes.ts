@@ -1,11 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  createdResponseSchema,
-  dataResponseSchema,
-  idBodySchema,
   idsBodySchema,
-  listResponseSchema,
-  messageResponseSchema,
   taskBulkResponseSchema,
   taskCreateSchema,
   taskListQuerySchema,
@@ -13,9 +8,9 @@ import {
   taskUpdateSchema,
   translateMessage,
 } from '@rota/contract';
-import { z } from 'zod';
 import { scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { Services } from '../../http/services.js';
 
 const tags = ['tasks'];
@@ -28,94 +23,24 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 ) => {
   const { tasks } = services;
 
-  app.post(
-    '/index',
-    {
-      config: { permissions: ['ATIVIDADES.LIST'] },
-      schema: {
-        tags,
-        security,
-        summary: 'List tasks, newest first',
-        body: taskListQuerySchema.default({
-          page: 1,
-          per_page: 20,
-          order: 'desc',
-          sort: 'created_at',
-        }),
-        response: { 200: listResponseSchema(taskSchema), ...errorResponses },
-      },
+  registerCrudRoutes(app, {
+    area: 'ATIVIDADES',
+    tag: 'tasks',
+    noun: 'task',
+    item: taskSchema,
+    listQuery: taskListQuerySchema,
+    create: {
+      body: taskCreateSchema,
+      summary: 'Queue a task for a robot; `data` follows the robot’s fields',
+      run: (scope, input) => tasks.create(scope, input),
     },
-    async (request) => tasks.list(scopeOf(request), request.body),
-  );
-
-  app.post(
-    '/show',
-    {
-      config: { permissions: ['ATIVIDADES.LIST'] },
-      schema: {
-        tags,
-        security,
-        summary: 'One task',
-        body: idBodySchema,
-        response: { 200: dataResponseSchema(taskSchema), ...errorResponses },
-      },
+    update: taskUpdateSchema,
+    service: tasks,
+    summaries: {
+      index: 'List tasks, newest first',
+      update: 'Change a task’s label, data, priority or expiration date',
     },
-    async (request) => ({ data: await tasks.show(scopeOf(request), request.body.id) }),
-  );
-
-  app.post(
-    '/create',
-    {
-      config: { permissions: ['ATIVIDADES.CREATE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Queue a task for a robot; `data` follows the robot’s fields',
-        body: taskCreateSchema,
-        response: { 201: createdResponseSchema(taskSchema), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const data = await tasks.create(scopeOf(request), request.body);
-      return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
-    },
-  );
-
-  app.put(
-    '/update',
-    {
-      config: { permissions: ['ATIVIDADES.UPDATE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Change a task’s label, data, priority or expiration date',
-        body: taskUpdateSchema,
-        response: { 204: z.null(), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      await tasks.update(scopeOf(request), request.body);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.post(
-    '/delete',
-    {
-      config: { permissions: ['ATIVIDADES.DELETE'] },
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a task',
-        body: idBodySchema,
-        response: { 202: messageResponseSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      await tasks.remove(scopeOf(request), request.body.id);
-      return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
-    },
-  );
+  });
 
   app.post(
     '/retry',
