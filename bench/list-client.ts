@@ -1,0 +1,37 @@
+/**
+ * The load side of bench/lists.ts, in its own process so its HTTP client does not share the
+ * server's event loop. Reads {address, token, cases, calls} from argv[2] (JSON), prints one JSON
+ * line of latencies per case.
+ */
+interface Job {
+  address: string;
+  token: string;
+  calls: number;
+  cases: { resource: string; base: string; kind: string; body: object }[];
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+
+async function call(path: string, body: object) {
+  const res = await fetch(`${job.address}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${job.token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { meta?: { total: number } };
+  if (res.status !== 200)
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json.meta?.total ?? 0;
+}
+
+for (const c of job.cases) {
+  let total = 0;
+  for (let i = 0; i < 20; i++) total = await call(`${c.base}/index`, c.body);
+  const times: number[] = [];
+  for (let i = 0; i < job.calls; i++) {
+    const t0 = performance.now();
+    await call(`${c.base}/index`, c.body);
+    times.push(performance.now() - t0);
+  }
+  process.stdout.write(`${JSON.stringify({ resource: c.resource, kind: c.kind, total, times })}\n`);
+}
