@@ -324,6 +324,7 @@ export const rotaNodes = pgTable(
     uniqueIndex('rota_nodes_token_hash_key').on(t.token_hash),
     index('rota_nodes_vm_idx').on(t.rota_vms_id),
     index('rota_nodes_client_name_idx').on(t.rota_clients_id, t.name),
+    index('rota_nodes_client_last_seen_idx').on(t.rota_clients_id, t.last_seen_at),
     index('rota_nodes_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );

@@ -11,4 +11,13 @@ import { rotaNodes } from '../../db/schema.js';
 export const agentIsActive = (): SQL<boolean> =>
   sql<boolean>`coalesce(${rotaNodes.last_seen_at} > now() - make_interval(secs => ${AGENT_ACTIVE_WINDOW_SECONDS}), false)`;
 
+/**
+ * The same rule as filters, written so an index on (rota_clients_id, last_seen_at) serves them:
+ * `coalesce(...)` above would hide the column from the planner.
+ */
+export const agentIsActiveFilter = (): SQL =>
+  sql`${rotaNodes.last_seen_at} > now() - make_interval(secs => ${AGENT_ACTIVE_WINDOW_SECONDS})`;
+export const agentIsInactiveFilter = (): SQL =>
+  sql`(${rotaNodes.last_seen_at} is null or ${rotaNodes.last_seen_at} <= now() - make_interval(secs => ${AGENT_ACTIVE_WINDOW_SECONDS}))`;
+
 export const connectivityOf = (active: boolean): Connectivity => (active ? 'active' : 'inactive');

@@ -1,10 +1,10 @@
-import { eq, not, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AgentListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaNodes, rotaVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { agentIsActive } from './connectivity.js';
+import { agentIsActive, agentIsActiveFilter, agentIsInactiveFilter } from './connectivity.js';
 
 const sortable = {
   name: rotaNodes.name,
@@ -47,8 +47,8 @@ export async function listAgents<R>(
     query.connectivity === undefined
       ? undefined
       : query.connectivity === 'active'
-        ? agentIsActive()
-        : not(agentIsActive()),
+        ? agentIsActiveFilter()
+        : agentIsInactiveFilter(),
   );
   return pageOf(
     query,

@@ -1,0 +1,1 @@
+CREATE INDEX "rota_nodes_client_last_seen_idx" ON "rota_nodes" USING btree ("rota_clients_id","last_seen_at");
