@@ -7,3 +7,4 @@ export type {
   RowAction,
 } from './data-table';
 export { useRowSelection } from './use-row-selection';
+export { CreateButton, useStandardRowActions } from './standard-actions';

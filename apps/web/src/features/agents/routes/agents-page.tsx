@@ -1,19 +1,18 @@
 import { useState } from 'react';
 import { Button, Code, Select, Stack, Text } from '@mantine/core';
-import {
-  IconDevices,
-  IconEdit,
-  IconKey,
-  IconPlus,
-  IconServer,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconDevices, IconKey, IconServer } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CONNECTIVITY, type Agent, type Connectivity } from '@rota/contract';
 import { ConfirmDelete, ConfirmDialog } from '../../../components/confirm-dialog';
-import { DataTable, type DataTableColumn, type RowAction } from '../../../components/data-table';
+import {
+  DataTable,
+  type DataTableColumn,
+  type RowAction,
+  CreateButton,
+  useStandardRowActions,
+} from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
@@ -128,14 +127,12 @@ export default function AgentsPage() {
     },
   ];
 
+  const actions = useStandardRowActions();
   const rowActions: RowAction<Agent>[] = [
-    {
-      key: 'edit',
-      label: tc('common.actions.edit'),
-      icon: <IconEdit size={16} aria-hidden />,
+    actions.edit({
       hidden: !can('AGENTES.UPDATE'),
       onClick: (agent) => drawer.open(agent),
-    },
+    }),
     {
       key: 'rotate',
       label: t('actions.rotateToken'),
@@ -143,20 +140,14 @@ export default function AgentsPage() {
       hidden: !can('AGENTES.UPDATE'),
       onClick: (agent) => rotate.open(agent),
     },
-    {
-      key: 'delete',
-      label: tc('common.actions.delete'),
-      icon: <IconTrash size={16} aria-hidden />,
-      color: 'red',
+    actions.remove({
       hidden: !can('AGENTES.DELETE'),
       onClick: (agent) => remove.open(agent),
-    },
+    }),
   ];
 
   const newAgent = canCreate ? (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => drawer.open(null)}>
-      {t('list.new')}
-    </Button>
+    <CreateButton onClick={() => drawer.open(null)}>{t('list.new')}</CreateButton>
   ) : null;
 
   return (

@@ -1,10 +1,16 @@
-import { Button, Text } from '@mantine/core';
-import { IconEdit, IconPlus, IconTrash, IconVariable } from '@tabler/icons-react';
+import { Text } from '@mantine/core';
+import { IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Parameter } from '@rota/contract';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
-import { DataTable, type DataTableColumn, type RowAction } from '../../../components/data-table';
+import {
+  DataTable,
+  type DataTableColumn,
+  type RowAction,
+  CreateButton,
+  useStandardRowActions,
+} from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
@@ -68,28 +74,20 @@ export default function ParametersPage() {
     },
   ];
 
+  const actions = useStandardRowActions();
   const rowActions: RowAction<Parameter>[] = [
-    {
-      key: 'edit',
-      label: tc('common.actions.edit'),
-      icon: <IconEdit size={16} aria-hidden />,
+    actions.edit({
       hidden: !can('PARAMETROS.UPDATE'),
       onClick: (parameter) => drawer.open(parameter),
-    },
-    {
-      key: 'delete',
-      label: tc('common.actions.delete'),
-      icon: <IconTrash size={16} aria-hidden />,
-      color: 'red',
+    }),
+    actions.remove({
       hidden: !can('PARAMETROS.DELETE'),
       onClick: (parameter) => remove.open(parameter),
-    },
+    }),
   ];
 
   const newParameter = canCreate ? (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => drawer.open(null)}>
-      {t('list.new')}
-    </Button>
+    <CreateButton onClick={() => drawer.open(null)}>{t('list.new')}</CreateButton>
   ) : null;
 
   return (

@@ -1,12 +1,17 @@
 import { Badge, Code, Text } from '@mantine/core';
-import { IconEdit, IconForms, IconTrash } from '@tabler/icons-react';
+import { IconForms } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RobotField } from '@rota/contract';
 import { BooleanBadge } from '../../../components/badges';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
-import { DataTable, type DataTableColumn, type RowAction } from '../../../components/data-table';
+import {
+  DataTable,
+  type DataTableColumn,
+  type RowAction,
+  useStandardRowActions,
+} from '../../../components/data-table';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth/hooks/use-can';
@@ -31,7 +36,6 @@ type RobotFieldsTableProps = {
 /** Robot fields list, used by `/robot/field` and by a robot's Overview tab. */
 export function RobotFieldsTable({ robotId, prefix, createAction, onEdit }: RobotFieldsTableProps) {
   const { t } = useTranslation('robots');
-  const { t: tc } = useTranslation();
   const can = useCan();
   const list = useListState({
     sorts: FIELD_SORTS,
@@ -97,22 +101,16 @@ export function RobotFieldsTable({ robotId, prefix, createAction, onEdit }: Robo
       : []),
   ];
 
+  const actions = useStandardRowActions();
   const rowActions: RowAction<RobotField>[] = [
-    {
-      key: 'edit',
-      label: tc('common.actions.edit'),
-      icon: <IconEdit size={16} aria-hidden />,
+    actions.edit({
       hidden: !can('ROBOS.UPDATE'),
       onClick: onEdit,
-    },
-    {
-      key: 'delete',
-      label: tc('common.actions.delete'),
-      icon: <IconTrash size={16} aria-hidden />,
-      color: 'red',
+    }),
+    actions.remove({
       hidden: !can('ROBOS.DELETE'),
       onClick: (field) => remove.open(field),
-    },
+    }),
   ];
 
   return (

@@ -1,12 +1,18 @@
 import { Anchor, Badge, Button, Code, Select, Stack, Text } from '@mantine/core';
-import { IconEdit, IconExternalLink, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { robotSortColumns, type Robot } from '@rota/contract';
 import { BooleanBadge } from '../../../components/badges';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
-import { DataTable, type DataTableColumn, type RowAction } from '../../../components/data-table';
+import {
+  DataTable,
+  type DataTableColumn,
+  type RowAction,
+  CreateButton,
+  useStandardRowActions,
+} from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
@@ -104,6 +110,7 @@ export default function RobotsPage() {
     },
   ];
 
+  const actions = useStandardRowActions();
   const rowActions: RowAction<Robot>[] = [
     {
       key: 'open',
@@ -111,27 +118,18 @@ export default function RobotsPage() {
       icon: <IconExternalLink size={16} aria-hidden />,
       onClick: (robot) => void navigate(robotPath(robot.rota_robots_id)),
     },
-    {
-      key: 'edit',
-      label: tc('common.actions.edit'),
-      icon: <IconEdit size={16} aria-hidden />,
+    actions.edit({
       hidden: !can('ROBOS.UPDATE'),
       onClick: (robot) => drawer.open(robot),
-    },
-    {
-      key: 'delete',
-      label: tc('common.actions.delete'),
-      icon: <IconTrash size={16} aria-hidden />,
-      color: 'red',
+    }),
+    actions.remove({
       hidden: !can('ROBOS.DELETE'),
       onClick: (robot) => remove.open(robot),
-    },
+    }),
   ];
 
   const newRobot = canCreate ? (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => drawer.open(null)}>
-      {t('list.new')}
-    </Button>
+    <CreateButton onClick={() => drawer.open(null)}>{t('list.new')}</CreateButton>
   ) : null;
 
   return (

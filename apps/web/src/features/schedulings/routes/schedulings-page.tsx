@@ -1,7 +1,6 @@
 import {
   Anchor,
   Badge,
-  Button,
   Group,
   SegmentedControl,
   Select,
@@ -10,14 +9,20 @@ import {
   Tooltip,
   useMatches,
 } from '@mantine/core';
-import { IconCalendarTime, IconEdit, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconCalendarTime, IconRestore } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DELETED_FILTERS, type DeletedFilter, type Scheduling } from '@rota/contract';
 import { BooleanBadge } from '../../../components/badges';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
-import { DataTable, type DataTableColumn, type RowAction } from '../../../components/data-table';
+import {
+  DataTable,
+  type DataTableColumn,
+  type RowAction,
+  CreateButton,
+  useStandardRowActions,
+} from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useFormat } from '../../../lib/format';
@@ -208,15 +213,13 @@ export default function SchedulingsPage() {
         ]),
   ];
 
+  const actions = useStandardRowActions();
   const rowActions: RowAction<Scheduling>[] = [
-    {
-      key: 'edit',
-      label: tc('common.actions.edit'),
-      icon: <IconEdit size={16} aria-hidden />,
+    actions.edit({
       // A deleted scheduling is read-only until restored.
       hidden: (scheduling) => !canUpdate || isDeleted(scheduling),
       onClick: (scheduling) => drawer.open(scheduling),
-    },
+    }),
     {
       key: 'restore',
       label: t('actions.restore'),
@@ -225,20 +228,14 @@ export default function SchedulingsPage() {
       // Undoes a delete, so it asks no confirmation; a failure shows the client's popup.
       onClick: (scheduling) => restoreScheduling.mutate(scheduling.rota_schedulings_id),
     },
-    {
-      key: 'delete',
-      label: tc('common.actions.delete'),
-      icon: <IconTrash size={16} aria-hidden />,
-      color: 'red',
+    actions.remove({
       hidden: (scheduling) => !canDelete || isDeleted(scheduling),
       onClick: (scheduling) => remove.open(scheduling),
-    },
+    }),
   ];
 
   const newScheduling = canCreate ? (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => drawer.open(null)}>
-      {t('list.new')}
-    </Button>
+    <CreateButton onClick={() => drawer.open(null)}>{t('list.new')}</CreateButton>
   ) : null;
 
   return (

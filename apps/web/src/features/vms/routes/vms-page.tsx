@@ -1,11 +1,17 @@
 import { Anchor, Badge, Button, Code, Select, Stack, Text } from '@mantine/core';
-import { IconDevices, IconEdit, IconPlus, IconServer, IconTrash } from '@tabler/icons-react';
+import { IconDevices, IconServer } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CONNECTIVITY, type Connectivity, type Vm } from '@rota/contract';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
-import { DataTable, type DataTableColumn, type RowAction } from '../../../components/data-table';
+import {
+  DataTable,
+  type DataTableColumn,
+  type RowAction,
+  CreateButton,
+  useStandardRowActions,
+} from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
@@ -125,28 +131,20 @@ export default function VmsPage() {
     },
   ];
 
+  const actions = useStandardRowActions();
   const rowActions: RowAction<Vm>[] = [
-    {
-      key: 'edit',
-      label: tc('common.actions.edit'),
-      icon: <IconEdit size={16} aria-hidden />,
+    actions.edit({
       hidden: !can('AGENTES.UPDATE'),
       onClick: (vm) => drawer.open(vm),
-    },
-    {
-      key: 'delete',
-      label: tc('common.actions.delete'),
-      icon: <IconTrash size={16} aria-hidden />,
-      color: 'red',
+    }),
+    actions.remove({
       hidden: !can('AGENTES.DELETE'),
       onClick: (vm) => remove.open(vm),
-    },
+    }),
   ];
 
   const newVm = canCreate ? (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => drawer.open(null)}>
-      {t('list.new')}
-    </Button>
+    <CreateButton onClick={() => drawer.open(null)}>{t('list.new')}</CreateButton>
   ) : null;
 
   return (
