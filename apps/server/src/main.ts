@@ -46,6 +46,7 @@ async function main() {
     webRoot: WEB_ROOT,
     secretBox,
     dataDir,
+    events: database.events,
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie'],

@@ -402,6 +402,8 @@ describe('robot versions', () => {
         TRUST_PROXY: false,
       },
       db: t.db,
+      events: t.events,
+      engine: { loop: false },
       webRoot: null,
       mailer: t.mailbox,
       secretBox: new SecretBox(t.secretKey),

@@ -10,3 +10,7 @@ export * from './vms.js';
 export * from './agents.js';
 export * from './schedulings.js';
 export * from './parameters.js';
+export * from './executions.js';
+export * from './dashboard.js';
+export * from './agent-protocol.js';
+export * from './events.js';

@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { pgliteEventBus, postgresEventBus, type EventBus } from '../lib/event-bus.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -23,6 +24,8 @@ const MIGRATION_LOCK_ID = 7_274_274;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** NOTIFY/LISTEN between instances (claim wake-ups, live console events). */
+  events: EventBus;
   /** Runs the committed migrations (and `then`, e.g. the seed) under a cross-instance lock. */
   migrate(then?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
@@ -40,15 +43,20 @@ export async function openPglite(pglite: PGlite): Promise<Database> {
   await pglite.waitReady;
   await pglite.exec('set random_page_cost = 1.1');
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  const events = pgliteEventBus(pglite);
   return {
     db,
     kind: 'pglite',
+    events,
     async migrate(then) {
       // One process owns an embedded database: no lock needed.
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
       await then?.();
     },
-    close: () => pglite.close(),
+    async close() {
+      await events.close();
+      await pglite.close();
+    },
   };
 }
 
@@ -67,9 +75,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const events = postgresEventBus(pool, url);
   return {
     db,
     kind: 'postgres',
+    events,
     async migrate(then) {
       const lock = await pool.connect();
       try {
@@ -83,7 +93,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         lock.release();
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await events.close();
+      await pool.end();
+    },
   };
 }
 

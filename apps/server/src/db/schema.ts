@@ -266,10 +266,19 @@ export const rotaTasks = pgTable(
     status: text('status').notNull().default('pending'),
     business_error: text('business_error'),
     attempts: integer('attempts').notNull().default(0),
+    /** The run holding the task while it is `processing` (engine issue). */
+    rota_executions_id: integer('rota_executions_id').references(
+      (): AnyPgColumn => rotaExecutions.rota_executions_id,
+      { onDelete: 'set null' },
+    ),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
   (t) => [
+    index('rota_tasks_execution_idx').on(t.rota_executions_id),
+    index('rota_tasks_pending_expiry_idx')
+      .on(t.expiration_date)
+      .where(sql`${t.status} = 'pending'`),
     index('rota_tasks_client_created_idx').on(t.rota_clients_id, t.created_at),
     index('rota_tasks_client_status_idx').on(t.rota_clients_id, t.status, t.created_at),
     // The order robots take their next pending task in (engine issue).
@@ -316,6 +325,8 @@ export const rotaNodes = pgTable(
     version: text('version'),
     hostname: text('hostname'),
     os: text('os'),
+    /** Connectivity last announced to the console; flips drive live `agent` events. */
+    online: boolean('online').notNull().default(false),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -345,10 +356,15 @@ export const rotaSchedulings = pgTable(
     sleep: integer('sleep').notNull().default(0),
     active: boolean('active').notNull().default(true),
     deleted_at: timestamp('deleted_at', { withTimezone: true }),
+    /** When the scheduler queues its next run; moved on by whichever instance queues it. */
+    next_run_at: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
   (t) => [
+    index('rota_schedulings_due_idx')
+      .on(t.next_run_at)
+      .where(sql`${t.active} and ${t.deleted_at} is null`),
     uniqueIndex('rota_schedulings_client_name_key')
       .on(t.rota_clients_id, sql`lower(${t.name})`)
       .where(sql`${t.deleted_at} is null`),
@@ -400,3 +416,121 @@ export const rotaParameters = pgTable(
     index('rota_parameters_description_trgm').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );
+
+/* ---------- Engine (issue 4) ---------- */
+
+/** One run of a robot (DESIGN §6); retried attempts stay on the same execution. */
+export const rotaExecutions = pgTable(
+  'rota_executions',
+  {
+    rota_executions_id: integer('rota_executions_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_robots_id: integer('rota_robots_id')
+      .notNull()
+      .references((): AnyPgColumn => rotaRobots.rota_robots_id, { onDelete: 'cascade' }),
+    rota_schedulings_id: integer('rota_schedulings_id').references(
+      () => rotaSchedulings.rota_schedulings_id,
+      { onDelete: 'set null' },
+    ),
+    /** VMs allowed to run it; null: any VM of the client. */
+    vm_ids: integer('vm_ids').array(),
+    /** The VM of the latest attempt. */
+    rota_vms_id: integer('rota_vms_id').references(() => rotaVms.rota_vms_id, {
+      onDelete: 'set null',
+    }),
+    rota_nodes_id: integer('rota_nodes_id').references(() => rotaNodes.rota_nodes_id, {
+      onDelete: 'set null',
+    }),
+    rota_robot_versions_id: integer('rota_robot_versions_id').references(
+      () => rotaRobotVersions.rota_robot_versions_id,
+      { onDelete: 'set null' },
+    ),
+    status: text('status').notNull().default('queued'),
+    trigger: text('trigger').notNull(),
+    priority: integer('priority').notNull(),
+    timeout_minutes: integer('timeout_minutes').notNull(),
+    retries: integer('retries').notNull().default(0),
+    sleep_seconds: integer('sleep_seconds').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    exit_code: integer('exit_code'),
+    message: text('message'),
+    queued_at: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+    started_at: timestamp('started_at', { withTimezone: true }),
+    ended_at: timestamp('ended_at', { withTimezone: true }),
+    lease_expires_at: timestamp('lease_expires_at', { withTimezone: true }),
+    cancel_requested_at: timestamp('cancel_requested_at', { withTimezone: true }),
+    /** SHA-256 of the robot API token of the current attempt; cleared when it ends. */
+    run_token_hash: text('run_token_hash'),
+    created_by: integer('created_by').references(() => users.users_id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    // The claim order (priority first, then the oldest), only over what waits.
+    index('rota_executions_claim_idx')
+      .on(t.rota_clients_id, t.priority.desc(), t.queued_at, t.rota_executions_id)
+      .where(sql`${t.status} = 'queued'`),
+    index('rota_executions_lease_idx')
+      .on(t.lease_expires_at)
+      .where(sql`${t.status} = 'processing'`),
+    index('rota_executions_client_queued_idx').on(t.rota_clients_id, t.queued_at),
+    index('rota_executions_robot_queued_idx').on(t.rota_robots_id, t.queued_at),
+    index('rota_executions_node_idx')
+      .on(t.rota_nodes_id)
+      .where(sql`${t.status} = 'processing'`),
+    index('rota_executions_scheduling_idx').on(t.rota_schedulings_id, t.status),
+    uniqueIndex('rota_executions_run_token_key').on(t.run_token_hash),
+  ],
+);
+
+export const rotaExecutionAttempts = pgTable(
+  'rota_execution_attempts',
+  {
+    rota_execution_attempts_id: integer('rota_execution_attempts_id')
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_executions_id: integer('rota_executions_id')
+      .notNull()
+      .references(() => rotaExecutions.rota_executions_id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    rota_nodes_id: integer('rota_nodes_id').references(() => rotaNodes.rota_nodes_id, {
+      onDelete: 'set null',
+    }),
+    rota_vms_id: integer('rota_vms_id').references(() => rotaVms.rota_vms_id, {
+      onDelete: 'set null',
+    }),
+    status: text('status').notNull().default('processing'),
+    exit_code: integer('exit_code'),
+    message: text('message'),
+    started_at: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    ended_at: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('rota_execution_attempts_key').on(t.rota_executions_id, t.attempt)],
+);
+
+export const rotaExecutionLogs = pgTable(
+  'rota_execution_logs',
+  {
+    rota_execution_logs_id: bigint('rota_execution_logs_id', { mode: 'number' })
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_executions_id: integer('rota_executions_id')
+      .notNull()
+      .references(() => rotaExecutions.rota_executions_id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    seq: integer('seq').notNull(),
+    stream: text('stream').notNull(),
+    line: text('line').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('rota_execution_logs_key').on(t.rota_executions_id, t.attempt, t.seq),
+    index('rota_execution_logs_tail_idx').on(t.rota_executions_id, t.rota_execution_logs_id),
+  ],
+);
+
+/** Cross-instance engine bookkeeping (e.g. when the reaper last ran), by key. */
+export const engineState = pgTable('engine_state', {
+  key: text('key').primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+});

@@ -41,6 +41,21 @@ import { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import { parameterRoutes } from '../modules/parameters/routes.js';
 import { ParameterService } from '../modules/parameters/service.js';
 import { UserService } from '../modules/users/service.js';
+import { activityRoutes } from '../modules/activity/routes.js';
+import { ActivityService } from '../modules/activity/service.js';
+import { dashboardRoutes } from '../modules/dashboard/routes.js';
+import { DashboardService } from '../modules/dashboard/service.js';
+import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
+import type { WorkSignal } from '../modules/engine/claim-waiters.js';
+import { DispatchService, type DispatchTimings } from '../modules/engine/dispatch-service.js';
+import { EngineLoop } from '../modules/engine/engine-loop.js';
+import { CHANNELS, EnginePublisher } from '../modules/engine/live-events.js';
+import { runApiRoutes } from '../modules/engine/run-api-routes.js';
+import { RunApiService } from '../modules/engine/run-api-service.js';
+import { RunService } from '../modules/engine/run-service.js';
+import { eventRoutes } from '../modules/events/routes.js';
+import { LiveHub } from '../modules/events/live-hub.js';
+import type { EventBus } from '../lib/event-bus.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -62,6 +77,10 @@ export interface AppOptions {
   dataDir: string;
   /** Largest robot package accepted; ROBOT_PACKAGE_MAX_BYTES unless a test lowers it. */
   robotPackageMaxBytes?: number;
+  /** NOTIFY/LISTEN of the database (Database.events). */
+  events: EventBus;
+  /** The scheduler/reaper loop; tests turn it off and call `engine.tick()` themselves. */
+  engine?: { loop?: boolean; intervalMs?: number; timings?: DispatchTimings };
 }
 
 const CSP_DIRECTIVES = {
@@ -114,6 +133,12 @@ export async function buildApp(options: AppOptions) {
     });
   const { db } = options;
   const limiter = new RateLimiter(db, 15 * 60);
+  const publisher = new EnginePublisher(options.events, (error) =>
+    app.log.warn({ err: error }, 'could not publish an engine event'),
+  );
+  const parameters = new ParameterService(db, options.secretBox);
+  const dispatch = new DispatchService(db, parameters, publisher, options.engine?.timings);
+  const vms = new VmService(db);
   const services: Services = {
     db,
     auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
@@ -123,13 +148,39 @@ export async function buildApp(options: AppOptions) {
     robotVersions: new RobotVersionService(db, options.dataDir, options.robotPackageMaxBytes),
     robotFields: new RobotFieldService(db),
     tasks: new TaskService(db),
-    vms: new VmService(db),
+    vms,
     agents: new AgentService(db),
     schedulings: new SchedulingService(db),
     schedulingVms: new SchedulingVmService(db),
-    parameters: new ParameterService(db, options.secretBox),
+    parameters,
+    dispatch,
+    runs: new RunService(db, dispatch),
+    runApi: new RunApiService(db, parameters),
+    activity: new ActivityService(db, dispatch),
+    dashboard: new DashboardService(db, vms),
+    liveHub: new LiveHub(options.events),
   };
+  const engine = new EngineLoop(db, dispatch, publisher, {
+    intervalMs: options.engine?.intervalMs ?? 1000,
+    log: app.log,
+  });
+  const stopWork = options.events.subscribe(CHANNELS.work, (payload) =>
+    dispatch.onWork(payload as WorkSignal),
+  );
+  app.decorate('engine', engine);
+  app.decorate('services', services);
+  app.addHook('onReady', async () => {
+    await engine.recover();
+    if (options.engine?.loop !== false) engine.start();
+  });
+  app.addHook('preClose', async () => {
+    // Waiting agents get "no work" at once and re-poll (another instance, or this one later).
+    dispatch.waiters.closeAll();
+  });
   app.addHook('onClose', async () => {
+    await engine.stop();
+    stopWork();
+    services.liveHub.close();
     await services.auth.drain();
   });
 
@@ -141,7 +192,21 @@ export async function buildApp(options: AppOptions) {
         description:
           'JSON over HTTP. Send `Authorization: Bearer <token>` from `POST /api/user/api/auth/v1/session`.',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          agentToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The agent token (agent protocol)',
+          },
+          runToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A run's ROTA_EXECUTION_TOKEN (robot API)",
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -172,6 +237,15 @@ export async function buildApp(options: AppOptions) {
       await api.register(schedulingRoutes, { services, prefix: '/rota/scheduling/api/v1' });
       await api.register(schedulingVmRoutes, { services, prefix: '/rota/scheduling/vms/api/v1' });
       await api.register(parameterRoutes, { services, prefix: '/rota/parameter/api/v1' });
+      await api.register(activityRoutes, { services, prefix: '/rota/activity/api/v1' });
+      await api.register(dashboardRoutes, { services, prefix: '/rota/dashboard/api/v1' });
+      await api.register(eventRoutes, { services, prefix: '/rota/events/api/v1' });
+      await api.register(agentProtocolRoutes, {
+        services,
+        dataDir: options.dataDir,
+        prefix: '/rota/agent/api/v1',
+      });
+      await api.register(runApiRoutes, { services, prefix: '/rota/run/api/v1' });
     },
     { prefix: '/api' },
   );
@@ -181,3 +255,10 @@ export async function buildApp(options: AppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    engine: EngineLoop;
+    services: Services;
+  }
+}

@@ -11,6 +11,12 @@ import type { AgentService } from '../modules/agents/service.js';
 import type { SchedulingService } from '../modules/schedulings/service.js';
 import type { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import type { ParameterService } from '../modules/parameters/service.js';
+import type { ActivityService } from '../modules/activity/service.js';
+import type { DashboardService } from '../modules/dashboard/service.js';
+import type { DispatchService } from '../modules/engine/dispatch-service.js';
+import type { RunApiService } from '../modules/engine/run-api-service.js';
+import type { RunService } from '../modules/engine/run-service.js';
+import type { LiveHub } from '../modules/events/live-hub.js';
 
 /** What route modules are handed; built once per app in http/app.ts. */
 export interface Services {
@@ -27,4 +33,10 @@ export interface Services {
   schedulings: SchedulingService;
   schedulingVms: SchedulingVmService;
   parameters: ParameterService;
+  dispatch: DispatchService;
+  runs: RunService;
+  runApi: RunApiService;
+  activity: ActivityService;
+  dashboard: DashboardService;
+  liveHub: LiveHub;
 }

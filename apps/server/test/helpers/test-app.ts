@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Language } from '@rota/contract';
 import { SecretBox } from '../../src/lib/secret-box.js';
-import { buildApp, type App } from '../../src/http/app.js';
+import { buildApp, type App, type AppOptions } from '../../src/http/app.js';
 import { seedDatabase } from '../../src/db/seed.js';
-import type { Db } from '../../src/db/client.js';
+import type { Database, Db } from '../../src/db/client.js';
 import { openTestDatabase } from './database.js';
 import { Mailbox } from './mailbox.js';
 
@@ -20,6 +20,7 @@ export const PUBLIC_URL = 'http://rota.test';
 export interface TestApp {
   app: App;
   db: Db;
+  events: Database['events'];
   mailbox: Mailbox;
   /** DATA_DIR of this app (packages live under it). */
   dataDir: string;
@@ -29,8 +30,10 @@ export interface TestApp {
 }
 
 /** The real app on a fresh seeded database, driven through app.inject. */
-export async function createTestApp(options: { webRoot?: string | null } = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+export async function createTestApp(
+  options: { webRoot?: string | null; engine?: AppOptions['engine']; database?: Database } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
   const secretKey = randomBytes(32);
   await seedDatabase(database.db, {
@@ -51,11 +54,15 @@ export async function createTestApp(options: { webRoot?: string | null } = {}): 
     mailer: mailbox,
     secretBox: new SecretBox(secretKey),
     dataDir,
+    events: database.events,
+    // Tests drive the scheduler and reaper with app.engine.tick() unless they ask for the loop.
+    engine: options.engine ?? { loop: false },
   });
   await app.ready();
   return {
     app,
     db: database.db,
+    events: database.events,
     mailbox,
     dataDir,
     secretKey,

@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  robotRunSchema,
+  runResponseSchema,
+  translateMessage,
   robotCreateSchema,
   robotListQuerySchema,
   robotSchema,
   robotUpdateSchema,
 } from '@rota/contract';
+import { actorOf, scopeOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { Services } from '../../http/services.js';
 
 /** /api/rota/robot/api/v1 (DESIGN §4), guarded by ROBOS.* */
@@ -32,4 +37,25 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       delete: 'Delete a robot with its versions, fields and tasks',
     },
   });
+
+  app.post(
+    '/run',
+    {
+      config: { permissions: ['ROBOS.UPDATE'] },
+      schema: {
+        tags: ['robots'],
+        security: bearerSecurity,
+        summary: 'Run the robot now (queues an execution)',
+        body: robotRunSchema,
+        response: { 201: runResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await services.runs.runRobot(scopeOf(request), actorOf(request), request.body);
+      return reply.code(201).send({
+        message: translateMessage(request.lang, 'execution_queued'),
+        data: { execution_id: id },
+      });
+    },
+  );
 };

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   idBodySchema,
   messageResponseSchema,
+  runResponseSchema,
   schedulingCreateSchema,
   schedulingListQuerySchema,
   schedulingSchema,
   schedulingUpdateSchema,
   translateMessage,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { actorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { Services } from '../../http/services.js';
@@ -59,6 +60,31 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     async (request) => {
       await schedulings.restore(scopeOf(request), request.body.id);
       return { message: translateMessage(request.lang, 'restored') };
+    },
+  );
+
+  app.post(
+    '/run',
+    {
+      config: { permissions: ['AGENDAMENTOS.UPDATE'] },
+      schema: {
+        tags: ['schedulings'],
+        security: bearerSecurity,
+        summary: "Run the scheduling now, with its robot, settings and VMs",
+        body: idBodySchema,
+        response: { 201: runResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await services.runs.runScheduling(
+        scopeOf(request),
+        actorOf(request),
+        request.body.id,
+      );
+      return reply.code(201).send({
+        message: translateMessage(request.lang, 'execution_queued'),
+        data: { execution_id: id },
+      });
     },
   );
 };

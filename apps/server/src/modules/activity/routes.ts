@@ -1,0 +1,131 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  activityExportQuerySchema,
+  activityListQuerySchema,
+  dataResponseSchema,
+  executionDetailSchema,
+  executionLogQuerySchema,
+  executionLogResponseSchema,
+  executionSchema,
+  idBodySchema,
+  listResponseSchema,
+  messageResponseSchema,
+  translateMessage,
+} from '@rota/contract';
+import { scopeOf } from '../../http/auth.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+
+const tags = ['activity'];
+const security = bearerSecurity;
+
+/** /api/rota/activity/api/v1: the activity history, guarded by HISTORIC.* (DESIGN §5, §8). */
+export const activityRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { activity } = services;
+
+  app.post(
+    '/index',
+    {
+      config: { permissions: ['HISTORIC.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'List executions (newest first), filtered by range, status, robot, agent',
+        body: activityListQuerySchema,
+        response: { 200: listResponseSchema(executionSchema), ...errorResponses },
+      },
+    },
+    async (request) => activity.list(scopeOf(request), request.body),
+  );
+
+  app.post(
+    '/show',
+    {
+      config: { permissions: ['HISTORIC.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'One execution with its attempts',
+        body: idBodySchema,
+        response: { 200: dataResponseSchema(executionDetailSchema), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await activity.show(scopeOf(request), request.body.id) }),
+  );
+
+  app.post(
+    '/logs',
+    {
+      config: { permissions: ['HISTORIC.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: "An execution's log lines after a seq (the tail on first load)",
+        body: executionLogQuerySchema,
+        response: { 200: executionLogResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => activity.logs(scopeOf(request), request.body),
+  );
+
+  app.post(
+    '/cancel',
+    {
+      config: { permissions: ['HISTORIC.UPDATE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Cancel a queued execution, or stop a running one',
+        body: idBodySchema,
+        response: { 202: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await activity.cancel(scopeOf(request), request.body.id);
+      return reply
+        .code(202)
+        .send({
+          message: translateMessage(
+            request.lang,
+            outcome === 'cancelled' ? 'execution_cancelled' : 'execution_cancel_requested',
+          ),
+        });
+    },
+  );
+
+  app.post(
+    '/export',
+    {
+      config: { permissions: ['HISTORIC.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'The filtered range as CSV',
+        body: activityExportQuerySchema,
+        response: { 200: z.any().describe('text/csv'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { startDate, endDate } = request.body;
+      const lines = activity.exportCsv(scopeOf(request), request.body);
+      // Validate the range before the first byte goes out, so a bad range is still a 400.
+      const first = await lines.next();
+      async function* all() {
+        if (!first.done) yield first.value;
+        yield* lines;
+      }
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="activity-${startDate}-${endDate}.csv"`,
+        )
+        .send(Readable.from(all()));
+    },
+  );
+};

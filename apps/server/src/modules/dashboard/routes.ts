@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { dashboardQuerySchema, dashboardResponseSchema } from '@rota/contract';
+import { scopeOf } from '../../http/auth.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+
+/** /api/rota/dashboard/api/v1: needs only a session in a client (DESIGN §5). */
+export const dashboardRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  app.post(
+    '/index',
+    {
+      schema: {
+        tags: ['dashboard'],
+        security: bearerSecurity,
+        summary: 'Robots per category, executions per day, agents, VMs, the robots failing most',
+        body: dashboardQuerySchema,
+        response: { 200: dashboardResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await services.dashboard.show(scopeOf(request), request.body) }),
+  );
+};

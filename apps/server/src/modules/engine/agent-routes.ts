@@ -1,0 +1,181 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  agentClaimResponseSchema,
+  agentClaimSchema,
+  agentFinishResponseSchema,
+  agentFinishSchema,
+  agentHeartbeatResponseSchema,
+  agentHeartbeatSchema,
+  agentHelloResponseSchema,
+  agentHelloSchema,
+  agentLogBatchSchema,
+  agentLogResponseSchema,
+} from '@rota/contract';
+import { bearerToken } from '../../http/auth.js';
+import { errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { PackageStore } from '../robot-versions/package-store.js';
+import type { AgentIdentity } from './dispatch-service.js';
+import { rowsOf } from './sql-rows.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    agent: AgentIdentity | null;
+  }
+}
+
+const tags = ['agent protocol'];
+const security = [{ agentToken: [] }];
+// Not a user session: the agent's own token (checked by the hook below).
+const config = { public: true } as const;
+
+function agentOf(request: FastifyRequest): AgentIdentity {
+  if (!request.agent) throw new AppError('unauthorized');
+  return request.agent;
+}
+
+/** /api/rota/agent/api/v1: what `apps/agent` speaks, authenticated by the agent token. */
+export const agentProtocolRoutes: FastifyPluginAsyncZod<{
+  services: Services;
+  dataDir: string;
+}> = async (app, { services, dataDir }) => {
+  const { dispatch } = services;
+  const store = new PackageStore(dataDir);
+  app.decorateRequest('agent', null);
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request);
+    if (!token) throw new AppError('unauthorized');
+    request.agent = await dispatch.authenticate(token);
+  });
+
+  app.post(
+    '/hello',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Say who the agent is (at start and after reconnecting)',
+        body: agentHelloSchema,
+        response: { 200: agentHelloResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await dispatch.hello(agentOf(request), request.body) }),
+  );
+
+  app.post(
+    '/heartbeat',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Keep the agent active and renew the leases of its runs',
+        body: agentHeartbeatSchema,
+        response: { 200: agentHeartbeatResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      data: { cancel: await dispatch.heartbeat(agentOf(request), request.body) },
+    }),
+  );
+
+  app.post(
+    '/claim',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Wait (long poll) for the next execution this agent may run',
+        body: agentClaimSchema,
+        response: { 200: agentClaimResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const hangUp = new AbortController();
+      const onClose = () => hangUp.abort();
+      request.raw.once('close', onClose);
+      try {
+        const run = await dispatch.claim(
+          agentOf(request),
+          request.body.wait_seconds,
+          hangUp.signal,
+        );
+        return { data: run };
+      } finally {
+        request.raw.off('close', onClose);
+      }
+    },
+  );
+
+  app.post(
+    '/logs',
+    {
+      config,
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags,
+        security,
+        summary: 'Store a batch of output lines; the answer says whether to stop the run',
+        body: agentLogBatchSchema,
+        response: { 200: agentLogResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      data: { cancel: await dispatch.logs(agentOf(request), request.body) },
+    }),
+  );
+
+  app.post(
+    '/finish',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Report the result of an attempt (idempotent)',
+        body: agentFinishSchema,
+        response: { 200: agentFinishResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      data: { accepted: await dispatch.finish(agentOf(request), request.body) },
+    }),
+  );
+
+  app.get(
+    '/package/:sha256',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Download a robot package of the agent's client by its SHA-256",
+        params: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+        response: { 200: z.any().describe('The package bytes'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const agent = agentOf(request);
+      const [known] = await rowsOf<{ format: string }>(
+        services.db,
+        sql`select format from rota_robot_versions
+             where sha256 = ${request.params.sha256} and rota_clients_id = ${agent.rota_clients_id}
+             limit 1`,
+      );
+      if (!known) throw notFound();
+      const file = await store.open(request.params.sha256);
+      if (!file) throw notFound();
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', String(file.size))
+        .header('x-content-sha256', request.params.sha256)
+        .send(file.stream);
+    },
+  );
+};

@@ -1,0 +1,79 @@
+/** A wake-up sent when work is queued: the client, the VMs it may run on (null: any), how many. */
+export interface WorkSignal {
+  c: number;
+  v: number[] | null;
+  n: number;
+}
+
+interface Waiter {
+  vmId: number;
+  woken: boolean;
+  wake: () => void;
+}
+
+/**
+ * Agents long-polling `claim` on this instance, by client. A signal wakes as many waiters as
+ * runs were queued (not all of them: a thousand idle agents must not stampede the database for
+ * one execution). A waiter is registered before its claim query runs, so a signal arriving
+ * during the query is not lost.
+ */
+export class ClaimWaiters {
+  private readonly byClient = new Map<number, Set<Waiter>>();
+  private closed = false;
+
+  register(clientId: number, vmId: number) {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const waiter: Waiter = {
+      vmId,
+      woken: this.closed,
+      wake: () => {
+        waiter.woken = true;
+        wake();
+      },
+    };
+    if (this.closed) waiter.wake();
+    let set = this.byClient.get(clientId);
+    if (!set) {
+      set = new Set();
+      this.byClient.set(clientId, set);
+    }
+    set.add(waiter);
+    return {
+      get woken() {
+        return waiter.woken;
+      },
+      wait: woken,
+      wake: waiter.wake,
+      release: () => {
+        set.delete(waiter);
+        if (set.size === 0 && this.byClient.get(clientId) === set) this.byClient.delete(clientId);
+      },
+    };
+  }
+
+  signal(work: WorkSignal) {
+    const set = this.byClient.get(work.c);
+    if (!set) return;
+    let left = work.n;
+    for (const waiter of set) {
+      if (left <= 0) break;
+      if (waiter.woken) continue;
+      if (work.v && !work.v.includes(waiter.vmId)) continue;
+      waiter.wake();
+      left -= 1;
+    }
+  }
+
+  /** Ends every long poll (shutdown): agents get "no work" and come back to another instance. */
+  closeAll() {
+    this.closed = true;
+    for (const set of this.byClient.values()) for (const waiter of set) waiter.wake();
+  }
+
+  get size() {
+    let n = 0;
+    for (const set of this.byClient.values()) n += set.size;
+    return n;
+  }
+}

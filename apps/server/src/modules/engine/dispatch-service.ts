@@ -1,0 +1,362 @@
+import { sql } from 'drizzle-orm';
+import {
+  AGENT_PROTOCOL_BASE,
+  ENGINE_TIMINGS,
+  type AgentFinish,
+  type AgentHeartbeat,
+  type AgentHello,
+  type AgentLogBatch,
+  type ClaimedRun,
+  type ExecutionStatus,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { tenantScope } from '../../lib/tenant-scope.js';
+import { generateToken, hashToken } from '../../lib/tokens.js';
+import type { ParameterService } from '../parameters/service.js';
+import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
+import {
+  attemptEnded,
+  claimNext,
+  insertExecution,
+  lockExecution,
+  renewLeases,
+  settleAttempt,
+  type ExecutionRow,
+  type NewExecution,
+  type Settled,
+} from './execution-repository.js';
+import type { EnginePublisher } from './live-events.js';
+import { rowsOf } from './sql-rows.js';
+
+/** The agent a protocol request speaks for (resolved from its token). */
+export interface AgentIdentity {
+  rota_nodes_id: number;
+  rota_clients_id: number;
+  rota_vms_id: number;
+  name: string;
+}
+
+/** Longest line kept in the log; the agent cuts too, this guards the table. */
+const MAX_LINE = 8000;
+
+export interface DispatchTimings {
+  leaseSeconds: number;
+  heartbeatSeconds: number;
+  claimWaitSeconds: number;
+}
+
+/**
+ * Queues runs and hands them to agents (DESIGN §6): claims with leases, heartbeats that renew
+ * them, logs, results that are counted once, cancels. Every state change is one transaction
+ * on the execution row; the database is the only thing instances share.
+ */
+export class DispatchService {
+  readonly waiters = new ClaimWaiters();
+
+  constructor(
+    private readonly db: Db,
+    private readonly parameters: ParameterService,
+    private readonly publish: EnginePublisher,
+    readonly timings: DispatchTimings = {
+      leaseSeconds: ENGINE_TIMINGS.leaseSeconds,
+      heartbeatSeconds: ENGINE_TIMINGS.heartbeatSeconds,
+      claimWaitSeconds: ENGINE_TIMINGS.claimWaitSeconds,
+    },
+  ) {}
+
+  /** Wake-ups from any instance (NOTIFY) reach this instance's waiting agents. */
+  onWork(signal: WorkSignal) {
+    this.waiters.signal(signal);
+  }
+
+  async queue(run: NewExecution): Promise<number> {
+    const id = await insertExecution(this.db, run);
+    this.announceQueued(run.rota_clients_id, run.vm_ids, 1);
+    this.publish.live(run.rota_clients_id, {
+      type: 'execution',
+      execution_id: id,
+      rota_robots_id: run.rota_robots_id,
+      status: 'queued',
+    });
+    return id;
+  }
+
+  announceQueued(clientId: number, vmIds: number[] | null, count: number) {
+    const signal: WorkSignal = { c: clientId, v: vmIds, n: count };
+    // This instance's agents at once; the others through NOTIFY (this one ignores its echo).
+    this.waiters.signal(signal);
+    this.publish.work(signal);
+  }
+
+  async authenticate(token: string): Promise<AgentIdentity> {
+    const [agent] = await rowsOf<AgentIdentity>(
+      this.db,
+      sql`select rota_nodes_id, rota_clients_id, rota_vms_id, name from rota_nodes
+           where token_hash = ${hashToken(token)}`,
+    );
+    if (!agent) throw new AppError('unauthorized');
+    return agent;
+  }
+
+  async hello(agent: AgentIdentity, hello: AgentHello) {
+    await this.touch(agent, sql`, hostname = ${hello.hostname}, version = ${hello.version}, os = ${hello.os}`);
+    return {
+      rota_nodes_id: agent.rota_nodes_id,
+      name: agent.name,
+      rota_vms_id: agent.rota_vms_id,
+      heartbeat_seconds: this.timings.heartbeatSeconds,
+      lease_seconds: this.timings.leaseSeconds,
+      claim_wait_seconds: this.timings.claimWaitSeconds,
+    };
+  }
+
+  async heartbeat(agent: AgentIdentity, beat: AgentHeartbeat): Promise<number[]> {
+    await this.touch(agent);
+    const ids = beat.running.map((r) => r.execution_id);
+    const held = await renewLeases(this.db, agent.rota_nodes_id, ids, this.timings.leaseSeconds);
+    const current = new Map(held.map((h) => [h.id, h]));
+    // Stop what was cancelled, and what is no longer this agent's (its lease ran out and the
+    // run went to another agent) — unless it already finished and only its result is pending.
+    return beat.running
+      .filter((r) => {
+        const h = current.get(r.execution_id);
+        return h ? h.cancel || h.attempts !== r.attempt : false;
+      })
+      .map((r) => r.execution_id)
+      .concat(ids.filter((id) => !current.has(id)));
+  }
+
+  /** Last seen now; announces the agent when it comes back (connectivity turns active). */
+  private async touch(agent: AgentIdentity, extra = sql``) {
+    const [row] = await rowsOf<{ was_online: boolean }>(
+      this.db,
+      sql`update rota_nodes n set last_seen_at = now(), online = true ${extra}
+            from (select online from rota_nodes where rota_nodes_id = ${agent.rota_nodes_id}) prev
+           where n.rota_nodes_id = ${agent.rota_nodes_id}
+          returning prev.online as was_online`,
+    );
+    if (row && !row.was_online) {
+      this.publish.live(agent.rota_clients_id, {
+        type: 'agent',
+        rota_nodes_id: agent.rota_nodes_id,
+        connectivity: 'active',
+      });
+    }
+  }
+
+  /**
+   * Long poll: the next run for this agent's VM, or null after `waitSeconds`. `signal` aborts
+   * the wait when the agent hangs up.
+   */
+  async claim(
+    agent: AgentIdentity,
+    waitSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<ClaimedRun | null> {
+    const deadline = Date.now() + Math.min(waitSeconds, this.timings.claimWaitSeconds) * 1000;
+    await this.touch(agent);
+    for (;;) {
+      if (signal?.aborted) return null;
+      const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id);
+      try {
+        const run = await this.claimOnce(agent);
+        if (run) return run;
+        if (waiter.woken) continue;
+        const left = deadline - Date.now();
+        if (left <= 0) return null;
+        let timer: NodeJS.Timeout | undefined;
+        const onAbort = () => waiter.wake();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        await Promise.race([
+          waiter.wait,
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
+        ]);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (!waiter.woken) return null;
+      } finally {
+        waiter.release();
+      }
+    }
+  }
+
+  private async claimOnce(agent: AgentIdentity): Promise<ClaimedRun | null> {
+    const runToken = generateToken();
+    const row = await this.db.transaction(async (tx) =>
+      claimNext(tx as unknown as Db, agent, hashToken(runToken), this.timings.leaseSeconds),
+    );
+    if (!row) return null;
+    this.publish.live(row.rota_clients_id, {
+      type: 'execution',
+      execution_id: row.rota_executions_id,
+      rota_robots_id: row.rota_robots_id,
+      status: 'processing',
+    });
+    const [robot] = await rowsOf<{
+      name: string;
+      executor: string;
+      remote_root: string | null;
+      rota_robot_versions_id: number | null;
+      version: string | null;
+      sha256: string | null;
+      size_bytes: string | number | null;
+      format: 'zip' | 'tar.gz' | null;
+    }>(
+      this.db,
+      sql`select r.name, r.executor, r.remote_root, v.rota_robot_versions_id, v.version, v.sha256,
+                 v.size_bytes, v.format
+            from rota_robots r
+            left join rota_robot_versions v on v.rota_robot_versions_id = ${row.rota_robot_versions_id}
+           where r.rota_robots_id = ${row.rota_robots_id}`,
+    );
+    const parameters = await this.parameters.readForRun(tenantScope(row.rota_clients_id));
+    const environment: Record<string, string> = {
+      ROTA_EXECUTION_ID: String(row.rota_executions_id),
+      ROTA_EXECUTION_TOKEN: runToken,
+    };
+    for (const p of parameters) if (!p.secret) environment[`ROTA_PARAM_${p.name}`] = p.value;
+    return {
+      execution_id: row.rota_executions_id,
+      attempt: row.attempts,
+      timeout_minutes: row.timeout_minutes,
+      robot: {
+        rota_robots_id: row.rota_robots_id,
+        name: robot!.name,
+        executor: robot!.executor,
+        remote_root: robot!.remote_root,
+      },
+      package:
+        robot!.rota_robot_versions_id && robot!.sha256
+          ? {
+              rota_robot_versions_id: robot!.rota_robot_versions_id,
+              version: robot!.version!,
+              sha256: robot!.sha256,
+              size_bytes: Number(robot!.size_bytes),
+              format: robot!.format!,
+              download_path: `${AGENT_PROTOCOL_BASE}/package/${robot!.sha256}`,
+            }
+          : null,
+      environment,
+    };
+  }
+
+  /** Stores a batch once (seq), answers whether the agent must stop this run. */
+  async logs(agent: AgentIdentity, batch: AgentLogBatch): Promise<boolean> {
+    const [execution] = await rowsOf<{
+      rota_nodes_id: number | null;
+      status: ExecutionStatus;
+      attempts: number;
+      cancel: boolean;
+    }>(
+      this.db,
+      sql`select rota_nodes_id, status, attempts, cancel_requested_at is not null as cancel
+            from rota_executions
+           where rota_executions_id = ${batch.execution_id}
+             and rota_clients_id = ${agent.rota_clients_id}`,
+    );
+    if (!execution) throw notFound();
+    if (batch.lines.length > 0) {
+      const values = batch.lines.map(
+        (l) =>
+          sql`(${agent.rota_clients_id}, ${batch.execution_id}, ${batch.attempt}, ${l.seq}, ${l.stream}, ${l.line.slice(0, MAX_LINE)}, ${l.at})`,
+      );
+      const inserted = await rowsOf<{ id: string | number }>(
+        this.db,
+        sql`insert into rota_execution_logs
+              (rota_clients_id, rota_executions_id, attempt, seq, stream, line, at)
+            values ${sql.join(values, sql`, `)}
+            on conflict do nothing
+            returning rota_execution_logs_id as id`,
+      );
+      if (inserted.length > 0) {
+        this.publish.live(agent.rota_clients_id, {
+          type: 'log',
+          execution_id: batch.execution_id,
+          last_seq: Math.max(...inserted.map((r) => Number(r.id))),
+        });
+      }
+    }
+    const current =
+      execution.status === 'processing' &&
+      execution.rota_nodes_id === agent.rota_nodes_id &&
+      execution.attempts === batch.attempt;
+    return !current || execution.cancel;
+  }
+
+  /** Records an attempt's result once; a repeat or a superseded attempt changes nothing. */
+  async finish(agent: AgentIdentity, result: AgentFinish): Promise<boolean> {
+    const settled = await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const execution = await lockExecution(tx, agent.rota_clients_id, result.execution_id);
+      if (!execution) throw notFound();
+      const ended = await attemptEnded(tx, result.execution_id, result.attempt);
+      if (ended === undefined) throw notFound();
+      if (ended) return null;
+      const current =
+        execution.status === 'processing' &&
+        execution.attempts === result.attempt &&
+        execution.rota_nodes_id === agent.rota_nodes_id;
+      if (!current) return null;
+      return settleAttempt(tx, execution, result);
+    });
+    if (!settled) return false;
+    this.afterSettle(settled);
+    return true;
+  }
+
+  /** Announces the outcome and, for a retry, wakes an agent. */
+  afterSettle(settled: Settled) {
+    const { execution, status, requeued } = settled;
+    this.publish.live(execution.rota_clients_id, {
+      type: 'execution',
+      execution_id: execution.rota_executions_id,
+      rota_robots_id: execution.rota_robots_id,
+      status,
+    });
+    if (requeued) void this.wakeForRetry(execution);
+  }
+
+  private async wakeForRetry(execution: ExecutionRow) {
+    const [row] = await rowsOf<{ vm_ids: number[] | null }>(
+      this.db,
+      sql`select vm_ids from rota_executions where rota_executions_id = ${execution.rota_executions_id}`,
+    ).catch(() => []);
+    this.announceQueued(execution.rota_clients_id, row?.vm_ids ?? null, 1);
+  }
+
+  /**
+   * Cancel from the console: a queued run ends now; a running one is marked and its agent
+   * stops it (it learns on its next log batch or heartbeat) and reports `cancelled`.
+   */
+  async cancel(clientId: number, id: number): Promise<'cancelled' | 'requested'> {
+    const outcome = await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const execution = await lockExecution(tx, clientId, id);
+      if (!execution) throw notFound();
+      if (execution.status === 'queued') {
+        await tx.execute(
+          sql`update rota_executions
+                 set status = 'cancelled', ended_at = now(), cancel_requested_at = now()
+               where rota_executions_id = ${id}`,
+        );
+        return { execution, result: 'cancelled' as const };
+      }
+      if (execution.status === 'processing') {
+        await tx.execute(
+          sql`update rota_executions set cancel_requested_at = coalesce(cancel_requested_at, now())
+               where rota_executions_id = ${id}`,
+        );
+        return { execution, result: 'requested' as const };
+      }
+      throw new AppError('conflict', [{ field: 'id', message: 'execution_finished' }]);
+    });
+    this.publish.live(clientId, {
+      type: 'execution',
+      execution_id: id,
+      rota_robots_id: outcome.execution.rota_robots_id,
+      status: outcome.result === 'cancelled' ? 'cancelled' : 'processing',
+    });
+    return outcome.result;
+  }
+}

@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import type { AgentFinish, ExecutionStatus } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rowsOf } from './sql-rows.js';
+
+/** The columns of rota_executions the engine works with, as the drivers answer them. */
+export interface ExecutionRow {
+  rota_executions_id: number;
+  rota_clients_id: number;
+  rota_robots_id: number;
+  rota_schedulings_id: number | null;
+  rota_nodes_id: number | null;
+  status: ExecutionStatus;
+  attempts: number;
+  retries: number;
+  timeout_minutes: number;
+  cancel_requested_at: Date | string | null;
+}
+
+const RETURNING = sql.raw(
+  'rota_executions_id, rota_clients_id, rota_robots_id, rota_schedulings_id, rota_nodes_id, status, attempts, retries, timeout_minutes, cancel_requested_at',
+);
+
+export interface NewExecution {
+  rota_clients_id: number;
+  rota_robots_id: number;
+  rota_schedulings_id: number | null;
+  vm_ids: number[] | null;
+  trigger: 'schedule' | 'manual';
+  priority: number;
+  timeout_minutes: number;
+  retries: number;
+  sleep_seconds: number;
+  created_by: number | null;
+}
+
+export async function insertExecution(db: Db, run: NewExecution): Promise<number> {
+  const vmIds = run.vm_ids ? sql`${`{${run.vm_ids.join(',')}}`}::integer[]` : sql`null`;
+  const [row] = await rowsOf<{ id: number }>(
+    db,
+    sql`insert into rota_executions
+          (rota_clients_id, rota_robots_id, rota_schedulings_id, vm_ids, trigger, priority,
+           timeout_minutes, retries, sleep_seconds, created_by)
+        values (${run.rota_clients_id}, ${run.rota_robots_id}, ${run.rota_schedulings_id}, ${vmIds},
+                ${run.trigger}, ${run.priority}, ${run.timeout_minutes}, ${run.retries},
+                ${run.sleep_seconds}, ${run.created_by})
+        returning rota_executions_id as id`,
+  );
+  return row!.id;
+}
+
+export interface ClaimedRow extends ExecutionRow {
+  rota_robot_versions_id: number | null;
+}
+
+/**
+ * Takes the next execution this agent's VM may run: the highest priority, then the oldest.
+ * SKIP LOCKED lets every instance claim at once without two taking the same row; `sleep`
+ * keeps runs of one scheduling apart on one VM.
+ */
+export async function claimNext(
+  db: Db,
+  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
+  runTokenHash: string,
+  leaseSeconds: number,
+): Promise<ClaimedRow | undefined> {
+  const [row] = await rowsOf<ClaimedRow>(
+    db,
+    sql`with next as (
+          select e.rota_executions_id
+            from rota_executions e
+           where e.rota_clients_id = ${agent.rota_clients_id}
+             and e.status = 'queued'
+             and (e.vm_ids is null or ${agent.rota_vms_id} = any(e.vm_ids))
+             and (e.sleep_seconds = 0 or e.rota_schedulings_id is null or not exists (
+                   select 1 from rota_executions p
+                    where p.rota_schedulings_id = e.rota_schedulings_id
+                      and p.rota_vms_id = ${agent.rota_vms_id}
+                      and p.ended_at > now() - make_interval(secs => e.sleep_seconds)))
+           order by e.priority desc, e.queued_at, e.rota_executions_id
+           limit 1
+           for update skip locked
+        )
+        update rota_executions e
+           set status = 'processing',
+               attempts = e.attempts + 1,
+               rota_nodes_id = ${agent.rota_nodes_id},
+               rota_vms_id = ${agent.rota_vms_id},
+               started_at = coalesce(e.started_at, now()),
+               lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
+               run_token_hash = ${runTokenHash},
+               rota_robot_versions_id = (select r.rota_robot_versions_id_current
+                                           from rota_robots r
+                                          where r.rota_robots_id = e.rota_robots_id)
+          from next
+         where e.rota_executions_id = next.rota_executions_id
+        returning e.rota_executions_id, e.rota_clients_id, e.rota_robots_id, e.rota_schedulings_id,
+                  e.rota_nodes_id, e.status, e.attempts, e.retries, e.timeout_minutes,
+                  e.cancel_requested_at, e.rota_robot_versions_id`,
+  );
+  if (!row) return undefined;
+  await db.execute(
+    sql`insert into rota_execution_attempts
+          (rota_clients_id, rota_executions_id, attempt, rota_nodes_id, rota_vms_id)
+        values (${row.rota_clients_id}, ${row.rota_executions_id}, ${row.attempts},
+                ${agent.rota_nodes_id}, ${agent.rota_vms_id})
+        on conflict do nothing`,
+  );
+  return row;
+}
+
+export async function lockExecution(
+  tx: Db,
+  clientId: number,
+  id: number,
+): Promise<ExecutionRow | undefined> {
+  const [row] = await rowsOf<ExecutionRow>(
+    tx,
+    sql`select ${RETURNING} from rota_executions
+         where rota_executions_id = ${id} and rota_clients_id = ${clientId}
+         for update`,
+  );
+  return row;
+}
+
+export async function attemptEnded(
+  tx: Db,
+  executionId: number,
+  attempt: number,
+): Promise<boolean | undefined> {
+  const [row] = await rowsOf<{ ended: boolean }>(
+    tx,
+    sql`select ended_at is not null as ended from rota_execution_attempts
+         where rota_executions_id = ${executionId} and attempt = ${attempt}`,
+  );
+  return row?.ended;
+}
+
+export type AttemptResult = Pick<AgentFinish, 'status' | 'exit_code' | 'message'>;
+
+/** What became of the execution after one attempt ended. */
+export type Settled = { execution: ExecutionRow; status: ExecutionStatus; requeued: boolean };
+
+/**
+ * Ends the current attempt of a locked execution and decides what follows: application errors
+ * and timeouts go back to the queue while retries remain (DESIGN §6), a business error never
+ * does, a run the console cancelled ends `cancelled`. Tasks the run held go back to pending.
+ */
+export async function settleAttempt(
+  tx: Db,
+  execution: ExecutionRow,
+  result: AttemptResult,
+): Promise<Settled> {
+  const cancelled = execution.cancel_requested_at !== null || result.status === 'cancelled';
+  const attemptStatus: ExecutionStatus = cancelled ? 'cancelled' : result.status;
+  await tx.execute(
+    sql`update rota_execution_attempts
+           set status = ${attemptStatus}, exit_code = ${result.exit_code},
+               message = ${result.message}, ended_at = now()
+         where rota_executions_id = ${execution.rota_executions_id}
+           and attempt = ${execution.attempts} and ended_at is null`,
+  );
+  await tx.execute(
+    sql`update rota_tasks set status = 'pending', rota_executions_id = null, updated_at = now()
+         where rota_executions_id = ${execution.rota_executions_id} and status = 'processing'`,
+  );
+  const retryable = attemptStatus === 'application_error' || attemptStatus === 'timeout';
+  const requeued = retryable && execution.attempts <= execution.retries;
+  const status: ExecutionStatus = requeued ? 'queued' : attemptStatus;
+  await tx.execute(
+    sql`update rota_executions
+           set status = ${status}, exit_code = ${result.exit_code}, message = ${result.message},
+               lease_expires_at = null, run_token_hash = null,
+               ended_at = ${requeued ? sql`null` : sql`now()`}
+         where rota_executions_id = ${execution.rota_executions_id}`,
+  );
+  return { execution, status, requeued };
+}
+
+/** Processing executions whose lease ran out (their agent stopped heartbeating). */
+export async function lockExpiredLeases(tx: Db, limit: number): Promise<ExecutionRow[]> {
+  return rowsOf<ExecutionRow>(
+    tx,
+    sql`select ${RETURNING} from rota_executions
+         where status = 'processing' and lease_expires_at < now()
+         order by lease_expires_at
+         limit ${limit}
+         for update skip locked`,
+  );
+}
+
+/** Renews the leases of the listed runs this agent holds; answers which ones it holds. */
+export async function renewLeases(
+  db: Db,
+  agentId: number,
+  executionIds: number[],
+  leaseSeconds: number,
+): Promise<{ id: number; attempts: number; cancel: boolean }[]> {
+  if (executionIds.length === 0) return [];
+  return rowsOf(
+    db,
+    sql`update rota_executions
+           set lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
+         where rota_executions_id = any(${`{${executionIds.join(',')}}`}::integer[])
+           and rota_nodes_id = ${agentId} and status = 'processing'
+        returning rota_executions_id as id, attempts, cancel_requested_at is not null as cancel`,
+  );
+}

@@ -1,0 +1,60 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { LiveEvent } from '@rota/contract';
+import { scopeOf } from '../../http/auth.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+
+const KEEP_ALIVE_MS = 15_000;
+
+/** /api/rota/events/api/v1/stream: Server-Sent Events of the selected client (session only). */
+export const eventRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const open = new Set<ServerResponse>();
+  app.addHook('onClose', async () => {
+    for (const response of open) response.end();
+  });
+
+  app.get(
+    '/stream',
+    {
+      schema: {
+        tags: ['live'],
+        security: bearerSecurity,
+        summary: 'Live execution, log and agent changes (text/event-stream)',
+        description:
+          'Each event: `event: execution|log|agent` and `data: <json>` (see liveEventSchema). Lines starting with `:` keep the connection alive.',
+        response: { ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const clientId = scopeOf(request).clientId;
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': request.id,
+      });
+      response.write(': connected\n\n');
+      open.add(response);
+      const send = (event: LiveEvent) => {
+        response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+      const remove = services.liveHub.add(clientId, send);
+      const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const end = () => {
+        clearInterval(keepAlive);
+        remove();
+        open.delete(response);
+      };
+      request.raw.once('close', end);
+      response.once('close', end);
+    },
+  );
+};

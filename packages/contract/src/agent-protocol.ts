@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { idSchema } from './common.js';
+import { EXECUTION_STATUSES, LOG_STREAMS } from './executions.js';
+
+/**
+ * The agent protocol, `/api/rota/agent/api/v1/`, spoken by `apps/agent` with
+ * `Authorization: Bearer <agent token>` (the token the agent's create or rotate_token answered).
+ */
+export const AGENT_PROTOCOL_BASE = '/api/rota/agent/api/v1';
+/** The robot's own API during a run, with `Authorization: Bearer <ROTA_EXECUTION_TOKEN>`. */
+export const ROBOT_API_BASE = '/api/rota/run/api/v1';
+
+const shortText = (max: number) => z.string().trim().max(max);
+
+/** `POST hello`: said at start and after every reconnect. */
+export const agentHelloSchema = z.object({
+  hostname: shortText(255),
+  version: shortText(64),
+  os: shortText(120),
+});
+export type AgentHello = z.infer<typeof agentHelloSchema>;
+
+export const agentHelloResponseSchema = z.object({
+  data: z.object({
+    rota_nodes_id: z.number().int(),
+    name: z.string(),
+    rota_vms_id: z.number().int(),
+    heartbeat_seconds: z.number().int(),
+    lease_seconds: z.number().int(),
+    claim_wait_seconds: z.number().int(),
+  }),
+});
+export type AgentHelloResponse = z.infer<typeof agentHelloResponseSchema>;
+
+/** A run the agent holds: executing, or finished with its result not yet delivered. */
+export const agentRunRefSchema = z.object({
+  execution_id: idSchema,
+  attempt: z.number().int().min(1),
+});
+export type AgentRunRef = z.infer<typeof agentRunRefSchema>;
+
+/** `POST heartbeat` every `heartbeat_seconds`: renews the leases of the runs it lists. */
+export const agentHeartbeatSchema = z.object({
+  running: z.array(agentRunRefSchema).max(1000).default([]),
+});
+export type AgentHeartbeat = z.infer<typeof agentHeartbeatSchema>;
+
+export const agentHeartbeatResponseSchema = z.object({
+  data: z.object({
+    /** Runs the console cancelled, or no longer this agent's (lease lost): stop them. */
+    cancel: z.array(z.number().int()),
+  }),
+});
+export type AgentHeartbeatResponse = z.infer<typeof agentHeartbeatResponseSchema>;
+
+/** `POST claim`: waits up to `wait_seconds` for the next execution this agent's VM may run. */
+export const agentClaimSchema = z.object({
+  wait_seconds: z.number().int().min(0).max(25).default(25),
+});
+export type AgentClaim = z.infer<typeof agentClaimSchema>;
+
+export const claimedRunSchema = z.object({
+  execution_id: z.number().int(),
+  attempt: z.number().int(),
+  timeout_minutes: z.number().int(),
+  robot: z.object({
+    rota_robots_id: z.number().int(),
+    name: z.string(),
+    /** The command line to run, e.g. `node main.js`. */
+    executor: z.string(),
+    /** Working directory on the VM; null: the agent's work dir. */
+    remote_root: z.string().nullable(),
+  }),
+  /** The robot's current version; null when it has none (the robot is installed on the VM). */
+  package: z
+    .object({
+      rota_robot_versions_id: z.number().int(),
+      version: z.string(),
+      sha256: z.string(),
+      size_bytes: z.number().int(),
+      format: z.enum(['zip', 'tar.gz']),
+      /** Path (under the protocol base) to GET the package from. */
+      download_path: z.string(),
+    })
+    .nullable(),
+  /**
+   * Variables the robot's process gets: ROTA_EXECUTION_ID, ROTA_EXECUTION_TOKEN (the robot
+   * API token, valid for this run only) and the client's parameters without passwords, as
+   * ROTA_PARAM_<NAME>. The agent adds ROTA_API_URL (the server it speaks to, plus `/api`).
+   */
+  environment: z.record(z.string(), z.string()),
+});
+export type ClaimedRun = z.infer<typeof claimedRunSchema>;
+
+export const agentClaimResponseSchema = z.object({ data: claimedRunSchema.nullable() });
+export type AgentClaimResponse = z.infer<typeof agentClaimResponseSchema>;
+
+export const agentLogLineSchema = z.object({
+  /** Position of the line in its attempt, from 1; a batch sent twice is stored once. */
+  seq: z.number().int().min(1),
+  stream: z.enum(LOG_STREAMS),
+  /** Longer lines are cut at 8,000 characters. */
+  line: z.string().max(100_000),
+  at: z.iso.datetime({ offset: true }),
+});
+export type AgentLogLine = z.infer<typeof agentLogLineSchema>;
+
+/** `POST logs`: a batch of output lines of one attempt. */
+export const agentLogBatchSchema = agentRunRefSchema.extend({
+  lines: z.array(agentLogLineSchema).max(5000),
+});
+export type AgentLogBatch = z.infer<typeof agentLogBatchSchema>;
+
+export const agentLogResponseSchema = z.object({
+  data: z.object({ cancel: z.boolean() }),
+});
+export type AgentLogResponse = z.infer<typeof agentLogResponseSchema>;
+
+export const AGENT_FINISH_STATUSES = [
+  'success',
+  'business_error',
+  'application_error',
+  'timeout',
+  'cancelled',
+] as const satisfies readonly (typeof EXECUTION_STATUSES)[number][];
+
+/** `POST finish`: the result of one attempt; sending it again changes nothing. */
+export const agentFinishSchema = agentRunRefSchema.extend({
+  status: z.enum(AGENT_FINISH_STATUSES),
+  exit_code: z.number().int().nullable(),
+  message: z.string().max(2000).nullable(),
+  ended_at: z.iso.datetime({ offset: true }).optional(),
+});
+export type AgentFinish = z.infer<typeof agentFinishSchema>;
+
+export const agentFinishResponseSchema = z.object({
+  data: z.object({
+    /** False when the result was already recorded or the attempt is no longer current. */
+    accepted: z.boolean(),
+  }),
+});
+export type AgentFinishResponse = z.infer<typeof agentFinishResponseSchema>;
+
+/* ---------- Robot API (the running robot's own calls) ---------- */
+
+export const robotTaskSchema = z.object({
+  rota_tasks_id: z.number().int(),
+  label: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  priority: z.number().int(),
+  expiration_date: z.string(),
+  attempts: z.number().int(),
+});
+export type RobotTask = z.infer<typeof robotTaskSchema>;
+
+/** `POST task/next`: the robot's next pending task, now held by this run; null when none. */
+export const robotTaskNextResponseSchema = z.object({ data: robotTaskSchema.nullable() });
+
+/** `POST task/finish`. */
+export const robotTaskFinishSchema = z.object({
+  id: idSchema,
+  status: z.enum(['success', 'business_error']),
+  business_error: z.string().trim().max(2000).nullish(),
+});
+export type RobotTaskFinish = z.infer<typeof robotTaskFinishSchema>;
+
+/** `POST parameter/index`: the client's parameters, passwords opened, for this run only. */
+export const robotParameterListResponseSchema = z.object({
+  data: z.array(z.object({ name: z.string(), value: z.string(), secret: z.boolean() })),
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { CONNECTIVITY } from './vms.js';
+import { EXECUTION_STATUSES } from './executions.js';
+
+/**
+ * Live updates for the console: `GET /api/rota/events/api/v1/stream` (Server-Sent Events,
+ * `Authorization: Bearer <session token>`), scoped to the selected client. Each event's
+ * `event:` field is its `type`; `data:` is the JSON below. Events say what changed, not the
+ * whole row: the console refetches what it shows.
+ */
+export const EVENTS_STREAM_PATH = '/api/rota/events/api/v1/stream';
+
+export const liveEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('execution'),
+    execution_id: z.number().int(),
+    rota_robots_id: z.number().int(),
+    status: z.enum(EXECUTION_STATUSES),
+  }),
+  z.object({
+    type: z.literal('log'),
+    execution_id: z.number().int(),
+    /** The newest log line's seq; fetch `logs` after what you have. */
+    last_seq: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('agent'),
+    rota_nodes_id: z.number().int(),
+    connectivity: z.enum(CONNECTIVITY),
+  }),
+]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+export type LiveEventType = LiveEvent['type'];

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import {
+  boundedIntSchema,
+  createdResponseSchema,
+  dateRangeFilterShape,
+  idSchema,
+  isoDateSchema,
+  listQuerySchema,
+} from './common.js';
+import { msg } from './messages.js';
+
+/** DESIGN §6: every run of a robot is an execution in one of these states. */
+export const EXECUTION_STATUSES = [
+  'queued',
+  'processing',
+  'success',
+  'business_error',
+  'application_error',
+  'timeout',
+  'cancelled',
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+/** Statuses an execution never leaves. */
+export const FINAL_EXECUTION_STATUSES = [
+  'success',
+  'business_error',
+  'application_error',
+  'timeout',
+  'cancelled',
+] as const satisfies readonly ExecutionStatus[];
+
+/** Dashboard categories (SPEC §4); Idle is a robot with no execution in the range. */
+export const DASHBOARD_CATEGORIES = ['process', 'failure', 'others', 'idle'] as const;
+export type DashboardCategory = (typeof DASHBOARD_CATEGORIES)[number];
+
+/** DESIGN §6 default mapping; status items (issue 5) may change it per client. */
+export const DEFAULT_STATUS_CATEGORIES: Record<ExecutionStatus, Exclude<DashboardCategory, 'idle'>> =
+  {
+    queued: 'process',
+    processing: 'process',
+    success: 'others',
+    cancelled: 'others',
+    business_error: 'failure',
+    application_error: 'failure',
+    timeout: 'failure',
+  };
+
+/** How an execution came to be. */
+export const EXECUTION_TRIGGERS = ['schedule', 'manual'] as const;
+export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
+
+/**
+ * The exit code with which a robot says "business error" (DESIGN: a robot that cannot speak
+ * HTTP ends its run this way); 0 is success, anything else an application error.
+ */
+export const BUSINESS_ERROR_EXIT_CODE = 3;
+
+/** Engine timings, in seconds (DESIGN §6, issue 4). */
+export const ENGINE_TIMINGS = {
+  /** Agents heartbeat this often. */
+  heartbeatSeconds: 10,
+  /** A claim lease lasts this long unless a heartbeat renews it; then the agent is "lost". */
+  leaseSeconds: 30,
+  /** Longest a claim long-poll waits for work. */
+  claimWaitSeconds: 25,
+} as const;
+
+/** One row of the activity history (SPEC §4 columns plus what the detail shows). */
+export const executionSchema = z.object({
+  execution_id: z.number().int(),
+  rota_robots_id: z.number().int(),
+  rota_robots_name: z.string(),
+  rota_schedulings_id: z.number().int().nullable(),
+  rota_schedulings_name: z.string().nullable(),
+  /** The VM it must run on (run now with a VM) or ran on; null: any VM the scheduling allows. */
+  rota_vms_id: z.number().int().nullable(),
+  rota_vms_name: z.string().nullable(),
+  /** The agent that runs or ran its latest attempt. */
+  rota_nodes_id: z.number().int().nullable(),
+  rota_executor_name: z.string().nullable(),
+  rota_robot_versions_id: z.number().int().nullable(),
+  version: z.string().nullable(),
+  status: z.enum(EXECUTION_STATUSES),
+  trigger: z.enum(EXECUTION_TRIGGERS),
+  priority: z.number().int(),
+  timeout_minutes: z.number().int(),
+  /** Retries allowed after the first attempt. */
+  retries: z.number().int(),
+  /** Attempts started so far. */
+  attempts: z.number().int(),
+  exit_code: z.number().int().nullable(),
+  message: z.string().nullable(),
+  queued_at: z.string(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+  cancel_requested: z.boolean(),
+});
+export type Execution = z.infer<typeof executionSchema>;
+
+export const executionAttemptSchema = z.object({
+  attempt: z.number().int(),
+  rota_nodes_id: z.number().int().nullable(),
+  rota_executor_name: z.string().nullable(),
+  status: z.enum(EXECUTION_STATUSES),
+  exit_code: z.number().int().nullable(),
+  message: z.string().nullable(),
+  start_date: z.string(),
+  end_date: z.string().nullable(),
+});
+export type ExecutionAttempt = z.infer<typeof executionAttemptSchema>;
+
+export const executionDetailSchema = executionSchema.extend({
+  attempt_list: z.array(executionAttemptSchema),
+});
+export type ExecutionDetail = z.infer<typeof executionDetailSchema>;
+
+export const EXECUTION_SORTS = [
+  'queued_at',
+  'start_date',
+  'end_date',
+  'rota_robots_name',
+  'rota_executor_name',
+  'status',
+  'duration',
+  'execution_id',
+] as const;
+
+/** Filters shared by the activity list and its CSV export. */
+const activityFilterShape = {
+  status: z.enum(EXECUTION_STATUSES, { error: msg('invalid_value') }).optional(),
+  rota_robots_id: idSchema.optional(),
+  rota_schedulings_id: idSchema.optional(),
+  rota_nodes_id: idSchema.optional(),
+  ...dateRangeFilterShape,
+};
+
+/** `POST /api/rota/activity/api/v1/index`; the range filters by when the run was queued. */
+export const activityListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(EXECUTION_SORTS).default('queued_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  ...activityFilterShape,
+});
+export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
+
+/** `POST /api/rota/activity/api/v1/export`: the whole filtered range as CSV (range required). */
+export const activityExportQuerySchema = z.object({
+  search: z.string().trim().max(200, msg('too_long')).optional(),
+  ...activityFilterShape,
+  startDate: isoDateSchema,
+  endDate: isoDateSchema,
+});
+export type ActivityExportQuery = z.infer<typeof activityExportQuerySchema>;
+
+export const LOG_STREAMS = ['stdout', 'stderr', 'system'] as const;
+export type LogStream = (typeof LOG_STREAMS)[number];
+
+export const executionLogLineSchema = z.object({
+  seq: z.number().int(),
+  attempt: z.number().int(),
+  stream: z.enum(LOG_STREAMS),
+  line: z.string(),
+  at: z.string(),
+});
+export type ExecutionLogLine = z.infer<typeof executionLogLineSchema>;
+
+/**
+ * `POST /api/rota/activity/api/v1/logs`: lines after `after` (a seq), oldest first, at most
+ * `limit`; with `after` 0 (the first load of a tail) the last `limit` lines.
+ */
+export const executionLogQuerySchema = z.object({
+  id: idSchema,
+  after: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(5000).default(1000),
+});
+export type ExecutionLogQuery = z.infer<typeof executionLogQuerySchema>;
+
+export const executionLogResponseSchema = z.object({
+  data: z.array(executionLogLineSchema),
+  meta: z.object({ last_seq: z.number().int() }),
+});
+export type ExecutionLogResponse = z.infer<typeof executionLogResponseSchema>;
+
+/** `POST /api/rota/robot/api/v1/run`: run a robot now, outside its schedulings. */
+export const robotRunSchema = z.object({
+  id: idSchema,
+  rota_vms_id: idSchema.nullish(),
+  priority: boundedIntSchema(1, 100).optional(),
+  timeout_minutes: boundedIntSchema(1, 1440).optional(),
+  retries: boundedIntSchema(0, 10).optional(),
+});
+export type RobotRun = z.infer<typeof robotRunSchema>;
+
+/** Robot "run now" defaults when neither the call nor a scheduling says otherwise. */
+export const RUN_NOW_DEFAULTS = { priority: 50, timeout_minutes: 60, retries: 0 } as const;
+
+export const runResponseSchema = createdResponseSchema(
+  z.object({ execution_id: z.number().int() }),
+);
+export type RunResponse = z.infer<typeof runResponseSchema>;
