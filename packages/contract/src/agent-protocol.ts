@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './common.js';
-import { EXECUTION_STATUSES, LOG_STREAMS } from './executions.js';
+import type { EXECUTION_STATUSES} from './executions.js';
+import { LOG_STREAMS } from './executions.js';
 
 /**
  * The agent protocol, `/api/rota/agent/api/v1/`, spoken by `apps/agent` with

@@ -35,16 +35,18 @@ export const DASHBOARD_CATEGORIES = ['process', 'failure', 'others', 'idle'] as 
 export type DashboardCategory = (typeof DASHBOARD_CATEGORIES)[number];
 
 /** DESIGN §6 default mapping; status items (issue 5) may change it per client. */
-export const DEFAULT_STATUS_CATEGORIES: Record<ExecutionStatus, Exclude<DashboardCategory, 'idle'>> =
-  {
-    queued: 'process',
-    processing: 'process',
-    success: 'others',
-    cancelled: 'others',
-    business_error: 'failure',
-    application_error: 'failure',
-    timeout: 'failure',
-  };
+export const DEFAULT_STATUS_CATEGORIES: Record<
+  ExecutionStatus,
+  Exclude<DashboardCategory, 'idle'>
+> = {
+  queued: 'process',
+  processing: 'process',
+  success: 'others',
+  cancelled: 'others',
+  business_error: 'failure',
+  application_error: 'failure',
+  timeout: 'failure',
+};
 
 /** How an execution came to be. */
 export const EXECUTION_TRIGGERS = ['schedule', 'manual'] as const;

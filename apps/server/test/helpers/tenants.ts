@@ -33,6 +33,8 @@ export async function setUpTenants(
     'AGENTES.CREATE',
     'AGENTES.UPDATE',
     'AGENTES.DELETE',
+    'HISTORIC.LIST',
+    'HISTORIC.UPDATE',
   ]);
   const limited = await createProfile(
     t.db,

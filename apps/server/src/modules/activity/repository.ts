@@ -18,7 +18,9 @@ import { withinDays } from '../tasks/date-range.js';
 
 const e = rotaExecutions;
 
-const duration = sql<number | null>`(extract(epoch from (${e.ended_at} - ${e.started_at})) * 1000)::bigint`;
+const duration = sql<
+  number | null
+>`(extract(epoch from (${e.ended_at} - ${e.started_at})) * 1000)::bigint`;
 
 const columns = {
   execution_id: e.rota_executions_id,
@@ -86,7 +88,13 @@ function searchCondition(search: string | undefined): SQL | undefined {
   return byName;
 }
 
-function filters(scope: TenantScope, query: Omit<ActivityExportQuery, 'startDate' | 'endDate'> & { startDate?: string | undefined; endDate?: string | undefined }) {
+function filters(
+  scope: TenantScope,
+  query: Omit<ActivityExportQuery, 'startDate' | 'endDate'> & {
+    startDate?: string | undefined;
+    endDate?: string | undefined;
+  },
+) {
   return scope.where(
     e,
     query.status === undefined ? undefined : eq(e.status, query.status),
@@ -180,13 +188,16 @@ export async function listLogLines(
   limit: number,
 ) {
   const l = rotaExecutionLogs;
-  const select = () => db.select({
-      seq: l.rota_execution_logs_id,
-      attempt: l.attempt,
-      stream: l.stream,
-      line: l.line,
-      at: l.at,
-    }).from(l);
+  const select = () =>
+    db
+      .select({
+        seq: l.rota_execution_logs_id,
+        attempt: l.attempt,
+        stream: l.stream,
+        line: l.line,
+        at: l.at,
+      })
+      .from(l);
   if (after === 0) {
     // A first load shows the tail: the newest lines, still answered oldest first.
     const newest = await select()

@@ -87,14 +87,12 @@ export const activityRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     },
     async (request, reply) => {
       const outcome = await activity.cancel(scopeOf(request), request.body.id);
-      return reply
-        .code(202)
-        .send({
-          message: translateMessage(
-            request.lang,
-            outcome === 'cancelled' ? 'execution_cancelled' : 'execution_cancel_requested',
-          ),
-        });
+      return reply.code(202).send({
+        message: translateMessage(
+          request.lang,
+          outcome === 'cancelled' ? 'execution_cancelled' : 'execution_cancel_requested',
+        ),
+      });
     },
   );
 

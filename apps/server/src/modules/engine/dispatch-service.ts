@@ -100,7 +100,10 @@ export class DispatchService {
   }
 
   async hello(agent: AgentIdentity, hello: AgentHello) {
-    await this.touch(agent, sql`, hostname = ${hello.hostname}, version = ${hello.version}, os = ${hello.os}`);
+    await this.touch(
+      agent,
+      sql`, hostname = ${hello.hostname}, version = ${hello.version}, os = ${hello.os}`,
+    );
     return {
       rota_nodes_id: agent.rota_nodes_id,
       name: agent.name,

@@ -7,8 +7,7 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { DispatchService } from './dispatch-service.js';
 import { rowsOf } from './sql-rows.js';
 
-const robotInactive = () =>
-  new AppError('conflict', [{ field: 'id', message: 'robot_inactive' }]);
+const robotInactive = () => new AppError('conflict', [{ field: 'id', message: 'robot_inactive' }]);
 
 /** "Run now", from a robot or from a scheduling: queues one execution. */
 export class RunService {

@@ -70,7 +70,7 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       schema: {
         tags: ['schedulings'],
         security: bearerSecurity,
-        summary: "Run the scheduling now, with its robot, settings and VMs",
+        summary: 'Run the scheduling now, with its robot, settings and VMs',
         body: idBodySchema,
         response: { 201: runResponseSchema, ...errorResponses },
       },
