@@ -8,7 +8,7 @@ import { createPglite, openPglite, openPostgres, type Database } from '../../src
  * A fresh, migrated database for one test file: PGlite from the template made in global
  * setup, or, when DATABASE_URL is set, a new PostgreSQL database dropped at close.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const dump = await readFile(inject('pgliteTemplate'));
@@ -25,6 +25,7 @@ export async function openTestDatabase(): Promise<Database> {
   await database.migrate();
   return {
     ...database,
+    url: testUrl.toString(),
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: url });

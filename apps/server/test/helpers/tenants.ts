@@ -54,11 +54,15 @@ export async function setUpTenants(
     memberships: [{ clientId: def.rota_clients_id, profileId: limited.profiles_id }],
   });
   const lang = options.lang ?? 'en';
+  const adminToken = await signIn(t.app, ADMIN.access, ADMIN.password);
+  const otherToken = await signIn(t.app, `other${suffix}`, 'other-password');
   return {
+    adminToken,
+    otherToken,
     defaultClientId: def.rota_clients_id,
     otherClientId: other.rota_clients_id,
-    admin: client(t.app, { token: await signIn(t.app, ADMIN.access, ADMIN.password), lang }),
-    other: client(t.app, { token: await signIn(t.app, `other${suffix}`, 'other-password'), lang }),
+    admin: client(t.app, { token: adminToken, lang }),
+    other: client(t.app, { token: otherToken, lang }),
     limited: client(t.app, {
       token: await signIn(t.app, `limited${suffix}`, 'limited-password'),
       lang,
