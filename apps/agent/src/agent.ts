@@ -1,0 +1,302 @@
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ENGINE_TIMINGS,
+  type AgentFinish,
+  type AgentRunRef,
+  type ClaimedRun,
+} from '@rota/contract';
+import { Backoff, DEFAULT_BACKOFF, pause, type BackoffOptions } from './backoff.js';
+import { errorMessage, type Logger } from './logger.js';
+import { Outbox } from './outbox.js';
+import { PackageCache } from './package-cache.js';
+import {
+  ProtocolClient,
+  ProtocolRejectedError,
+  ProtocolResponseError,
+  UnauthorizedError,
+} from './protocol-client.js';
+import { DEFAULT_RUN_TIMINGS, ExecutionRun, type RunTimings } from './run-execution.js';
+import { agentVersion } from './version.js';
+
+export interface AgentTimings extends RunTimings {
+  /** After the last robot ended on shutdown, how long results and logs may still take to send. */
+  deliveryGraceMs: number;
+  backoff: BackoffOptions;
+}
+
+export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
+  ...DEFAULT_RUN_TIMINGS,
+  deliveryGraceMs: 5_000,
+  backoff: DEFAULT_BACKOFF,
+};
+
+export interface AgentConfig {
+  server: string;
+  token: string;
+  workDir: string;
+  concurrency: number;
+  graceSeconds: number;
+  logger: Logger;
+  timings?: Partial<AgentTimings>;
+}
+
+const keyOf = (ref: AgentRunRef) => `${ref.execution_id}-${ref.attempt}`;
+/** The protocol's cap on a heartbeat's list. */
+const MAX_HEARTBEAT_RUNS = 1000;
+
+/**
+ * The agent's loops: hello, heartbeat, one claim loop per slot, result delivery, shutdown.
+ * `run()` resolves after a clean stop and rejects with UnauthorizedError on a bad token.
+ */
+export class Agent {
+  private readonly logger: Logger;
+  private readonly timings: AgentTimings;
+  private readonly client: ProtocolClient;
+  private readonly outbox: Outbox;
+  private readonly packages: PackageCache;
+
+  /** Runs executing now. */
+  private readonly active = new Map<string, ExecutionRun>();
+  /** Results written to the outbox and not yet answered by the server. */
+  private readonly undelivered = new Map<string, AgentFinish>();
+
+  /** Aborted on stop: ends claiming. */
+  private readonly stopping = new AbortController();
+  /** Aborted when results and logs can no longer wait (shutdown deadline, bad token). */
+  private readonly delivery = new AbortController();
+  /** Aborted at the very end: stops the heartbeat. */
+  private readonly finished = new AbortController();
+
+  private heartbeatMs: number = ENGINE_TIMINGS.heartbeatSeconds * 1000;
+  private claimWaitSeconds: number = ENGINE_TIMINGS.claimWaitSeconds;
+  private fatalError: Error | null = null;
+  private greeted = false;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private deliveryTimer: NodeJS.Timeout | undefined;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly config: AgentConfig) {
+    this.logger = config.logger;
+    this.timings = { ...DEFAULT_AGENT_TIMINGS, ...config.timings };
+    this.client = new ProtocolClient({
+      server: config.server,
+      token: config.token,
+      logger: config.logger,
+      backoff: this.timings.backoff,
+      onUnauthorized: () => this.fail(new UnauthorizedError()),
+      // "hello" is said again after every outage; the first one is run()'s own.
+      onReconnect: () => {
+        if (this.greeted) void this.sayHello().catch(() => undefined);
+      },
+    });
+    this.outbox = new Outbox(path.join(config.workDir, 'outbox'), config.logger);
+    this.packages = new PackageCache(
+      path.join(config.workDir, 'packages'),
+      this.client,
+      config.logger,
+      this.timings.backoff,
+    );
+  }
+
+  async run(): Promise<void> {
+    let heartbeat: Promise<void> = Promise.resolve();
+    try {
+      await this.packages.removeLeftovers();
+      for (const result of await this.outbox.readAll()) {
+        this.undelivered.set(keyOf(result), result);
+      }
+      if (this.undelivered.size > 0) {
+        this.logger.info(`${this.undelivered.size} result(s) left by an earlier run to deliver`);
+      }
+      await this.sayHello();
+      heartbeat = this.heartbeatLoop();
+      // Before any claim: a restarted agent first reports what it ran before.
+      for (const result of [...this.undelivered.values()]) await this.deliver(result);
+      await Promise.all(Array.from({ length: this.config.concurrency }, () => this.claimLoop()));
+    } catch (error) {
+      if (!this.stopping.signal.aborted) throw error;
+    } finally {
+      // A run may still be ending if run() failed early; wait for it before the end.
+      await this.whenIdle();
+      this.finished.abort();
+      clearTimeout(this.graceTimer);
+      clearTimeout(this.deliveryTimer);
+      await heartbeat;
+    }
+    if (this.fatalError) throw this.fatalError;
+    if (this.undelivered.size > 0) {
+      this.logger.warn(
+        `${this.undelivered.size} result(s) not delivered; kept in ${this.outbox.dir} for the next start`,
+      );
+    }
+  }
+
+  /**
+   * SIGTERM: no more claims; running robots get `graceSeconds` to end, then are killed; results
+   * are then delivered for at most `deliveryGraceMs`.
+   */
+  stop(): void {
+    if (this.stopping.signal.aborted) return;
+    this.logger.info(
+      this.active.size > 0
+        ? `stopping: waiting up to ${this.config.graceSeconds} s for ${this.active.size} running robot(s)`
+        : 'stopping',
+    );
+    this.stopping.abort(new Error('the agent is stopping'));
+    this.graceTimer = setTimeout(() => {
+      for (const run of this.active.values()) run.stop();
+    }, this.config.graceSeconds * 1000);
+    this.checkIdle();
+  }
+
+  /** A second signal: kill every robot's tree at once; the caller exits right after. */
+  killAllNow(): void {
+    for (const run of this.active.values()) run.killNow();
+  }
+
+  private fail(error: Error): void {
+    if (this.fatalError) return;
+    this.fatalError = error;
+    this.logger.error(error.message);
+    this.stop();
+    this.delivery.abort(error);
+    for (const run of this.active.values()) run.stop();
+  }
+
+  private async sayHello(): Promise<void> {
+    const answer = await this.client.hello(
+      { hostname: os.hostname(), version: agentVersion(), os: `${os.platform()} ${os.release()}` },
+      this.stopping.signal,
+    );
+    this.heartbeatMs = Math.max(1, answer.heartbeat_seconds) * 1000;
+    this.claimWaitSeconds = Math.min(25, Math.max(0, answer.claim_wait_seconds));
+    this.greeted = true;
+    this.logger.info(`connected to ${this.config.server} as agent "${answer.name}"`);
+  }
+
+  /** Runs executing and results not yet delivered: the server keeps their leases. */
+  private heldRuns(): AgentRunRef[] {
+    const refs = new Map<string, AgentRunRef>();
+    for (const [key, run] of this.active) refs.set(key, run.ref);
+    for (const [key, result] of this.undelivered) {
+      refs.set(key, { execution_id: result.execution_id, attempt: result.attempt });
+    }
+    return [...refs.values()].slice(0, MAX_HEARTBEAT_RUNS);
+  }
+
+  private async heartbeatLoop(): Promise<void> {
+    const signal = this.finished.signal;
+    while (!signal.aborted) {
+      try {
+        const cancel = await this.client.heartbeat(() => ({ running: this.heldRuns() }), signal);
+        for (const run of this.active.values()) {
+          if (cancel.includes(run.ref.execution_id)) run.cancel();
+        }
+      } catch (error) {
+        if (signal.aborted || error instanceof UnauthorizedError) return;
+        this.logger.warn(`heartbeat: ${errorMessage(error)}`);
+      }
+      await pause(this.heartbeatMs, signal);
+    }
+  }
+
+  private async claimLoop(): Promise<void> {
+    const signal = this.stopping.signal;
+    const backoff = new Backoff(this.timings.backoff);
+    while (!signal.aborted) {
+      let claimed: ClaimedRun | null;
+      try {
+        claimed = await this.client.claim({ wait_seconds: this.claimWaitSeconds }, signal);
+        backoff.reset();
+      } catch (error) {
+        if (signal.aborted) return;
+        // The server refused the claim (agent disabled…): ask again later, without spinning.
+        this.logger.warn(`claim: ${errorMessage(error)}`);
+        await pause(backoff.nextDelayMs(), signal);
+        continue;
+      }
+      if (claimed) await this.handleRun(claimed);
+    }
+  }
+
+  private async handleRun(claimed: ClaimedRun): Promise<void> {
+    const { execution_id: id, attempt } = claimed;
+    this.logger.info(
+      `execution ${id} attempt ${attempt}: running robot "${claimed.robot.name}" (\`${claimed.robot.executor}\`)`,
+    );
+    const run = new ExecutionRun(claimed, {
+      server: this.config.server,
+      workDir: this.config.workDir,
+      client: this.client,
+      packages: this.packages,
+      logger: this.logger,
+      deliverySignal: this.delivery.signal,
+      timings: this.timings,
+    });
+    const key = keyOf(run.ref);
+    this.active.set(key, run);
+    let result: AgentFinish;
+    try {
+      result = await run.execute();
+      this.logger.info(
+        `execution ${id} attempt ${attempt}: ${result.status}${result.message ? ` (${result.message})` : ''}`,
+      );
+      // On disk before anything is sent: from here on the result survives a crash or a restart.
+      this.undelivered.set(key, result);
+      await this.outbox
+        .write(result)
+        .catch((error: unknown) =>
+          this.logger.error(`outbox: could not save ${key}: ${errorMessage(error)}`),
+        );
+    } finally {
+      this.active.delete(key);
+      this.checkIdle();
+    }
+    await run.logs.drain();
+    await this.deliver(result);
+  }
+
+  /** Sends a result until the server answers; any answer but a retryable one is final. */
+  private async deliver(result: AgentFinish): Promise<void> {
+    const key = keyOf(result);
+    try {
+      const { accepted } = await this.client.finish(result, this.delivery.signal);
+      if (!accepted) {
+        this.logger.info(
+          `execution ${result.execution_id} attempt ${result.attempt}: result not taken (already recorded or attempt superseded)`,
+        );
+      }
+    } catch (error) {
+      if (error instanceof ProtocolRejectedError) {
+        this.logger.error(`${errorMessage(error)}; result of ${key} dropped`);
+      } else if (!(error instanceof ProtocolResponseError)) {
+        // Aborted or bad token: the outbox keeps it for the next start.
+        return;
+      }
+    }
+    this.undelivered.delete(key);
+    await this.outbox
+      .remove(result)
+      .catch((error: unknown) =>
+        this.logger.error(`outbox: could not remove ${key}: ${errorMessage(error)}`),
+      );
+  }
+
+  /** On shutdown, once no robot runs any more, the delivery deadline starts. */
+  private checkIdle(): void {
+    if (this.active.size > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+    if (!this.stopping.signal.aborted || this.deliveryTimer) return;
+    clearTimeout(this.graceTimer);
+    this.deliveryTimer = setTimeout(
+      () => this.delivery.abort(new Error('delivery deadline')),
+      this.timings.deliveryGraceMs,
+    );
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.active.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+}

@@ -1,0 +1,144 @@
+import type { AgentLogBatch, AgentLogLine, AgentRunRef, LogStream } from '@rota/contract';
+import { pause } from './backoff.js';
+import { errorMessage, type Logger } from './logger.js';
+import { MAX_LINE_CHARS } from './line-splitter.js';
+import { ProtocolRejectedError, UnauthorizedError } from './protocol-client.js';
+
+export interface LogShipperOptions {
+  ref: AgentRunRef;
+  send: (batch: AgentLogBatch, signal: AbortSignal) => Promise<{ cancel: boolean }>;
+  /** The server answered `cancel: true`. */
+  onCancel: () => void;
+  /** Aborted when delivery must end (the agent is quitting): unsent lines are then lost. */
+  signal: AbortSignal;
+  logger: Logger;
+  /** Send this often when there are lines. */
+  flushMs?: number;
+  /** Send at least this often, an empty batch if need be: its answer is how a cancel arrives. */
+  idleFlushMs?: number;
+  /** Lines kept while the server is unreachable; older ones are dropped beyond that. */
+  maxPending?: number;
+  /** Lines per call (the protocol's maximum). */
+  maxBatch?: number;
+}
+
+interface PendingLine {
+  line: AgentLogLine;
+  /** A notice standing for this many dropped lines. */
+  dropped?: number;
+}
+
+/**
+ * The output of one attempt, numbered from seq 1 and sent in batches. A batch is retried until
+ * the server took it; seq makes a repeated batch harmless.
+ */
+export class LogShipper {
+  private seq = 0;
+  private pending: PendingLine[] = [];
+  /** How many lines at the head of `pending` are being sent right now. */
+  private inFlight = 0;
+  private lastSentAt = Date.now();
+  private closing = false;
+  private readonly wake = new AbortController();
+  private loop: Promise<void> | null = null;
+
+  private readonly flushMs: number;
+  private readonly idleFlushMs: number;
+  private readonly maxPending: number;
+  private readonly maxBatch: number;
+
+  constructor(private readonly options: LogShipperOptions) {
+    this.flushMs = options.flushMs ?? 500;
+    this.idleFlushMs = options.idleFlushMs ?? 3_000;
+    this.maxPending = options.maxPending ?? 20_000;
+    this.maxBatch = options.maxBatch ?? 5_000;
+  }
+
+  /** Starts the periodic sending; call once the robot's process is about to run. */
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  push(stream: LogStream, text: string): void {
+    this.seq += 1;
+    const line = text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text;
+    this.pending.push({ line: { seq: this.seq, stream, line, at: new Date().toISOString() } });
+    if (this.pending.length > this.maxPending) this.dropOldest();
+  }
+
+  /** Stops the timer and sends what is left; resolves when all is sent or the signal ended it. */
+  async drain(): Promise<void> {
+    this.closing = true;
+    this.wake.abort();
+    await this.loop;
+    while (this.pending.length > 0 && !this.options.signal.aborted) await this.sendBatch();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.closing && !this.options.signal.aborted) {
+      await pause(this.flushMs, AbortSignal.any([this.wake.signal, this.options.signal]));
+      if (this.closing || this.options.signal.aborted) return;
+      if (this.pending.length > 0 || Date.now() - this.lastSentAt >= this.idleFlushMs) {
+        await this.sendBatch();
+      }
+    }
+  }
+
+  private async sendBatch(): Promise<void> {
+    const batch = this.pending.slice(0, this.maxBatch);
+    this.inFlight = batch.length;
+    try {
+      const answer = await this.options.send(
+        { ...this.options.ref, lines: batch.map((p) => p.line) },
+        this.options.signal,
+      );
+      this.pending.splice(0, batch.length);
+      this.lastSentAt = Date.now();
+      if (answer.cancel) this.options.onCancel();
+    } catch (error) {
+      if (this.options.signal.aborted || error instanceof UnauthorizedError) {
+        // Ends the run's delivery: nothing more can be sent.
+        this.pending = [];
+        return;
+      }
+      // The server will not take this batch as it is (the attempt is no longer current…):
+      // dropping it keeps the rest of the output flowing.
+      const why =
+        error instanceof ProtocolRejectedError ? error.message : `logs: ${errorMessage(error)}`;
+      this.options.logger.warn(
+        `execution ${this.options.ref.execution_id}: ${batch.length} log lines not delivered (${why})`,
+      );
+      this.pending.splice(0, batch.length);
+      this.lastSentAt = Date.now();
+    } finally {
+      this.inFlight = 0;
+    }
+  }
+
+  /**
+   * Replaces a chunk of the oldest unsent lines with one notice that says how many were lost;
+   * the notice takes the seq of the last line it replaces, so the order stays right. A tenth of
+   * the buffer goes at once, so this is not paid for every new line.
+   */
+  private dropOldest(): void {
+    const start = this.inFlight;
+    const excess = this.pending.length - this.maxPending;
+    const count = Math.min(
+      this.pending.length - start - 1,
+      excess + Math.ceil(this.maxPending / 10),
+    );
+    if (count <= 0) return;
+    const removed = this.pending.splice(start, count);
+    const dropped = removed.reduce((n, p) => n + (p.dropped ?? 1), 0);
+    const last = removed[removed.length - 1] as PendingLine;
+    this.pending.splice(start, 0, {
+      dropped,
+      line: {
+        seq: last.line.seq,
+        stream: 'system',
+        line: `${dropped} log lines dropped: the server could not take them in time`,
+        at: last.line.at,
+      },
+    });
+  }
+}

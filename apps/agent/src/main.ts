@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+import { Agent } from './agent.js';
+import { createStderrLogger, errorMessage } from './logger.js';
+import { parseOptions, USAGE } from './options.js';
+import { UnauthorizedError } from './protocol-client.js';
+import { agentVersion } from './version.js';
+
+/** Exit codes: 0 stopped cleanly, 1 unexpected failure, 2 bad options, 3 token refused. */
+async function main(): Promise<number> {
+  const parsed = parseOptions(process.argv.slice(2), process.env);
+  if (parsed.kind === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.kind === 'invalid') {
+    process.stderr.write(
+      `rota-agent: invalid options:\n${parsed.problems.map((p) => `  - ${p}\n`).join('')}\n${USAGE}`,
+    );
+    return 2;
+  }
+  const { options } = parsed;
+  const logger = createStderrLogger();
+  logger.info(
+    `rota-agent ${agentVersion()}: server ${options.server}, work dir ${options.workDir}, concurrency ${options.concurrency}`,
+  );
+  const agent = new Agent({ ...options, logger });
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals === 1) {
+      logger.info(`${signal} received; send it again to quit at once`);
+      agent.stop();
+      return;
+    }
+    logger.warn(`${signal} received again: killing running robots and quitting now`);
+    agent.killAllNow();
+    process.exit(1);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  try {
+    await agent.run();
+    logger.info('stopped');
+    return 0;
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return 3;
+    logger.error(`agent failed: ${errorMessage(error)}`);
+    return 1;
+  }
+}
+
+/** process.exit, since keep-alive sockets would hold the process; but only once output is out. */
+function exit(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main().then(exit, (error: unknown) => {
+  process.stderr.write(`rota-agent: ${errorMessage(error)}\n`);
+  exit(1);
+});

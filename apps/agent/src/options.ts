@@ -1,0 +1,141 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface AgentCliOptions {
+  /** Server origin without a trailing slash, e.g. `https://rota.example.com`. */
+  server: string;
+  token: string;
+  workDir: string;
+  concurrency: number;
+  graceSeconds: number;
+}
+
+export type ParsedOptions =
+  | { kind: 'ok'; options: AgentCliOptions }
+  | { kind: 'help' }
+  | { kind: 'invalid'; problems: string[] };
+
+export const USAGE = `Usage: rota-agent --server <url> --token <token> [options]
+
+Options:
+  --server <url>         Rota server, e.g. https://rota.example.com  (env ROTA_SERVER)
+  --token <token>        agent token from the console                 (env ROTA_AGENT_TOKEN)
+  --work-dir <dir>       packages, robots and undelivered results     (env ROTA_WORK_DIR,
+                         default ~/.rota-agent)
+  --concurrency <n>      robots run at once, 1 to 64                  (default 1)
+  --grace-seconds <n>    on SIGTERM, how long running robots may go on (default 60)
+  --help                 show this help
+`;
+
+/** Flag name → option key; every flag takes a value. */
+const FLAGS = {
+  '--server': 'server',
+  '--token': 'token',
+  '--work-dir': 'workDir',
+  '--concurrency': 'concurrency',
+  '--grace-seconds': 'graceSeconds',
+} as const;
+type OptionKey = (typeof FLAGS)[keyof typeof FLAGS];
+
+const FLAG_OF: Record<OptionKey, string> = {
+  server: '--server (or ROTA_SERVER)',
+  token: '--token (or ROTA_AGENT_TOKEN)',
+  workDir: '--work-dir (or ROTA_WORK_DIR)',
+  concurrency: '--concurrency',
+  graceSeconds: '--grace-seconds',
+};
+
+const integerText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `must be a whole number from ${min} to ${max}`)
+        .max(max, `must be a whole number from ${min} to ${max}`),
+    );
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '';
+  } catch {
+    return false;
+  }
+}
+
+/** One schema for flags and environment alike: flags win, then env, then defaults. */
+const optionsSchema = z.object({
+  server: z
+    .string({ error: 'is required' })
+    .trim()
+    .refine(isHttpUrl, 'must be an http(s) URL such as https://rota.example.com')
+    .transform((value) => value.replace(/\/+$/, '')),
+  token: z.string({ error: 'is required' }).trim().min(1, 'is required'),
+  workDir: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .default(path.join(os.homedir(), '.rota-agent'))
+    .transform((value) => path.resolve(value)),
+  concurrency: integerText(1, 64).default(1),
+  graceSeconds: integerText(0, 86_400).default(60),
+});
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedOptions {
+  const problems: string[] = [];
+  const given: Partial<Record<OptionKey, string>> = {};
+
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const key = Object.hasOwn(FLAGS, name) ? FLAGS[name as keyof typeof FLAGS] : undefined;
+    if (key === undefined) {
+      problems.push(
+        arg.startsWith('-') ? `unknown option ${name}` : `unexpected argument "${arg}"`,
+      );
+      continue;
+    }
+    let value: string | undefined;
+    if (eq > 0 && arg.startsWith('--')) {
+      value = arg.slice(eq + 1);
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) {
+        problems.push(`${name} needs a value`);
+        continue;
+      }
+      value = next;
+      i += 1;
+    }
+    if (given[key] !== undefined) problems.push(`${name} is given more than once`);
+    given[key] = value;
+  }
+
+  const fromEnv = (name: string) => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value;
+  };
+  const result = optionsSchema.safeParse({
+    server: given.server ?? fromEnv('ROTA_SERVER'),
+    token: given.token ?? fromEnv('ROTA_AGENT_TOKEN'),
+    workDir: given.workDir ?? fromEnv('ROTA_WORK_DIR'),
+    concurrency: given.concurrency,
+    graceSeconds: given.graceSeconds,
+  });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = issue.path[0] as OptionKey | undefined;
+      problems.push(key === undefined ? issue.message : `${FLAG_OF[key]} ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !result.success) return { kind: 'invalid', problems };
+  return { kind: 'ok', options: result.data };
+}

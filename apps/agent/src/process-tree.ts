@@ -1,0 +1,69 @@
+import { spawn, spawnSync } from 'node:child_process';
+
+/**
+ * Robots are started detached on POSIX, so each is the leader of its own process group and a
+ * signal to `-pid` reaches every process it started (a shell, the interpreter, its helpers).
+ * On Windows `taskkill /T` walks the tree instead.
+ */
+
+export interface KillOptions {
+  /** How long the group may take to exit after SIGTERM before SIGKILL (POSIX). */
+  graceMs?: number;
+  /** How often to check whether the group is gone. */
+  pollMs?: number;
+}
+
+const isWindows = process.platform === 'win32';
+
+/** Resolves once the tree is gone (or SIGKILL was sent to what was left of it). */
+export async function killProcessTree(pid: number, options: KillOptions = {}): Promise<void> {
+  if (isWindows) {
+    await taskkill(pid);
+    return;
+  }
+  const graceMs = options.graceMs ?? 5_000;
+  const pollMs = options.pollMs ?? 100;
+  if (!signalGroup(pid, 'SIGTERM')) return;
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    if (!isProcessGroupAlive(pid)) return;
+  }
+  signalGroup(pid, 'SIGKILL');
+}
+
+/** For a second Ctrl-C: no grace, no waiting. */
+export function killProcessTreeNow(pid: number): void {
+  if (isWindows) {
+    spawnSync('taskkill', ['/PID', String(pid), '/T', '/F'], { windowsHide: true });
+    return;
+  }
+  signalGroup(pid, 'SIGKILL');
+}
+
+export function isProcessGroupAlive(pid: number): boolean {
+  return signalGroup(pid, 0);
+}
+
+/** False when no process of the group is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch (error) {
+    // EPERM: something of the group still exists, it is just not ours to signal.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function taskkill(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn('taskkill', ['/PID', String(pid), '/T', '/F'], {
+      windowsHide: true,
+      stdio: 'ignore',
+    });
+    // A tree that is already gone makes taskkill fail; that is the outcome we wanted anyway.
+    child.once('error', () => resolve());
+    child.once('exit', () => resolve());
+  });
+}

@@ -1,0 +1,253 @@
+import {
+  AGENT_PROTOCOL_BASE,
+  agentClaimResponseSchema,
+  agentFinishResponseSchema,
+  agentHeartbeatResponseSchema,
+  agentHelloResponseSchema,
+  agentLogResponseSchema,
+  type AgentClaim,
+  type AgentFinish,
+  type AgentHeartbeat,
+  type AgentHello,
+  type AgentHelloResponse,
+  type AgentLogBatch,
+  type ClaimedRun,
+} from '@rota/contract';
+import type { z } from 'zod';
+import { abortReason, Backoff, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff.js';
+import { errorMessage, type Logger } from './logger.js';
+
+/** The token is refused: retrying cannot help, the agent must stop (exit code 3). */
+export class UnauthorizedError extends Error {
+  constructor() {
+    super('the server refused the agent token (401): check --token / ROTA_AGENT_TOKEN');
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** A 4xx answer other than 401 and 429: the server will not accept this call as it is. */
+export class ProtocolRejectedError extends Error {
+  constructor(
+    readonly call: string,
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`${call}: the server answered ${status}${detail ? ` (${detail})` : ''}`);
+    this.name = 'ProtocolRejectedError';
+  }
+}
+
+/** A 2xx answer this agent does not understand (a server of another version?). */
+export class ProtocolResponseError extends Error {
+  constructor(
+    readonly call: string,
+    detail: string,
+  ) {
+    super(`${call}: unexpected answer from the server (${detail})`);
+    this.name = 'ProtocolResponseError';
+  }
+}
+
+export interface ProtocolClientOptions {
+  /** Origin without trailing slash. */
+  server: string;
+  token: string;
+  logger: Logger;
+  backoff?: BackoffOptions;
+  /** Called before an UnauthorizedError is thrown, whichever call met it. */
+  onUnauthorized?: () => void;
+  /** Called when a call succeeds after the server was unreachable: the agent says hello again. */
+  onReconnect?: () => void;
+}
+
+interface CallOptions {
+  signal: AbortSignal;
+  /** Per attempt. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The claim long-poll is held by the server up to wait_seconds; allow that plus slack. */
+const CLAIM_SLACK_MS = 10_000;
+
+/**
+ * Typed calls of the agent protocol. Network errors, timeouts, 429 and 5xx are retried with
+ * backoff until the call's signal is aborted, so callers only see answers that are final.
+ */
+export class ProtocolClient {
+  private unreachable = false;
+
+  constructor(private readonly options: ProtocolClientOptions) {}
+
+  hello(body: AgentHello, signal: AbortSignal): Promise<AgentHelloResponse['data']> {
+    return this.call('hello', body, agentHelloResponseSchema, { signal }).then((r) => r.data);
+  }
+
+  /** The body is built per attempt, so a retried heartbeat lists the runs held at that moment. */
+  heartbeat(body: () => AgentHeartbeat, signal: AbortSignal): Promise<number[]> {
+    return this.call('heartbeat', body, agentHeartbeatResponseSchema, { signal }).then(
+      (r) => r.data.cancel,
+    );
+  }
+
+  claim(body: AgentClaim, signal: AbortSignal): Promise<ClaimedRun | null> {
+    return this.call('claim', body, agentClaimResponseSchema, {
+      signal,
+      timeoutMs: body.wait_seconds * 1000 + CLAIM_SLACK_MS,
+    }).then((r) => r.data);
+  }
+
+  logs(batch: AgentLogBatch, signal: AbortSignal): Promise<{ cancel: boolean }> {
+    return this.call('logs', batch, agentLogResponseSchema, { signal }).then((r) => r.data);
+  }
+
+  finish(body: AgentFinish, signal: AbortSignal): Promise<{ accepted: boolean }> {
+    return this.call('finish', body, agentFinishResponseSchema, { signal }).then((r) => r.data);
+  }
+
+  /**
+   * `GET <server><downloadPath>`: retried until the server starts answering 200; the caller
+   * streams the body (and retries the whole download itself if the stream breaks).
+   */
+  async download(downloadPath: string, signal: AbortSignal): Promise<Response> {
+    // Only a path on our own server: the token must never be sent to another host.
+    if (!downloadPath.startsWith('/') || downloadPath.startsWith('//')) {
+      throw new ProtocolResponseError('download', `bad download path ${downloadPath}`);
+    }
+    const url = `${this.options.server}${downloadPath}`;
+    return this.withRetry(
+      'download',
+      signal,
+      async (attemptSignal) => {
+        // The timeout covers waiting for the answer, not streaming the (possibly big) body.
+        const controller = new AbortController();
+        const timer = setTimeout(
+          () => controller.abort(new Error('no answer within 30 s')),
+          DEFAULT_TIMEOUT_MS,
+        );
+        try {
+          const res = await fetch(url, {
+            headers: this.headers(),
+            signal: AbortSignal.any([attemptSignal, controller.signal]),
+          });
+          return { res, value: res };
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      null,
+    );
+  }
+
+  private call<T>(
+    name: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    { signal, timeoutMs = DEFAULT_TIMEOUT_MS }: CallOptions,
+  ): Promise<T> {
+    const url = `${this.options.server}${AGENT_PROTOCOL_BASE}/${name}`;
+    return this.withRetry(
+      name,
+      signal,
+      async (attemptSignal) => {
+        const payload = typeof body === 'function' ? (body as () => unknown)() : body;
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { ...this.headers(), 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+          signal: attemptSignal,
+        });
+        if (!res.ok) return { res, value: undefined };
+        // Read inside the attempt: a connection cut mid-body is retried like any network error.
+        const text = await res.text();
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch (error) {
+          throw new ProtocolResponseError(name, `invalid JSON: ${errorMessage(error)}`);
+        }
+        const parsed = schema.safeParse(json);
+        if (!parsed.success) throw new ProtocolResponseError(name, parsed.error.message);
+        return { res, value: parsed.data };
+      },
+      timeoutMs,
+    );
+  }
+
+  private async withRetry<T>(
+    name: string,
+    signal: AbortSignal,
+    attempt: (signal: AbortSignal) => Promise<{ res: Response; value: T | undefined }>,
+    /** Per attempt; null: the attempt handles its own timeout. */
+    timeoutMs: number | null = DEFAULT_TIMEOUT_MS,
+  ): Promise<T> {
+    const backoff = new Backoff(this.options.backoff ?? DEFAULT_BACKOFF);
+    for (;;) {
+      if (signal.aborted) throw abortReason(signal);
+      let problem: string;
+      try {
+        const { res, value } = await attempt(
+          timeoutMs === null ? signal : AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        );
+        if (res.ok) {
+          this.markReachable();
+          return value as T;
+        }
+        const detail = await readDetail(res);
+        if (res.status === 401) {
+          this.markReachable();
+          this.options.onUnauthorized?.();
+          throw new UnauthorizedError();
+        }
+        if (res.status !== 429 && res.status < 500) {
+          this.markReachable();
+          throw new ProtocolRejectedError(name, res.status, detail);
+        }
+        problem = `the server answered ${res.status}`;
+      } catch (error) {
+        if (
+          error instanceof UnauthorizedError ||
+          error instanceof ProtocolRejectedError ||
+          error instanceof ProtocolResponseError
+        ) {
+          throw error;
+        }
+        if (signal.aborted) throw abortReason(signal);
+        problem = errorMessage(error);
+      }
+      this.unreachable = true;
+      const delay = backoff.nextDelayMs();
+      this.options.logger.warn(`${name}: ${problem}; retrying in ${formatDelay(delay)}`);
+      await sleep(delay, signal);
+    }
+  }
+
+  private markReachable(): void {
+    if (!this.unreachable) return;
+    this.unreachable = false;
+    this.options.logger.info('the server is reachable again');
+    this.options.onReconnect?.();
+  }
+
+  private headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.options.token}` };
+  }
+}
+
+export function formatDelay(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A short, single-line excerpt of an error answer, for the agent's own log. */
+async function readDetail(res: Response): Promise<string> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.message === 'string') {
+      return typeof body.code === 'string' ? `${body.code}: ${body.message}` : body.message;
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.replace(/\s+/g, ' ').slice(0, 200);
+}

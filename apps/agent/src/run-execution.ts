@@ -1,0 +1,270 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import {
+  BUSINESS_ERROR_EXIT_CODE,
+  type AgentFinish,
+  type AgentRunRef,
+  type ClaimedRun,
+} from '@rota/contract';
+import { LineSplitter } from './line-splitter.js';
+import { LogShipper } from './log-shipper.js';
+import { errorMessage, type Logger } from './logger.js';
+import type { PackageCache } from './package-cache.js';
+import { killProcessTree, killProcessTreeNow } from './process-tree.js';
+import type { ProtocolClient } from './protocol-client.js';
+import { installPackage, runDirectoryOf } from './run-directory.js';
+
+export type KillReason = 'timeout' | 'cancelled' | 'stopped';
+
+export interface RunTimings {
+  /** SIGTERM → SIGKILL delay when killing a robot's process tree. */
+  killGraceMs: number;
+  logFlushMs: number;
+  logIdleFlushMs: number;
+  maxPendingLines: number;
+  /** After the robot exited, how long its output may still take to arrive (pipes held open). */
+  outputCloseMs: number;
+  /** Length of a minute of `timeout_minutes`; only tests change it. */
+  minuteMs: number;
+}
+
+export const DEFAULT_RUN_TIMINGS: RunTimings = {
+  killGraceMs: 5_000,
+  logFlushMs: 500,
+  logIdleFlushMs: 3_000,
+  maxPendingLines: 20_000,
+  outputCloseMs: 2_000,
+  minuteMs: 60_000,
+};
+
+export interface RunContext {
+  /** Server origin; the robot gets `<server>/api` as ROTA_API_URL. */
+  server: string;
+  workDir: string;
+  client: Pick<ProtocolClient, 'logs'>;
+  packages: PackageCache;
+  logger: Logger;
+  /** Aborted when the agent gives up delivering (shutdown deadline, bad token). */
+  deliverySignal: AbortSignal;
+  timings: RunTimings;
+}
+
+const MAX_MESSAGE_CHARS = 2_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+type ProcessOutcome =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'error'; error: Error };
+
+/**
+ * One attempt of one execution on this VM: package, unpack, process, output, result. The result
+ * is returned, never thrown; delivering it is the agent's job.
+ */
+export class ExecutionRun {
+  readonly ref: AgentRunRef;
+  readonly logs: LogShipper;
+  private killReason: KillReason | null = null;
+  private readonly abort = new AbortController();
+  private child: ChildProcess | null = null;
+  private processEnded = false;
+  private settled = false;
+  private lastStderrLine: string | null = null;
+
+  constructor(
+    readonly claimed: ClaimedRun,
+    private readonly context: RunContext,
+  ) {
+    this.ref = { execution_id: claimed.execution_id, attempt: claimed.attempt };
+    this.logs = new LogShipper({
+      ref: this.ref,
+      send: (batch, signal) => context.client.logs(batch, signal),
+      onCancel: () => this.cancel(),
+      signal: context.deliverySignal,
+      logger: context.logger,
+      flushMs: context.timings.logFlushMs,
+      idleFlushMs: context.timings.logIdleFlushMs,
+      maxPending: context.timings.maxPendingLines,
+    });
+  }
+
+  /** The console cancelled the run, or it is no longer this agent's. */
+  cancel(): void {
+    this.requestKill('cancelled');
+  }
+
+  /** The agent is stopping and the grace period is over. */
+  stop(): void {
+    this.requestKill('stopped');
+  }
+
+  /** The agent must exit at once: SIGKILL, no grace, no waiting. */
+  killNow(): void {
+    if (this.child?.pid !== undefined && !this.processEnded) killProcessTreeNow(this.child.pid);
+  }
+
+  async execute(): Promise<AgentFinish> {
+    const { timeout_minutes: minutes } = this.claimed;
+    const timer = setTimeout(
+      () => this.requestKill('timeout'),
+      Math.min(Math.max(minutes, 0) * this.context.timings.minuteMs, MAX_TIMER_MS),
+    );
+    // Sent from the start, so a cancel during a long download already gets through.
+    this.logs.start();
+    try {
+      const dir = await this.prepare();
+      if (this.killReason) return this.result(null, null);
+      return await this.runProcess(dir);
+    } catch (error) {
+      if (this.killReason) return this.result(null, null);
+      const message = errorMessage(error);
+      this.system(`run failed: ${message}`);
+      return this.result(null, message);
+    } finally {
+      clearTimeout(timer);
+      this.settled = true;
+    }
+  }
+
+  private async prepare(): Promise<string> {
+    const { robot, package: pkg } = this.claimed;
+    const { workDir, packages } = this.context;
+    const dir = runDirectoryOf(workDir, robot, pkg !== null);
+    if (pkg === null) return dir;
+
+    if (!(await packages.has(pkg))) {
+      this.system(`downloading package ${pkg.version} (${pkg.size_bytes} bytes, ${pkg.format})`);
+    }
+    const archive = await packages.get(pkg, this.abort.signal);
+    if (this.killReason) return dir;
+    const unpacked = await installPackage({
+      archive,
+      format: pkg.format,
+      sha256: pkg.sha256.toLowerCase(),
+      dir,
+      workDir,
+    });
+    this.system(
+      unpacked
+        ? `unpacked package ${pkg.version} into ${dir}`
+        : `package ${pkg.version} already unpacked in ${dir}`,
+    );
+    return dir;
+  }
+
+  private async runProcess(dir: string): Promise<AgentFinish> {
+    const info = await stat(dir).catch(() => null);
+    if (!info?.isDirectory()) {
+      const message = `the working directory ${dir} does not exist`;
+      this.system(message);
+      return this.result(null, message);
+    }
+    const { executor } = this.claimed.robot;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...this.claimed.environment,
+      ROTA_API_URL: `${this.context.server}/api`,
+    };
+    // The agent's own credential is not the robot's business.
+    delete env.ROTA_AGENT_TOKEN;
+
+    this.system(`starting \`${executor}\` in ${dir}`);
+    const child = spawn(executor, {
+      shell: true,
+      cwd: dir,
+      env,
+      // Its own process group, so the whole tree can be signalled at once (process-tree.ts).
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+
+    const stdout = new LineSplitter((line) => this.logs.push('stdout', line));
+    const stderr = new LineSplitter((line) => {
+      if (line.trim() !== '') this.lastStderrLine = line.trim();
+      this.logs.push('stderr', line);
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+
+    const outcome = await new Promise<ProcessOutcome>((resolve) => {
+      child.once('error', (error) => resolve({ kind: 'error', error }));
+      child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
+    });
+    this.processEnded = true;
+
+    // A helper the robot left behind may hold the pipes open: wait a little, not forever.
+    let closeTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      closed,
+      new Promise(
+        (resolve) => (closeTimer = setTimeout(resolve, this.context.timings.outputCloseMs)),
+      ),
+    ]);
+    clearTimeout(closeTimer);
+    child.stdout.destroy();
+    child.stderr.destroy();
+    stdout.end();
+    stderr.end();
+
+    if (outcome.kind === 'error') {
+      const message = `could not start \`${executor}\`: ${outcome.error.message}`;
+      this.system(message);
+      return this.result(null, message);
+    }
+    const { code, signal } = outcome;
+    this.system(
+      code !== null ? `process exited with code ${code}` : `process ended by signal ${signal}`,
+    );
+    const fallback = code !== null ? `exit code ${code}` : `killed by signal ${signal}`;
+    return this.result(code, this.lastStderrLine ?? fallback);
+  }
+
+  /** The attempt's result; `errorMessage` is used when the outcome is an error. */
+  private result(code: number | null, errorText: string | null): AgentFinish {
+    const base = { ...this.ref, exit_code: code, ended_at: new Date().toISOString() };
+    const limit = (text: string) => text.slice(0, MAX_MESSAGE_CHARS);
+    switch (this.killReason) {
+      case 'timeout':
+        return {
+          ...base,
+          status: 'timeout',
+          message: `timed out after ${this.claimed.timeout_minutes} minutes`,
+        };
+      case 'cancelled':
+        return { ...base, status: 'cancelled', message: 'cancelled' };
+      case 'stopped':
+        return { ...base, status: 'application_error', message: 'agent stopped' };
+      case null:
+        break;
+    }
+    if (code === 0) return { ...base, status: 'success', message: null };
+    const message = limit(errorText ?? (code === null ? 'failed' : `exit code ${code}`));
+    if (code === BUSINESS_ERROR_EXIT_CODE) return { ...base, status: 'business_error', message };
+    return { ...base, status: 'application_error', message };
+  }
+
+  private requestKill(reason: KillReason): void {
+    // A run that already ended keeps its real outcome.
+    if (this.killReason !== null || this.settled || this.processEnded) return;
+    this.killReason = reason;
+    const why = {
+      timeout: `timed out after ${this.claimed.timeout_minutes} minutes`,
+      cancelled: 'cancel requested',
+      stopped: 'the agent is stopping',
+    }[reason];
+    const pid = this.child?.pid;
+    this.system(pid === undefined ? `${why}: stopping` : `${why}: killing the process tree`);
+    this.abort.abort(new Error(why));
+    if (pid !== undefined) {
+      killProcessTree(pid, { graceMs: this.context.timings.killGraceMs }).catch((error: unknown) =>
+        this.context.logger.warn(`could not kill process tree ${pid}: ${errorMessage(error)}`),
+      );
+    }
+  }
+
+  private system(line: string): void {
+    this.logs.push('system', line);
+  }
+}

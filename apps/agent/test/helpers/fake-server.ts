@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AGENT_PROTOCOL_BASE, type ClaimedRun } from '@rota/contract';
+
+export interface RecordedRequest {
+  call: string;
+  body: any;
+  authorization: string | undefined;
+  at: number;
+}
+
+/** What a handler answers; `destroy` cuts the connection like an unreachable server. */
+export type Answer = { status: number; body?: unknown } | 'destroy';
+export type Handler = (body: any, request: RecordedRequest) => Answer | Promise<Answer>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A tiny stand-in for the Rota server, speaking the agent protocol on 127.0.0.1: it records
+ * every call and answers from overridable handlers.
+ */
+export class FakeRotaServer {
+  readonly requests: RecordedRequest[] = [];
+  readonly claimQueue: ClaimedRun[] = [];
+  /** download path → bytes. */
+  readonly packages = new Map<string, Buffer>();
+  readonly handlers: Record<string, Handler> = {
+    hello: () => ({
+      status: 200,
+      body: {
+        data: {
+          rota_nodes_id: 1,
+          name: 'test-agent',
+          rota_vms_id: 1,
+          heartbeat_seconds: 1,
+          lease_seconds: 30,
+          claim_wait_seconds: 25,
+        },
+      },
+    }),
+    heartbeat: () => ({ status: 200, body: { data: { cancel: [] } } }),
+    claim: async () => {
+      const next = this.claimQueue.shift();
+      // A long poll that finds nothing, made short so the test does not wait 25 s.
+      if (!next) await sleep(100);
+      return { status: 200, body: { data: next ?? null } };
+    },
+    logs: () => ({ status: 200, body: { data: { cancel: false } } }),
+    finish: () => ({ status: 200, body: { data: { accepted: true } } }),
+  };
+  private server: Server | null = null;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  calls(call: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.call === call);
+  }
+
+  /** Resolves when `predicate` holds, polling; fails the test after `timeoutMs`. */
+  async until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(20);
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '';
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const authorization = req.headers.authorization;
+
+    const pkg = req.method === 'GET' ? this.packages.get(url) : undefined;
+    if (pkg) {
+      this.requests.push({ call: 'download', body: url, authorization, at: Date.now() });
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(pkg);
+      return;
+    }
+    const prefix = `${AGENT_PROTOCOL_BASE}/`;
+    const call = url.startsWith(prefix) ? url.slice(prefix.length) : url;
+    const record: RecordedRequest = {
+      call,
+      body: text ? JSON.parse(text) : null,
+      authorization,
+      at: Date.now(),
+    };
+    this.requests.push(record);
+    const handler = this.handlers[call];
+    const answer: Answer = handler
+      ? await handler(record.body, record)
+      : { status: 404, body: { code: 'not_found', message: 'no such call' } };
+    if (answer === 'destroy') {
+      req.socket.destroy();
+      return;
+    }
+    res
+      .writeHead(answer.status, { 'content-type': 'application/json' })
+      .end(JSON.stringify(answer.body ?? {}));
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The load side of bench/engine.ts, in its own process so simulated agents do not share the
+ * server's event loop or its CPU figure. argv[2] is a JSON job; each phase prints one JSON line.
+ */
+interface Job {
+  address: string;
+  phase: 'heartbeats' | 'latency' | 'throughput';
+  tokens: string[];
+  adminToken: string;
+  robotId: number;
+  seconds: number;
+  runs: number;
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+const AGENT = `${job.address}/api/rota/agent/api/v1`;
+
+async function post(url: string, token: string, body: object) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: unknown };
+  if (res.status >= 300) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function heartbeats() {
+  // Every agent once every 10 s, spread evenly, as a fleet settles into.
+  const until = Date.now() + job.seconds * 1000;
+  let sent = 0;
+  let errors = 0;
+  await Promise.all(
+    job.tokens.map(async (token, i) => {
+      await sleep((i / job.tokens.length) * 10_000);
+      while (Date.now() < until) {
+        const started = Date.now();
+        await post(`${AGENT}/heartbeat`, token, { running: [] }).then(
+          () => (sent += 1),
+          () => (errors += 1),
+        );
+        await sleep(10_000 - (Date.now() - started));
+      }
+    }),
+  );
+  return { sent, errors };
+}
+
+type Run = { execution_id: number; attempt: number } | null;
+
+/** Agents that claim (long poll) and finish at once until `stop()` says so. */
+function workers(tokens: string[], wait: number, stop: (finished: number) => boolean) {
+  let finished = 0;
+  const loops = tokens.map(async (token) => {
+    while (!stop(finished)) {
+      const run = (await post(`${AGENT}/claim`, token, { wait_seconds: wait })) as Run;
+      if (!run) continue;
+      await post(`${AGENT}/finish`, token, {
+        execution_id: run.execution_id,
+        attempt: run.attempt,
+        status: 'success',
+        exit_code: 0,
+        message: null,
+      });
+      finished += 1;
+    }
+  });
+  return { done: Promise.all(loops), finished: () => finished };
+}
+
+async function latency() {
+  // Agents already waiting; runs arrive one by one through "run now".
+  let produced = 0;
+  const pool = workers(job.tokens, 2, (finished) => produced >= job.runs && finished >= job.runs);
+  await sleep(1000);
+  const interval = (job.seconds * 1000) / job.runs;
+  const started = Date.now();
+  while (produced < job.runs) {
+    await post(`${job.address}/api/rota/robot/api/v1/run`, job.adminToken, { id: job.robotId });
+    produced += 1;
+    const due = started + produced * interval;
+    if (due > Date.now()) await sleep(due - Date.now());
+  }
+  await pool.done;
+  return { produced, finished: pool.finished() };
+}
+
+async function throughput() {
+  // The queue is full before the agents start: how fast can they drain it?
+  const started = performance.now();
+  const pool = workers(job.tokens, 1, (finished) => finished >= job.runs);
+  await pool.done;
+  return { finished: pool.finished(), seconds: (performance.now() - started) / 1000 };
+}
+
+const result =
+  job.phase === 'heartbeats'
+    ? await heartbeats()
+    : job.phase === 'latency'
+      ? await latency()
+      : await throughput();
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,205 @@
+/**
+ * Issue 4's engine figures, with simulated agents speaking the agent protocol over HTTP from a
+ * separate process (bench/engine-agents.ts):
+ *   - heartbeats: 1,000 agents each heartbeating every 10 s; the server's CPU over that time;
+ *   - latency: 20 agents waiting in claim while runs arrive through "run now"; queued→claimed
+ *     p50/p99 from the rows (started_at − queued_at, both the database's clock);
+ *   - throughput: a queue of 5,000 executions drained by 20 agents (claim + finish each).
+ *
+ *   node --import tsx bench/engine.ts                                        # PGlite
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/engine.ts
+ *
+ * BENCH_AGENTS (1000), BENCH_WORKERS (20), BENCH_RUNS (5000), BENCH_SECONDS (30) change it.
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import {
+  createPglite,
+  openPglite,
+  openPostgres,
+  type Database,
+} from '../apps/server/src/db/client.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+import { buildApp } from '../apps/server/src/http/app.js';
+import { SecretBox } from '../apps/server/src/lib/secret-box.js';
+import { generateToken, hashToken } from '../apps/server/src/lib/tokens.js';
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const PASSWORD = 'bench-password-1';
+
+async function openBenchDatabase(): Promise<{
+  database: Database;
+  label: string;
+  drop?: () => Promise<void>;
+}> {
+  const url = process.env.DATABASE_URL;
+  if (!url)
+    return {
+      database: await openPglite(await createPglite()),
+      label: 'PGlite 0.5.16 (in memory)',
+    };
+  const name = `rota_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    database: await openPostgres(target.toString(), 10),
+    label: 'PostgreSQL 15 (pg pool of 10)',
+    drop: async () => {
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+const { database, label, drop } = await openBenchDatabase();
+const { db } = database;
+await database.migrate();
+await seedDatabase(db, {
+  adminAccess: 'admin',
+  adminEmail: 'admin@localhost',
+  adminPassword: PASSWORD,
+});
+const rows = async <T>(statement: ReturnType<typeof sql>) =>
+  ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
+
+const [client] = await rows<{ id: number }>(
+  sql`select rota_clients_id as id from rota_clients order by rota_clients_id limit 1`,
+);
+const clientId = client!.id;
+const [robot] = await rows<{ id: number }>(
+  sql`insert into rota_robots (rota_clients_id, name, executor) values (${clientId}, 'Bench robot', 'node main.js') returning rota_robots_id as id`,
+);
+const [vm] = await rows<{ id: number }>(
+  sql`insert into rota_vms (rota_clients_id, name, hostname) values (${clientId}, 'Bench VM', 'bench.lan') returning rota_vms_id as id`,
+);
+const tokens = Array.from({ length: AGENTS }, () => generateToken());
+for (let i = 0; i < tokens.length; i += 500) {
+  const slice = tokens.slice(i, i + 500);
+  await db.execute(
+    sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash) values ${sql.join(
+      slice.map(
+        (token, j) => sql`(${clientId}, ${`Bench agent ${i + j}`}, ${vm!.id}, ${hashToken(token)})`,
+      ),
+      sql`, `,
+    )}`,
+  );
+}
+
+const app = await buildApp({
+  config: {
+    publicUrl: 'http://127.0.0.1',
+    SMTP_URL: undefined,
+    MAIL_FROM: 'x <x@x>',
+    TRUST_PROXY: false,
+  },
+  db,
+  webRoot: null,
+  secretBox: new SecretBox(randomBytes(32)),
+  dataDir: os.tmpdir(),
+  events: database.events,
+});
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+const signIn = await fetch(`${address}/api/user/api/auth/v1/session`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ access: 'admin', password: PASSWORD }),
+});
+const adminToken = ((await signIn.json()) as { token: string }).token;
+
+async function phase(
+  name: 'heartbeats' | 'latency' | 'throughput',
+  agentTokens: string[],
+  extra: { seconds?: number; runs?: number } = {},
+) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./engine-agents.ts', import.meta.url)),
+      JSON.stringify({
+        address,
+        phase: name,
+        tokens: agentTokens,
+        adminToken,
+        robotId: robot!.id,
+        seconds: extra.seconds ?? SECONDS,
+        runs: extra.runs ?? RUNS,
+      }),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const cpuStart = process.cpuUsage();
+  const wallStart = performance.now();
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const cpu = process.cpuUsage(cpuStart);
+  const wall = performance.now() - wallStart;
+  if (code !== 0) throw new Error(`${name}: the agents process failed (${code})`);
+  return {
+    result: JSON.parse(output.trim()) as Record<string, number>,
+    // Server CPU (this process: HTTP, engine, and PGlite when embedded) as % of one core.
+    cpuPercent: ((cpu.user + cpu.system) / 1000 / wall) * 100,
+  };
+}
+
+async function latencies() {
+  const found = await rows<{ ms: number }>(
+    sql`select extract(epoch from (started_at - queued_at)) * 1000 as ms
+          from rota_executions where started_at is not null`,
+  );
+  return found.map((r) => Number(r.ms)).sort((a, b) => a - b);
+}
+
+// 1. Heartbeats of the whole fleet (nothing else running).
+const beats = await phase('heartbeats', tokens);
+
+// 2. Queued→claimed with agents waiting: runs arrive at RUNS_LATENCY / 10 s.
+const latencyRuns = Math.min(500, RUNS);
+const waiting = await phase('latency', tokens.slice(0, WORKERS), {
+  seconds: 10,
+  runs: latencyRuns,
+});
+const waited = await latencies();
+
+// 3. Throughput: the queue is full, the agents drain it.
+await db.execute(sql`delete from rota_execution_attempts`);
+await db.execute(sql`delete from rota_executions`);
+await db.execute(
+  sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_minutes)
+      select ${clientId}, ${robot!.id}, 'manual', 50, 5 from generate_series(1, ${RUNS})`,
+);
+const drained = await phase('throughput', tokens.slice(0, WORKERS), { runs: RUNS });
+
+console.log(
+  `${label}; ${os.cpus().length} × ${os.cpus()[0]?.model}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
+);
+console.log('| measure | figure |');
+console.log('|---|---|');
+console.log(
+  `| heartbeats: ${AGENTS} agents every 10 s for ${SECONDS} s | ${beats.result.sent} sent, ${beats.result.errors} errors; server CPU ${beats.cpuPercent.toFixed(1)} % of one core |`,
+);
+console.log(
+  `| queued→claimed, ${WORKERS} agents waiting, ${latencyRuns} runs over 10 s | p50 ${percentile(waited, 50).toFixed(1)} ms, p99 ${percentile(waited, 99).toFixed(1)} ms; server CPU ${waiting.cpuPercent.toFixed(1)} % |`,
+);
+console.log(
+  `| throughput: ${RUNS} queued, ${WORKERS} agents claim + finish | ${drained.result.finished} in ${drained.result.seconds!.toFixed(1)} s = ${(drained.result.finished! / drained.result.seconds!).toFixed(0)} executions/s; server CPU ${drained.cpuPercent.toFixed(1)} % |`,
+);
+
+await app.close();
+await database.close();
+await drop?.();
