@@ -180,8 +180,8 @@ const waited = await latencies();
 await db.execute(sql`delete from rota_execution_attempts`);
 await db.execute(sql`delete from rota_executions`);
 await db.execute(
-  sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_minutes)
-      select ${clientId}, ${robot!.id}, 'manual', 50, 5 from generate_series(1, ${RUNS})`,
+  sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
+      select ${clientId}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${RUNS})`,
 );
 const drained = await phase('throughput', tokens.slice(0, WORKERS), { runs: RUNS });
 

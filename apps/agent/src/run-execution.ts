@@ -24,8 +24,14 @@ export interface RunTimings {
   maxPendingLines: number;
   /** After the robot exited, how long its output may still take to arrive (pipes held open). */
   outputCloseMs: number;
-  /** Length of a minute of `timeout_minutes`; only tests change it. */
+  /** Length of a minute of the run's time limit; only tests change it. */
   minuteMs: number;
+}
+
+function timeoutMessage(seconds: number): string {
+  return seconds % 60 === 0
+    ? `timed out after ${seconds / 60} minutes`
+    : `timed out after ${seconds} s`;
 }
 
 export const DEFAULT_RUN_TIMINGS: RunTimings = {
@@ -103,10 +109,10 @@ export class ExecutionRun {
   }
 
   async execute(): Promise<AgentFinish> {
-    const { timeout_minutes: minutes } = this.claimed;
+    const seconds = this.claimed.timeout_seconds;
     const timer = setTimeout(
       () => this.requestKill('timeout'),
-      Math.min(Math.max(minutes, 0) * this.context.timings.minuteMs, MAX_TIMER_MS),
+      Math.min((Math.max(seconds, 0) * this.context.timings.minuteMs) / 60, MAX_TIMER_MS),
     );
     // Sent from the start, so a cancel during a long download already gets through.
     this.logs.start();
@@ -230,7 +236,7 @@ export class ExecutionRun {
         return {
           ...base,
           status: 'timeout',
-          message: `timed out after ${this.claimed.timeout_minutes} minutes`,
+          message: timeoutMessage(this.claimed.timeout_seconds),
         };
       case 'cancelled':
         return { ...base, status: 'cancelled', message: 'cancelled' };
@@ -250,7 +256,7 @@ export class ExecutionRun {
     if (this.killReason !== null || this.settled || this.processEnded) return;
     this.killReason = reason;
     const why = {
-      timeout: `timed out after ${this.claimed.timeout_minutes} minutes`,
+      timeout: timeoutMessage(this.claimed.timeout_seconds),
       cancelled: 'cancel requested',
       stopped: 'the agent is stopping',
     }[reason];

@@ -36,6 +36,7 @@ function claimed(id: number, mode: string, overrides: Partial<ClaimedRun> = {}):
     execution_id: id,
     attempt: 1,
     timeout_minutes: 60,
+    timeout_seconds: 3600,
     robot: {
       rota_robots_id: 10,
       name: 'Robot',
@@ -276,7 +277,7 @@ describe('Agent', () => {
   });
 
   it('kills a robot that runs past its timeout', async () => {
-    server.claimQueue.push(claimed(31, 'loop', { timeout_minutes: 1 }));
+    server.claimQueue.push(claimed(31, 'loop', { timeout_minutes: 1, timeout_seconds: 60 }));
     const agent = makeAgent({ timings: { minuteMs: 400 } });
     const running = agent.run();
     try {

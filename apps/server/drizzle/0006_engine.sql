@@ -40,7 +40,7 @@ CREATE TABLE "rota_executions" (
 	"status" text DEFAULT 'queued' NOT NULL,
 	"trigger" text NOT NULL,
 	"priority" integer NOT NULL,
-	"timeout_minutes" integer NOT NULL,
+	"timeout_seconds" integer NOT NULL,
 	"retries" integer DEFAULT 0 NOT NULL,
 	"sleep_seconds" integer DEFAULT 0 NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,

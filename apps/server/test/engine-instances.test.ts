@@ -43,8 +43,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two server instances on PostgreSQL',
     }
     const TOTAL = 1000;
     await first.db.execute(
-      sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_minutes)
-          select r.rota_clients_id, r.rota_robots_id, 'manual', 50, 5
+      sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
+          select r.rota_clients_id, r.rota_robots_id, 'manual', 50, 300
             from rota_robots r, generate_series(1, ${TOTAL})
            where r.rota_robots_id = ${robot}`,
     );
@@ -63,14 +63,14 @@ describe.skipIf(!process.env.DATABASE_URL)('two server instances on PostgreSQL',
     expect(claimed).toHaveLength(TOTAL);
     expect(new Set(claimed).size).toBe(TOTAL);
     const [counts] = (
-      await first.db.execute(
+      (await first.db.execute(
         sql`select count(*) filter (where status = 'success')::int as success,
                    count(*) filter (where attempts = 1)::int as once,
                    (select count(*)::int from rota_execution_attempts a
                       join rota_executions e using (rota_executions_id)
                      where e.rota_robots_id = ${robot}) as attempts
               from rota_executions where rota_robots_id = ${robot}`,
-      )
+      )) as unknown as { rows: unknown[] }
     ).rows as { success: number; once: number; attempts: number }[];
     expect(counts).toEqual({ success: TOTAL, once: TOTAL, attempts: TOTAL });
   });
@@ -100,10 +100,10 @@ describe.skipIf(!process.env.DATABASE_URL)('two server instances on PostgreSQL',
       second.app.engine.tick(),
     ]);
     const [row] = (
-      await first.db.execute(
+      (await first.db.execute(
         sql`select count(*)::int as n, count(distinct rota_schedulings_id)::int as schedulings
               from rota_executions where rota_robots_id = ${robot}`,
-      )
+      )) as unknown as { rows: unknown[] }
     ).rows as { n: number; schedulings: number }[];
     expect(row).toEqual({ n: 50, schedulings: 50 });
   });

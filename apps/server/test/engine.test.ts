@@ -320,9 +320,9 @@ describe('scheduler', () => {
     await t.app.engine.tick();
     expect(await count()).toHaveLength(2);
     const [next] = (
-      await t.db.execute(
+      (await t.db.execute(
         sql`select next_run_at > now() + interval '59 minutes' as ahead from rota_schedulings where rota_schedulings_id = ${scheduling}`,
-      )
+      )) as unknown as { rows: unknown[] }
     ).rows as { ahead: boolean }[];
     expect(next!.ahead).toBe(true);
 

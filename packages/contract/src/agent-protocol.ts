@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.js';
-import type { EXECUTION_STATUSES} from './executions.js';
+import type { EXECUTION_STATUSES } from './executions.js';
 import { LOG_STREAMS } from './executions.js';
 
 /**
@@ -64,6 +64,8 @@ export const claimedRunSchema = z.object({
   execution_id: z.number().int(),
   attempt: z.number().int(),
   timeout_minutes: z.number().int(),
+  /** The run's time limit; the agent kills the process tree past it (`timeout`). */
+  timeout_seconds: z.number().int(),
   robot: z.object({
     rota_robots_id: z.number().int(),
     name: z.string(),

@@ -448,7 +448,8 @@ export const rotaExecutions = pgTable(
     status: text('status').notNull().default('queued'),
     trigger: text('trigger').notNull(),
     priority: integer('priority').notNull(),
-    timeout_minutes: integer('timeout_minutes').notNull(),
+    /** Seconds (the API speaks minutes; seconds let tests and future settings be finer). */
+    timeout_seconds: integer('timeout_seconds').notNull(),
     retries: integer('retries').notNull().default(0),
     sleep_seconds: integer('sleep_seconds').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),

@@ -37,7 +37,7 @@ const columns = {
   status: e.status,
   trigger: e.trigger,
   priority: e.priority,
-  timeout_minutes: e.timeout_minutes,
+  timeout_minutes: sql<number>`ceil(${e.timeout_seconds} / 60.0)::int`,
   retries: e.retries,
   attempts: e.attempts,
   exit_code: e.exit_code,

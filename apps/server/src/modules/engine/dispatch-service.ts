@@ -222,7 +222,8 @@ export class DispatchService {
     return {
       execution_id: row.rota_executions_id,
       attempt: row.attempts,
-      timeout_minutes: row.timeout_minutes,
+      timeout_minutes: Math.ceil(row.timeout_seconds / 60),
+      timeout_seconds: row.timeout_seconds,
       robot: {
         rota_robots_id: row.rota_robots_id,
         name: robot!.name,

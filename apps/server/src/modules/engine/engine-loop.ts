@@ -126,12 +126,12 @@ export class EngineLoop {
             )
             insert into rota_executions
               (rota_clients_id, rota_robots_id, rota_schedulings_id, vm_ids, trigger, priority,
-               timeout_minutes, retries, sleep_seconds)
+               timeout_seconds, retries, sleep_seconds)
             select m.rota_clients_id, m.rota_robots_id, m.rota_schedulings_id,
                    (select nullif(array_agg(sv.rota_vms_id order by sv.rota_vms_id), '{}')
                       from rota_scheduling_vms sv
                      where sv.rota_schedulings_id = m.rota_schedulings_id),
-                   'schedule', m.priority, m.timeout_minutes, m.retries, m.sleep
+                   'schedule', m.priority, m.timeout_minutes * 60, m.retries, m.sleep
               from moved m
               join rota_robots r on r.rota_robots_id = m.rota_robots_id and r.active
              where not exists (select 1 from rota_executions q

@@ -13,12 +13,12 @@ export interface ExecutionRow {
   status: ExecutionStatus;
   attempts: number;
   retries: number;
-  timeout_minutes: number;
+  timeout_seconds: number;
   cancel_requested_at: Date | string | null;
 }
 
 const RETURNING = sql.raw(
-  'rota_executions_id, rota_clients_id, rota_robots_id, rota_schedulings_id, rota_nodes_id, status, attempts, retries, timeout_minutes, cancel_requested_at',
+  'rota_executions_id, rota_clients_id, rota_robots_id, rota_schedulings_id, rota_nodes_id, status, attempts, retries, timeout_seconds, cancel_requested_at',
 );
 
 export interface NewExecution {
@@ -28,7 +28,7 @@ export interface NewExecution {
   vm_ids: number[] | null;
   trigger: 'schedule' | 'manual';
   priority: number;
-  timeout_minutes: number;
+  timeout_seconds: number;
   retries: number;
   sleep_seconds: number;
   created_by: number | null;
@@ -40,9 +40,9 @@ export async function insertExecution(db: Db, run: NewExecution): Promise<number
     db,
     sql`insert into rota_executions
           (rota_clients_id, rota_robots_id, rota_schedulings_id, vm_ids, trigger, priority,
-           timeout_minutes, retries, sleep_seconds, created_by)
+           timeout_seconds, retries, sleep_seconds, created_by)
         values (${run.rota_clients_id}, ${run.rota_robots_id}, ${run.rota_schedulings_id}, ${vmIds},
-                ${run.trigger}, ${run.priority}, ${run.timeout_minutes}, ${run.retries},
+                ${run.trigger}, ${run.priority}, ${run.timeout_seconds}, ${run.retries},
                 ${run.sleep_seconds}, ${run.created_by})
         returning rota_executions_id as id`,
   );
@@ -95,7 +95,7 @@ export async function claimNext(
           from next
          where e.rota_executions_id = next.rota_executions_id
         returning e.rota_executions_id, e.rota_clients_id, e.rota_robots_id, e.rota_schedulings_id,
-                  e.rota_nodes_id, e.status, e.attempts, e.retries, e.timeout_minutes,
+                  e.rota_nodes_id, e.status, e.attempts, e.retries, e.timeout_seconds,
                   e.cancel_requested_at, e.rota_robot_versions_id`,
   );
   if (!row) return undefined;
