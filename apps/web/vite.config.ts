@@ -20,9 +20,20 @@ export default defineConfig({
     emptyOutDir: true,
     // test/bundle-size.test.ts reads the manifest to weigh the sign-in page's initial JavaScript.
     manifest: true,
-    // The entry holds react-dom, the router, zod and i18next (≈510 kB raw); what matters is the
-    // gzipped weight of the sign-in page, which test/bundle-size.test.ts holds under 250 KB.
-    chunkSizeWarningLimit: 600,
+    // The entry holds react-dom, the router, Mantine's core, zod, i18next and the contract (≈640 kB
+    // raw); what matters is the gzipped weight of the sign-in page, which test/bundle-size.test.ts
+    // holds under 250 KB. The dashboard's chart chunk (recharts) is ≈420 kB raw.
+    chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically is downloaded up front anyway: one chunk
+          // instead of the several that automatic splitting makes of it as route chunks come and
+          // go (each split costs gzip context and import glue on the sign-in page's budget).
+          groups: [{ name: 'initial', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',

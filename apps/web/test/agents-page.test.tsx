@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Language } from '@rota/contract';
+import { createLiveServer } from './activity-fixtures';
 import { resetEnvironment } from './render';
 import { callsTo, listOf, makeAgent, makeVm, openPage } from './operations-fixtures';
 
@@ -16,10 +17,13 @@ const agente02 = makeAgent({
 });
 const vms = [makeVm(), makeVm({ rota_vms_id: 2, name: 'vm-rh', agents: 0 })];
 
+let live = createLiveServer();
+
 async function openAgents(
   permissions: string[],
   options: { lang?: Language; path?: string; agents?: Agent[] } = {},
 ) {
+  live = createLiveServer();
   // Made now, so its last_seen_at is five minutes ago when the list shows.
   let agents = options.agents ?? [makeAgent(), agente02];
   return openPage(
@@ -49,6 +53,7 @@ async function openAgents(
         };
       }
       if (url.endsWith('/rota/node/api/v1/update')) return { status: 204 };
+      if (url.endsWith('/events/api/v1/stream')) return live.reply();
       if (url.endsWith('/rota/node/api/v1/delete')) {
         return { status: 202, body: { message: 'Removido!' } };
       }
@@ -204,5 +209,14 @@ describe('/node', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Excluir' }));
     await waitFor(() => expect(callsTo(calls, '/node/api/v1/delete')).toHaveLength(1));
     expect(callsTo(calls, '/node/api/v1/delete')[0]?.body).toEqual({ id: 2 });
+  });
+
+  it('refreshes connectivity and last seen when an agent event arrives', async () => {
+    const { calls } = await openAgents(['AGENTES.LIST']);
+    await screen.findByRole('table', { name: 'Agentes' });
+    await waitFor(() => expect(live.connections).toBe(1));
+    const before = callsTo(calls, '/node/api/v1/index').length;
+    live.send({ type: 'agent', rota_nodes_id: 2, connectivity: 'active' });
+    await waitFor(() => expect(callsTo(calls, '/node/api/v1/index')).toHaveLength(before + 1));
   });
 });

@@ -3,6 +3,12 @@ import robotsEn from '../src/features/robots/locales/en.json';
 import robotsPt from '../src/features/robots/locales/pt.json';
 import tasksEn from '../src/features/tasks/locales/en.json';
 import tasksPt from '../src/features/tasks/locales/pt.json';
+import activityEn from '../src/features/activity/locales/en.json';
+import activityPt from '../src/features/activity/locales/pt.json';
+import dashboardEn from '../src/features/dashboard/locales/en.json';
+import dashboardPt from '../src/features/dashboard/locales/pt.json';
+import liveEn from '../src/features/live/locales/en.json';
+import livePt from '../src/features/live/locales/pt.json';
 import en from '../src/locales/en.json';
 import pt from '../src/locales/pt.json';
 
@@ -19,6 +25,9 @@ function flatten(tree: object, prefix = ''): Record<string, unknown> {
 describe.each([
   ['robots', robotsPt, robotsEn],
   ['tasks', tasksPt, tasksEn],
+  ['activity', activityPt, activityEn],
+  ['dashboard', dashboardPt, dashboardEn],
+  ['live', livePt, liveEn],
   ['common', pt.common, en.common],
 ])('the %s strings', (_name, ptTree, enTree) => {
   const flatPt = flatten(ptTree);
@@ -50,5 +59,18 @@ describe('texts end-to-end tests rely on', () => {
     ]);
     expect(robotsPt.delete.title).toBe('Excluir o robô “{{name}}”?');
     expect(robotsEn.delete.title).toBe('Delete robot “{{name}}”?');
+  });
+
+  it('hold SPEC’s dashboard categories and activity columns', () => {
+    expect([
+      dashboardEn.categories.process,
+      dashboardEn.categories.failure,
+      dashboardEn.categories.others,
+      dashboardEn.categories.idle,
+    ]).toEqual(['Process', 'Failure', 'Others', 'Idle']);
+    expect(activityEn.status.processing).toBe('Processing');
+    expect(activityEn.status.success).toBe('Success');
+    expect(activityEn.columns.robot).toBe('Process name');
+    expect(activityEn.columns.executor).toBe('Executor name');
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dateRangeErrors, dateRangeQuery } from '../src/components/date-range-filter';
-import { formatBytes, formatDate, formatDateTime } from '../src/lib/format';
+import {
+  dateRangeErrors,
+  dateRangeQuery,
+  defaultDateRange,
+} from '../src/components/date-range-filter';
+import { formatBytes, formatDate, formatDateTime, formatDuration } from '../src/lib/format';
 
 describe('formats in the user’s language', () => {
   const instant = new Date(2026, 10, 21, 17, 5).toISOString();
@@ -24,6 +28,17 @@ describe('formats in the user’s language', () => {
     expect(formatBytes(100 * 1024 * 1024, 'en')).toBe('100 MB');
     expect(formatBytes(3.25 * 1024 ** 3, 'pt')).toBe('3,3 GB');
   });
+
+  it('durations humanised in their two largest units', () => {
+    expect(formatDuration(null, 'pt')).toBe('');
+    expect(formatDuration(850, 'pt')).toBe('< 1 s');
+    expect(formatDuration(45_000, 'pt')).toBe('45 s');
+    expect(formatDuration(65_000, 'pt')).toBe('1 min 5 s');
+    expect(formatDuration(60 * 60_000, 'en')).toBe('1 h');
+    expect(formatDuration(7_500_000, 'en')).toBe('2 h 5 min');
+    expect(formatDuration(7_205_000, 'en')).toBe('2 h');
+    expect(formatDuration(26 * 3_600_000 + 5 * 60_000, 'pt')).toBe('1 d 2 h');
+  });
 });
 
 describe('date range', () => {
@@ -45,6 +60,31 @@ describe('date range', () => {
     expect(dateRangeQuery({ startDate: '2026-11-10', endDate: '2026-11-01' }, today)).toEqual({});
     expect(dateRangeQuery({ startDate: '2026-11-10', endDate: '2026-12-01' }, today)).toEqual({
       startDate: '2026-11-10',
+    });
+  });
+
+  it('asks for both days when they are required ("Required data")', () => {
+    expect(dateRangeErrors({}, today, { required: true })).toEqual({
+      startDate: 'required_date',
+      endDate: 'required_date',
+    });
+    expect(
+      dateRangeErrors({ startDate: '2026-13-01', endDate: today }, today, { required: true }),
+    ).toEqual({
+      startDate: 'invalid_date',
+    });
+    expect(dateRangeErrors({ endDate: today }, today)).toEqual({});
+  });
+
+  it('defaults to the last 10 days, today included', () => {
+    expect(defaultDateRange(10, new Date(2026, 10, 21, 15, 0))).toEqual({
+      startDate: '2026-11-12',
+      endDate: '2026-11-21',
+    });
+    // Across a month end.
+    expect(defaultDateRange(10, new Date(2026, 2, 3))).toEqual({
+      startDate: '2026-02-22',
+      endDate: '2026-03-03',
     });
   });
 });

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ROUTE_PERMISSIONS } from '@rota/contract';
 import { SHELL_PAGES } from '../src/app/routes';
 import { setToken } from '../src/lib/session';
+import { makeDashboard } from './activity-fixtures';
 import { makeUser } from './fixtures';
 import { forbidFetch, mockFetch } from './http-mock';
 import { renderWithRouter, resetEnvironment } from './render';
@@ -51,10 +52,11 @@ describe('shell', () => {
 
   it('shows the header, the sidebar and the page header once the user loads', async () => {
     setToken('token');
-    const { calls } = mockFetch(() => ({
-      status: 200,
-      body: makeUser({ permissions: ['ROBOS.LIST'] }),
-    }));
+    const { calls } = mockFetch(({ url }) =>
+      url.endsWith('/dashboard/api/v1/index')
+        ? { status: 200, body: { data: makeDashboard() } }
+        : { status: 200, body: makeUser({ permissions: ['ROBOS.LIST'] }) },
+    );
     renderWithRouter({ path: '/' });
 
     expect(await screen.findByRole('heading', { name: 'Início', level: 1 })).toBeInTheDocument();
@@ -75,7 +77,10 @@ describe('shell', () => {
     expect(within(nav).getByRole('link', { name: 'Robôs' })).toHaveAttribute('href', '/robot');
     // One client: no selector.
     expect(screen.queryByRole('combobox', { name: 'Cliente' })).not.toBeInTheDocument();
-    expect(calls.map((call) => call.url)).toEqual(['/api/user/api/auth/v1/me']);
+    // The shell asks for the user once; then the home page asks for its figures, and the live
+    // updates stream opens.
+    expect(calls[0]?.url).toBe('/api/user/api/auth/v1/me');
+    expect(calls.filter((call) => call.url.includes('/auth/'))).toHaveLength(1);
     expect(calls[0]?.headers.get('Authorization')).toBe('Bearer token');
   });
 
@@ -112,15 +117,19 @@ describe('shell', () => {
 
   it('shows the client selector to a user of two clients', async () => {
     setToken('token');
-    mockFetch(() => ({
-      status: 200,
-      body: makeUser({
-        clients: [
-          { rota_clients_id: 1, name: 'Acme' },
-          { rota_clients_id: 2, name: 'Beta' },
-        ],
-      }),
-    }));
+    mockFetch(({ url }) =>
+      url.endsWith('/dashboard/api/v1/index')
+        ? { status: 200, body: { data: makeDashboard() } }
+        : {
+            status: 200,
+            body: makeUser({
+              clients: [
+                { rota_clients_id: 1, name: 'Acme' },
+                { rota_clients_id: 2, name: 'Beta' },
+              ],
+            }),
+          },
+    );
     renderWithRouter({ path: '/dashboard' });
     expect(await screen.findByRole('combobox', { name: 'Cliente' })).toHaveValue('Acme');
   });
@@ -128,11 +137,13 @@ describe('shell', () => {
   it('offers a retry when the user cannot be loaded', async () => {
     setToken('token');
     let fail = true;
-    mockFetch(() =>
-      fail
-        ? { status: 500, body: { code: 'internal_error', message: 'boom' } }
-        : { status: 200, body: makeUser() },
-    );
+    mockFetch(({ url }) => {
+      if (fail) return { status: 500, body: { code: 'internal_error', message: 'boom' } };
+      if (url.endsWith('/dashboard/api/v1/index')) {
+        return { status: 200, body: { data: makeDashboard() } };
+      }
+      return { status: 200, body: makeUser() };
+    });
     const { user } = renderWithRouter({ path: '/dashboard' });
     expect(await screen.findByText('Não foi possível carregar seu usuário.')).toBeInTheDocument();
     fail = false;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_COOKIE } from '@rota/contract';
 import { resetSessionChannel, SESSION_CHANNEL } from '../src/lib/broadcast';
 import { setToken } from '../src/lib/session';
+import { makeDashboard } from './activity-fixtures';
 import { FakeBroadcastChannel } from './fake-broadcast-channel';
 import { makeUser } from './fixtures';
 import { mockFetch, type MockReply } from './http-mock';
@@ -15,6 +16,9 @@ function serve(logout: MockReply) {
     if (url.endsWith('/me'))
       return { status: 200, body: makeUser({ permissions: ['ROBOS.LIST'] }) };
     if (url.endsWith('/logout')) return logout;
+    if (url.endsWith('/dashboard/api/v1/index'))
+      return { status: 200, body: { data: makeDashboard() } };
+    // The live-events stream is not served here: the console retries it quietly.
     throw new Error(`unexpected ${url}`);
   });
 }

@@ -134,4 +134,45 @@ describe('useListState', () => {
     await user.click(screen.getByRole('button', { name: 'only active' }));
     expect(router.state.location.search).toBe('?tab=overview&page=9&fields_active=true');
   });
+
+  it('applies filter defaults while the URL names none, and keeps an emptied one empty', async () => {
+    function Dated() {
+      const list = useListState({
+        filters: ['startDate', 'status'] as const,
+        filterDefaults: { startDate: '2026-11-12' },
+      });
+      return (
+        <div>
+          <output aria-label="filters">{JSON.stringify(list.filters)}</output>
+          <output aria-label="has filters">{String(list.hasFilters)}</output>
+          <button onClick={() => list.setFilter('startDate', '')}>empty</button>
+          <button onClick={() => list.setFilter('startDate', '2026-11-01')}>other</button>
+          <button onClick={() => list.setFilter('startDate', '2026-11-12')}>default</button>
+          <button onClick={() => list.clearFilters()}>clear</button>
+        </div>
+      );
+    }
+    const filters = () =>
+      JSON.parse(screen.getByLabelText('filters').textContent ?? '{}') as unknown;
+    const { router, user } = renderElement(<Dated />, { path: '/activity' });
+    expect(filters()).toEqual({ startDate: '2026-11-12' });
+    expect(screen.getByLabelText('has filters')).toHaveTextContent('false');
+
+    await user.click(screen.getByRole('button', { name: 'other' }));
+    expect(router.state.location.search).toBe('?startDate=2026-11-01');
+    expect(screen.getByLabelText('has filters')).toHaveTextContent('true');
+
+    await user.click(screen.getByRole('button', { name: 'empty' }));
+    expect(router.state.location.search).toBe('?startDate=');
+    expect(filters()).toEqual({});
+    expect(screen.getByLabelText('has filters')).toHaveTextContent('true');
+
+    await user.click(screen.getByRole('button', { name: 'default' }));
+    expect(router.state.location.search).toBe('');
+
+    await user.click(screen.getByRole('button', { name: 'empty' }));
+    await user.click(screen.getByRole('button', { name: 'clear' }));
+    expect(router.state.location.search).toBe('');
+    expect(filters()).toEqual({ startDate: '2026-11-12' });
+  });
 });

@@ -59,6 +59,11 @@ export const SHELL_DETAIL_PAGES: ReadonlyArray<{
     route: '/robot',
     load: () => import('../features/robots/routes/robot-detail-page'),
   },
+  {
+    path: '/activity/:id',
+    route: '/activity',
+    load: () => import('../features/activity/routes/execution-page'),
+  },
 ];
 
 export const routes: RouteObject[] = [

@@ -13,6 +13,11 @@ export type ConfirmDialogProps = {
   children?: ReactNode;
   confirmLabel: string;
   confirmColor?: MantineColor;
+  /**
+   * Replaces "Cancelar" on the button that backs out, when the action itself is a cancel
+   * ("Cancelar execução" beside "Voltar").
+   */
+  cancelLabel?: string;
   /** Runs on confirm; the dialog closes when it resolves and shows why when it rejects. */
   onConfirm: () => unknown;
 };
@@ -28,6 +33,7 @@ function ConfirmBody({
   children,
   confirmLabel,
   confirmColor,
+  cancelLabel,
   onConfirm,
 }: Omit<ConfirmDialogProps, 'opened' | 'title'>) {
   const { t } = useTranslation();
@@ -57,7 +63,7 @@ function ConfirmBody({
       ) : null}
       <Group justify="flex-end" gap="sm">
         <Button variant="default" onClick={onClose} disabled={pending}>
-          {t('common.actions.cancel')}
+          {cancelLabel ?? t('common.actions.cancel')}
         </Button>
         <Button
           color={confirmColor}

@@ -1,7 +1,8 @@
+import { useState } from 'react';
 import { Group, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isoDateSchema, type MessageKey } from '@rota/contract';
-import { todayIsoDate } from '../lib/format';
+import { DEFAULT_DATE_RANGE_DAYS, isoDateSchema, type MessageKey } from '@rota/contract';
+import { isoDateOf, todayIsoDate } from '../lib/format';
 import { localizeMessage } from '../lib/i18n';
 import type { ListState } from '../lib/use-list-state';
 
@@ -9,15 +10,33 @@ type Range = { startDate?: string; endDate?: string };
 
 const isIsoDate = (value: string) => isoDateSchema.safeParse(value).success;
 
+type RangeErrors = { startDate?: MessageKey; endDate?: MessageKey };
+
+/**
+ * SPEC §3 default range: the last `days` calendar days up to today, both ends included
+ * (10 days: today and the 9 before it).
+ */
+export function defaultDateRange(
+  days: number = DEFAULT_DATE_RANGE_DAYS,
+  now: Date = new Date(),
+): Required<Range> {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate() - (days - 1));
+  return { startDate: isoDateOf(start), endDate: todayIsoDate(now) };
+}
+
 /**
  * DESIGN §4 rules for a `startDate`/`endDate` pair: real days, the end not after today ("Max
- * data") nor before the start. Returns the message key of each field in error.
+ * data") nor before the start; with `required`, both must be there ("Required data"). Returns
+ * the message key of each field in error.
  */
 export function dateRangeErrors(
   { startDate, endDate }: Range,
   today: string = todayIsoDate(),
-): { startDate?: MessageKey; endDate?: MessageKey } {
-  const errors: { startDate?: MessageKey; endDate?: MessageKey } = {};
+  { required = false }: { required?: boolean } = {},
+): RangeErrors {
+  const errors: RangeErrors = {};
+  if (required && !startDate) errors.startDate = 'required_date';
+  if (required && !endDate) errors.endDate = 'required_date';
   if (startDate && !isIsoDate(startDate)) errors.startDate = 'invalid_date';
   if (endDate && !isIsoDate(endDate)) errors.endDate = 'invalid_date';
   else if (endDate && endDate > today) errors.endDate = 'max_date';
@@ -37,11 +56,32 @@ export function dateRangeQuery(range: Range, today: string = todayIsoDate()): Ra
   };
 }
 
+/**
+ * A range both of whose ends are required (activity, dashboard): what to query is the range
+ * typed when it is valid, else the last valid one, so a half-edited filter neither empties the
+ * page nor sends a range the server refuses.
+ */
+export function useValidDateRange(range: Range, fallback: Required<Range>) {
+  const errors = dateRangeErrors(range, todayIsoDate(), { required: true });
+  const valid = !errors.startDate && !errors.endDate;
+  const current = valid ? { startDate: range.startDate!, endDate: range.endDate! } : null;
+  const [lastValid, setLastValid] = useState<Required<Range>>(current ?? fallback);
+  if (
+    current &&
+    (current.startDate !== lastValid.startDate || current.endDate !== lastValid.endDate)
+  ) {
+    setLastValid(current);
+  }
+  return { errors, valid, range: current ?? lastValid };
+}
+
 type DateRangeFilterProps = {
   /** The list whose `startDate` and `endDate` filters these inputs edit. */
   list: ListState<string, string>;
   startName?: string;
   endName?: string;
+  /** Both days must be given ("Data obrigatória"), as the activity and the dashboard want. */
+  required?: boolean;
 };
 
 /** Two day inputs ("Data inicial", "Data final") kept in the list's URL state. */
@@ -49,17 +89,19 @@ export function DateRangeFilter({
   list,
   startName = 'startDate',
   endName = 'endDate',
+  required = false,
 }: DateRangeFilterProps) {
   const { t } = useTranslation();
   const startDate = list.filters[startName];
   const endDate = list.filters[endName];
   const today = todayIsoDate();
-  const errors = dateRangeErrors({ startDate, endDate }, today);
+  const errors = dateRangeErrors({ startDate, endDate }, today, { required });
   return (
     <Group gap="sm" align="flex-start" wrap="wrap" w={{ base: '100%', xs: 'auto' }}>
       <TextInput
         type="date"
         label={t('common.dateRange.start')}
+        withAsterisk={required}
         value={startDate ?? ''}
         max={endDate && endDate <= today ? endDate : today}
         onChange={(event) => list.setFilter(startName, event.currentTarget.value)}
@@ -69,6 +111,7 @@ export function DateRangeFilter({
       <TextInput
         type="date"
         label={t('common.dateRange.end')}
+        withAsterisk={required}
         value={endDate ?? ''}
         min={startDate}
         max={today}

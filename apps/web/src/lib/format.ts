@@ -90,6 +90,36 @@ export function formatBytes(bytes: number, lang: Language = currentLanguage()): 
   return `${unit === 0 ? f.number.format(value) : f.decimal.format(value)} ${BYTE_UNITS[unit]}`;
 }
 
+const DURATION_UNITS: ReadonlyArray<[string, number]> = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['min', 60_000],
+  ['s', 1000],
+];
+
+/**
+ * DESIGN §7 humanised duration, its two largest units: `850` → `< 1 s`, `65_000` → `1 min 5 s`,
+ * `7_500_000` → `2 h 5 min`; '' for none. The unit symbols read the same in pt and en.
+ */
+export function formatDuration(
+  ms: number | null | undefined,
+  lang: Language = currentLanguage(),
+): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 1000) return '< 1 s';
+  const f = formattersFor(lang);
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of DURATION_UNITS) {
+    const count = Math.floor(rest / size);
+    rest -= count * size;
+    if (count > 0 || parts.length > 0) parts.push(`${f.number.format(count)} ${unit}`);
+    if (parts.length === 2) break;
+  }
+  // "2 h 0 min" says no more than "2 h".
+  return parts.filter((part, index) => index === 0 || !part.startsWith('0 ')).join(' ');
+}
+
 /** Today as `YYYY-MM-DD` in the browser's time zone (date inputs, date-range limits). */
 export function todayIsoDate(now: Date = new Date()): string {
   return isoDateOf(now);
@@ -120,5 +150,6 @@ export function useFormat() {
     date: (value: string | number | Date | null | undefined) => formatDate(value, lang),
     number: (value: number) => formatNumber(value, lang),
     bytes: (value: number) => formatBytes(value, lang),
+    duration: (ms: number | null | undefined) => formatDuration(ms, lang),
   };
 }

@@ -7,6 +7,9 @@ import type vmsEn from '../features/vms/locales/en.json';
 import type agentsEn from '../features/agents/locales/en.json';
 import type schedulingsEn from '../features/schedulings/locales/en.json';
 import type parametersEn from '../features/parameters/locales/en.json';
+import type activityEn from '../features/activity/locales/en.json';
+import type dashboardEn from '../features/dashboard/locales/en.json';
+import type liveEn from '../features/live/locales/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -23,6 +26,9 @@ declare module 'i18next' {
       agents: typeof agentsEn;
       schedulings: typeof schedulingsEn;
       parameters: typeof parametersEn;
+      activity: typeof activityEn;
+      dashboard: typeof dashboardEn;
+      live: typeof liveEn;
     };
   }
 }

@@ -21,6 +21,12 @@ export type ListStateOptions<TSort extends string, TFilter extends string> = {
   defaultPerPage?: PageSize;
   /** Milliseconds the search box waits after the last keystroke before it touches the URL. */
   searchDebounceMs?: number;
+  /**
+   * Values a filter has while the URL names none (the activity's last 10 days). They stay out of
+   * the URL; a filter the user empties is kept as `name=` so it does not fall back to its default,
+   * and "clear filters" brings the defaults back.
+   */
+  filterDefaults?: Partial<Record<TFilter, string>>;
 };
 
 /** The `index` body fields every list sends (DESIGN §4). */
@@ -62,7 +68,7 @@ export type ListState<TSort extends string = string, TFilter extends string = st
   setFilter(name: TFilter, value: string | number | boolean | null | undefined): void;
   /** Several filters in one URL change (two setFilter calls in a row would lose the first). */
   setFilters(values: Partial<Record<TFilter, string | number | boolean | null | undefined>>): void;
-  /** Removes the search and every filter. */
+  /** Removes the search and every filter (those with a default go back to it). */
   clearFilters(): void;
 };
 
@@ -89,7 +95,9 @@ export function useListState<TSort extends string = string, TFilter extends stri
     prefix = '',
     defaultPerPage = DEFAULT_PAGE_SIZE as PageSize,
     searchDebounceMs = 300,
+    filterDefaults = {},
   } = options;
+  const defaults: Partial<Record<string, string>> = filterDefaults;
   const [params, setParams] = useSearchParams();
   const key = (name: string) => `${prefix}${name}`;
 
@@ -113,11 +121,14 @@ export function useListState<TSort extends string = string, TFilter extends stri
     orderValue === 'asc' || orderValue === 'desc' ? orderValue : defaultOrder;
   const search = params.get(key('search')) ?? '';
   const filters: Partial<Record<TFilter, string>> = {};
+  let changedFilter = false;
   for (const name of filterNames) {
-    const value = params.get(key(name));
+    const value = params.get(key(name)) ?? defaults[name] ?? null;
     if (value !== null && value !== '') filters[name] = value;
+    if ((value ?? '') !== (defaults[name] ?? '')) changedFilter = true;
   }
-  const hasFilters = search.trim() !== '' || Object.keys(filters).length > 0;
+  // A filter at its default narrows nothing the user chose: the empty list is "nothing yet".
+  const hasFilters = search.trim() !== '' || changedFilter;
 
   // The box follows the URL when it changes from elsewhere (back button, "clear filters").
   const [searchInput, setSearchInput] = useState(search);
@@ -135,8 +146,11 @@ export function useListState<TSort extends string = string, TFilter extends stri
       (previous) => {
         const next = new URLSearchParams(previous);
         for (const [name, value] of Object.entries(changes)) {
-          if (value === null || value === undefined || value === '') next.delete(key(name));
-          else next.set(key(name), String(value));
+          const text = value === null || value === undefined ? '' : String(value);
+          const fallback = defaults[name];
+          if (fallback !== undefined && text !== fallback) next.set(key(name), text);
+          else if (text === '' || text === fallback) next.delete(key(name));
+          else next.set(key(name), text);
         }
         if (resetPage) next.delete(key('page'));
         return next;
@@ -189,7 +203,10 @@ export function useListState<TSort extends string = string, TFilter extends stri
     clearFilters() {
       clearTimeout(timer.current);
       setSearchInput('');
-      update(Object.fromEntries([['search', null], ...filterNames.map((n) => [n, null])]));
+      // A filter with a default goes back to it (and out of the URL).
+      update(
+        Object.fromEntries([['search', null], ...filterNames.map((n) => [n, defaults[n] ?? null])]),
+      );
     },
   };
 }

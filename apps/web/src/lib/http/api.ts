@@ -18,9 +18,10 @@ function messageOf(data: unknown): string | undefined {
 
 /**
  * SPEC §8 401: say why, forget the token, and leave for sign-in a few seconds later so the
- * user can read the popup. Concurrent 401s share one popup and one timer.
+ * user can read the popup. Concurrent 401s share one popup and one timer. Exported for the
+ * live-events stream, which calls `fetch` itself but ends the session the same way.
  */
-function endSessionAfterUnauthorized(message: string): void {
+export function endSessionAfterUnauthorized(message: string): void {
   clearToken();
   if (redirectTimer !== undefined) return;
   showErrorPopup(message, { id: 'session-unauthorized' });
@@ -34,7 +35,7 @@ function endSessionAfterUnauthorized(message: string): void {
 /** The console's client: every outcome is reported to the user as SPEC §8 lays down. */
 export const api = createClient({
   onSuccess({ status, data }, options) {
-    if (options.quiet) return;
+    if (options.quiet || options.quietSuccess) return;
     if (status === 201) {
       showSuccessPopup(messageOf(data) ?? options.successMessage ?? i18n.t('http.created'));
     } else if (status === 202) {

@@ -13,6 +13,11 @@ export type CallOptions = {
   /** No success popup and no error popup (a 401 still ends the session). */
   quiet?: boolean;
   /**
+   * No success popup, but failures are reported as usual: for callers that announce the
+   * outcome themselves (run now's toast links to the execution it started).
+   */
+  quietSuccess?: boolean;
+  /**
    * Also show a success popup for a 200 (bulk actions such as task retry answer 200 with a
    * `message`); the popup reads the answer's message, else `successMessage`.
    */

@@ -1,5 +1,6 @@
 import { Text } from '@mantine/core';
 import { useFormat } from '../../../lib/format';
+import { useNow } from '../../../lib/use-now';
 import { useAgentsTranslation } from '../i18n';
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -25,10 +26,14 @@ export function relativeTime(value: string, lang: string, now: number = Date.now
   return format.format(Math.round(amount), 'year');
 }
 
-/** When an agent was last heard from: relative, the exact local time on hover; "Nunca" if never. */
+/**
+ * When an agent was last heard from: relative, the exact local time on hover; "Nunca" if never.
+ * It ticks every 10 s, and `agent` live events refresh the list, so it stays current while open.
+ */
 export function LastSeen({ value }: { value: string | null }) {
   const t = useAgentsTranslation();
   const format = useFormat();
+  const now = useNow(10_000);
   if (!value || Number.isNaN(new Date(value).getTime())) {
     return (
       <Text size="sm" c="dimmed">
@@ -38,7 +43,7 @@ export function LastSeen({ value }: { value: string | null }) {
   }
   return (
     <Text component="time" dateTime={value} size="sm" title={format.dateTime(value)}>
-      {relativeTime(value, format.lang)}
+      {relativeTime(value, format.lang, now)}
     </Text>
   );
 }

@@ -18,6 +18,7 @@ import {
   IconHistory,
   IconInfoCircle,
   IconListCheck,
+  IconPlayerPlay,
   IconPlus,
   IconTrash,
   IconUpload,
@@ -34,6 +35,7 @@ import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { isApiError } from '../../../lib/http';
 import { useDialog } from '../../../lib/use-dialog';
+import { LatestExecutions } from '../../activity/components/latest-executions';
 import { useCan } from '../../auth/hooks/use-can';
 import { TaskFormDrawer } from '../../tasks/components/task-form-drawer';
 import { TasksTable } from '../../tasks/components/tasks-table';
@@ -45,6 +47,7 @@ import { RobotFieldsTable } from '../components/robot-fields-table';
 import { RobotFormDrawer } from '../components/robot-form-drawer';
 import { RobotVersionUploadDrawer } from '../components/robot-version-upload-drawer';
 import { RobotVersionsTable } from '../components/robot-versions-table';
+import { RunRobotDrawer } from '../components/run-robot-drawer';
 import { ROBOTS_PATH, type RobotTab, type RobotVersionsTab } from '../paths';
 import '../i18n';
 
@@ -122,6 +125,7 @@ function Overview({ robot }: { robot: Robot }) {
           ]}
         />
       </Paper>
+      {can('HISTORIC.LIST') ? <LatestExecutions robotId={robot.rota_robots_id} /> : null}
       <Stack gap="sm">
         <Group justify="space-between" align="flex-end" gap="sm">
           <div>
@@ -259,6 +263,7 @@ export default function RobotDetailPage() {
   const [params, setParams] = useSearchParams();
   const [editOpened, edit] = useDisclosure(false);
   const [deleteOpened, remove] = useDisclosure(false);
+  const [runOpened, runNow] = useDisclosure(false);
   const deleteRobot = useDeleteRobot();
 
   const requested = params.get('tab') as RobotTab | null;
@@ -315,6 +320,11 @@ export default function RobotDetailPage() {
         actions={
           <>
             {can('ROBOS.UPDATE') ? (
+              <Button leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={runNow.open}>
+                {t('run.action')}
+              </Button>
+            ) : null}
+            {can('ROBOS.UPDATE') ? (
               <Button
                 variant="default"
                 leftSection={<IconEdit size={16} aria-hidden />}
@@ -363,6 +373,7 @@ export default function RobotDetailPage() {
         </Tabs.Panel>
       </Tabs>
       <RobotFormDrawer opened={editOpened} onClose={edit.close} robot={data} />
+      <RunRobotDrawer opened={runOpened} onClose={runNow.close} robot={data} />
       <ConfirmDelete
         opened={deleteOpened}
         onClose={remove.close}

@@ -9,13 +9,13 @@ import {
   Tooltip,
   useMatches,
 } from '@mantine/core';
-import { IconCalendarTime, IconRestore } from '@tabler/icons-react';
+import { IconCalendarTime, IconPlayerPlay, IconRestore } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DELETED_FILTERS, type DeletedFilter, type Scheduling } from '@rota/contract';
 import { BooleanBadge } from '../../../components/badges';
-import { ConfirmDelete } from '../../../components/confirm-dialog';
+import { ConfirmDelete, ConfirmDialog } from '../../../components/confirm-dialog';
 import {
   DataTable,
   type DataTableColumn,
@@ -28,6 +28,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
+import { showExecutionStartedToast } from '../../activity/components/execution-started-toast';
 import { useCan } from '../../auth/hooks/use-can';
 import { RobotSelect } from '../../robots/components/robot-select';
 import { robotPath } from '../../robots/paths';
@@ -38,6 +39,7 @@ import {
   type SchedulingListBody,
 } from '../api/list-schedulings';
 import { useRestoreScheduling } from '../api/restore-scheduling';
+import { useRunScheduling } from '../api/run-scheduling';
 import { splitMinutes } from '../components/format-interval';
 import { SchedulingFormDrawer } from '../components/scheduling-form-drawer';
 import { useSchedulingsTranslation } from '../i18n';
@@ -84,6 +86,8 @@ export default function SchedulingsPage() {
   // The drawer's target: a scheduling to edit, or null to create one.
   const drawer = useDialog<Scheduling | null>();
   const remove = useDialog<Scheduling>();
+  const run = useDialog<Scheduling>();
+  const runScheduling = useRunScheduling();
   const deleteScheduling = useDeleteScheduling();
   const restoreScheduling = useRestoreScheduling();
   const canCreate = can('AGENDAMENTOS.CREATE');
@@ -215,6 +219,13 @@ export default function SchedulingsPage() {
 
   const actions = useStandardRowActions();
   const rowActions: RowAction<Scheduling>[] = [
+    {
+      key: 'run',
+      label: t('actions.runNow'),
+      icon: <IconPlayerPlay size={16} aria-hidden />,
+      hidden: (scheduling) => !canUpdate || isDeleted(scheduling),
+      onClick: (scheduling) => run.open(scheduling),
+    },
     actions.edit({
       // A deleted scheduling is read-only until restored.
       hidden: (scheduling) => !canUpdate || isDeleted(scheduling),
@@ -305,6 +316,20 @@ export default function SchedulingsPage() {
         onClose={drawer.close}
         scheduling={drawer.target}
       />
+      <ConfirmDialog
+        opened={run.opened}
+        onClose={run.close}
+        title={t('run.title', { name: run.target?.name ?? '' })}
+        confirmLabel={t('run.confirm')}
+        onConfirm={async () => {
+          if (!run.target) return;
+          showExecutionStartedToast(
+            await runScheduling.mutateAsync(run.target.rota_schedulings_id),
+          );
+        }}
+      >
+        {t('run.description', { robot: run.target?.rota_robots_name ?? '' })}
+      </ConfirmDialog>
       <ConfirmDelete
         opened={remove.opened}
         onClose={remove.close}

@@ -10,6 +10,7 @@ import { signInPath } from '../../../lib/paths';
 import { getToken } from '../../../lib/session';
 import { ForcedPasswordChange } from '../../auth/components/forced-password-change';
 import { useCurrentUser } from '../../auth/hooks/use-current-user';
+import { useLiveUpdates } from '../../live/use-live-updates';
 import { PermissionGuard } from '../components/permission-guard';
 import { ShellHeader } from '../components/shell-header';
 import { Sidebar } from '../components/sidebar';
@@ -37,6 +38,8 @@ function ShellFrame() {
   const handle = matches.at(-1)?.handle as ShellRouteHandle | undefined;
   const user = me.data;
   const mustChangePassword = user?.password_change_required === true;
+  // One live-events stream per signed-in shell, for the selected client (a new client reloads).
+  useLiveUpdates(user && !mustChangePassword ? (user.rota_clients_id_selected ?? 0) : undefined);
 
   let content: ReactNode;
   if (!user && me.isError && !(isApiError(me.error) && me.error.status === 401)) {

@@ -1,0 +1,13 @@
+import type { ActivityListBody } from './list-executions';
+
+/** Query keys of the activity area, so no component writes one inline. */
+export const activityKeys = {
+  all: ['activity'] as const,
+  /** Every executions list: the activity page and each robot's latest executions. */
+  lists: () => [...activityKeys.all, 'list'] as const,
+  list: (body: ActivityListBody) => [...activityKeys.lists(), body] as const,
+  details: () => [...activityKeys.all, 'detail'] as const,
+  detail: (id: number) => [...activityKeys.details(), id] as const,
+  /** An execution's log tail (grows by refetching after its last line). */
+  logs: (id: number) => [...activityKeys.all, 'logs', id] as const,
+};

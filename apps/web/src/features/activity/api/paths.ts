@@ -1,0 +1,2 @@
+/** DESIGN §4 activity base, under the client's `/api`. */
+export const ACTIVITY_BASE = '/rota/activity/api/v1';

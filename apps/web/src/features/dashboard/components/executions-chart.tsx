@@ -1,0 +1,63 @@
+import { BarChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { EXECUTION_STATUSES, type Dashboard, type ExecutionStatus } from '@rota/contract';
+import { useFormat } from '../../../lib/format';
+import { useExecutionStatusLabels } from '../../activity/components/execution-status';
+
+/**
+ * Bar colours: each status in its category's hue (DESIGN §6: Process blue, Failure red, Others
+ * green/grey), in shades so the statuses of one category stay apart.
+ */
+const STATUS_CHART_COLORS: Record<ExecutionStatus, string> = {
+  queued: 'blue.3',
+  processing: 'blue.6',
+  success: 'green.6',
+  cancelled: 'gray.5',
+  business_error: 'red.3',
+  application_error: 'red.8',
+  timeout: 'red.5',
+};
+
+/**
+ * Executions per day, stacked by status (its own chunk, with recharts, loaded only by the
+ * dashboard). Days as `dd/MM` (pt) or `MM/dd` (en).
+ */
+export default function ExecutionsChart({
+  perDay,
+  label,
+}: {
+  perDay: Dashboard['per_day'];
+  label: string;
+}) {
+  const format = useFormat();
+  const labels = useExecutionStatusLabels();
+  const dayFormat = new Intl.DateTimeFormat(format.lang === 'pt' ? 'pt-BR' : 'en-US', {
+    day: '2-digit',
+    month: '2-digit',
+  });
+  const data = perDay.map(({ day, counts }) => {
+    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+    return { day: dayFormat.format(new Date(y, m - 1, d)), ...counts };
+  });
+  return (
+    <BarChart
+      h={300}
+      data={data}
+      dataKey="day"
+      type="stacked"
+      series={EXECUTION_STATUSES.map((status) => ({
+        name: status,
+        label: labels[status],
+        color: STATUS_CHART_COLORS[status],
+      }))}
+      withLegend
+      legendProps={{ verticalAlign: 'bottom' }}
+      valueFormatter={format.number}
+      gridAxis="y"
+      tickLine="y"
+      maxBarWidth={40}
+      role="img"
+      aria-label={label}
+    />
+  );
+}

@@ -1,0 +1,111 @@
+import { Anchor, Group, Paper, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import type { Dashboard, DashboardQuery } from '@rota/contract';
+import { useFormat } from '../../../lib/format';
+import { ACTIVITY_PATH } from '../../activity/paths';
+import { useCan } from '../../auth/hooks/use-can';
+import { robotPath } from '../../robots/paths';
+import { useDashboardTranslation } from '../i18n';
+
+/** The robots with the most failed executions in the range, with their share of failures. */
+export function FailingRobots({
+  robots,
+  range,
+  loading,
+}: {
+  robots: Dashboard['failing_robots'] | undefined;
+  range: DashboardQuery;
+  loading: boolean;
+}) {
+  const t = useDashboardTranslation();
+  const can = useCan();
+  const format = useFormat();
+  const canListRobots = can('ROBOS.LIST');
+  const canListActivity = can('HISTORIC.LIST');
+
+  let body;
+  if (loading) {
+    body = (
+      <Stack gap="sm">
+        {Array.from({ length: 3 }, (_, index) => (
+          <Skeleton key={index} height={36} radius="sm" />
+        ))}
+      </Stack>
+    );
+  } else if (!robots || robots.length === 0) {
+    body = (
+      <Text size="sm" c="dimmed">
+        {t('failing.empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Stack component="ol" gap="md" m={0} p={0} style={{ listStyle: 'none' }}>
+        {robots.map((robot) => {
+          const share = robot.executions > 0 ? (robot.failures / robot.executions) * 100 : 0;
+          const params = new URLSearchParams({
+            rota_robots_id: String(robot.rota_robots_id),
+            startDate: range.startDate,
+            endDate: range.endDate,
+          });
+          return (
+            <li key={robot.rota_robots_id}>
+              <Group justify="space-between" gap="xs" wrap="nowrap" mb={4}>
+                {canListRobots ? (
+                  <Anchor
+                    component={Link}
+                    to={robotPath(robot.rota_robots_id)}
+                    size="sm"
+                    fw={600}
+                    lineClamp={1}
+                  >
+                    {robot.rota_robots_name}
+                  </Anchor>
+                ) : (
+                  <Text size="sm" fw={600} lineClamp={1}>
+                    {robot.rota_robots_name}
+                  </Text>
+                )}
+                {canListActivity ? (
+                  <Anchor
+                    component={Link}
+                    to={`${ACTIVITY_PATH}?${params.toString()}`}
+                    size="xs"
+                    c="red"
+                    style={{ whiteSpace: 'nowrap' }}
+                    aria-label={t('failing.viewActivity', { name: robot.rota_robots_name })}
+                  >
+                    {t('failing.ratio', {
+                      failures: format.number(robot.failures),
+                      executions: format.number(robot.executions),
+                    })}
+                  </Anchor>
+                ) : (
+                  <Text size="xs" c="red" style={{ whiteSpace: 'nowrap' }}>
+                    {t('failing.ratio', {
+                      failures: format.number(robot.failures),
+                      executions: format.number(robot.executions),
+                    })}
+                  </Text>
+                )}
+              </Group>
+              <Progress value={share} color="red" size="sm" radius="xl" aria-hidden />
+            </li>
+          );
+        })}
+      </Stack>
+    );
+  }
+
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+      <Title order={2} fz="h4">
+        {t('failing.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {t('failing.description')}
+      </Text>
+      {body}
+    </Paper>
+  );
+}

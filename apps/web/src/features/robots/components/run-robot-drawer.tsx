@@ -1,0 +1,149 @@
+import { NumberInput, SimpleGrid, Text } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { RUN_NOW_DEFAULTS, robotRunSchema, type Robot, type RobotRun } from '@rota/contract';
+import { FormDrawer } from '../../../components/form-drawer';
+import { fieldError } from '../../../lib/form-errors';
+import { useCan } from '../../auth/hooks/use-can';
+import { showExecutionStartedToast } from '../../activity/components/execution-started-toast';
+import { VmSelect } from '../../vms/components/vm-select';
+import { useRunRobot } from '../api/run-robot';
+import '../i18n';
+
+type NumberField = 'priority' | 'timeout_minutes' | 'retries';
+
+/** What the inputs hold: an emptied number input is '' and means "the default". */
+export type RunRobotInputs = {
+  id: number;
+  rota_vms_id: number | null;
+} & Record<NumberField, number | string>;
+
+const LIMITS: Record<NumberField, { min: number; max: number }> = {
+  priority: { min: 1, max: 100 },
+  timeout_minutes: { min: 1, max: 1440 },
+  retries: { min: 0, max: 10 },
+};
+
+const baseResolver = zodResolver(robotRunSchema);
+
+/** Leaves out what was left empty, then checks with robotRunSchema (what the server runs). */
+export const runRobotResolver: Resolver<RunRobotInputs, unknown, RobotRun> = async (
+  values,
+  context,
+  options,
+) => {
+  const candidate: Record<string, unknown> = { id: values.id };
+  if (values.rota_vms_id !== null) candidate.rota_vms_id = values.rota_vms_id;
+  for (const name of ['priority', 'timeout_minutes', 'retries'] as const) {
+    if (values[name] !== '') candidate[name] = values[name];
+  }
+  const result = await baseResolver(
+    candidate as Parameters<typeof baseResolver>[0],
+    context,
+    options as unknown as Parameters<typeof baseResolver>[2],
+  );
+  return result as unknown as Awaited<ReturnType<Resolver<RunRobotInputs, unknown, RobotRun>>>;
+};
+
+function RunRobotInputsView({ form }: { form: UseFormReturn<RunRobotInputs> }) {
+  const { t } = useTranslation('robots');
+  const can = useCan();
+  const { errors } = form.formState;
+
+  const numberInput = (name: NumberField, label: string, hint: string) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <NumberInput
+          label={label}
+          description={hint}
+          placeholder={String(RUN_NOW_DEFAULTS[name])}
+          min={LIMITS[name].min}
+          max={LIMITS[name].max}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          name={field.name}
+          ref={field.ref}
+          error={fieldError(errors[name])}
+        />
+      )}
+    />
+  );
+
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        {t('run.description')}
+      </Text>
+      {/* Listing VMs needs AGENTES.LIST; without it the run goes to any VM. */}
+      {can('AGENTES.LIST') ? (
+        <Controller
+          control={form.control}
+          name="rota_vms_id"
+          render={({ field }) => (
+            <VmSelect
+              label={t('run.vm')}
+              placeholder={t('run.vmPlaceholder')}
+              description={t('run.vmHint')}
+              clearable
+              value={field.value}
+              onChange={(id) => field.onChange(id)}
+              onBlur={field.onBlur}
+              name={field.name}
+              error={fieldError(errors.rota_vms_id)}
+            />
+          )}
+        />
+      ) : null}
+      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" verticalSpacing="md">
+        {numberInput('priority', t('run.priority'), t('run.priorityHint'))}
+        {numberInput('timeout_minutes', t('run.timeout'), t('run.timeoutHint'))}
+        {numberInput('retries', t('run.retries'), t('run.retriesHint'))}
+      </SimpleGrid>
+    </>
+  );
+}
+
+type RunRobotDrawerProps = {
+  opened: boolean;
+  onClose: () => void;
+  robot: Pick<Robot, 'rota_robots_id' | 'name'>;
+};
+
+/**
+ * "Executar agora": queues one execution of the robot, outside its schedulings, optionally on
+ * one VM and with its own priority, timeout and retries (empty inputs take the defaults). The
+ * toast that follows links to the execution.
+ */
+export function RunRobotDrawer({ opened, onClose, robot }: RunRobotDrawerProps) {
+  const { t } = useTranslation('robots');
+  const run = useRunRobot();
+  return (
+    <FormDrawer
+      opened={opened}
+      onClose={onClose}
+      title={t('run.title', { name: robot.name })}
+      submitLabel={t('run.submit')}
+      resolver={runRobotResolver}
+      defaultValues={{
+        id: robot.rota_robots_id,
+        rota_vms_id: null,
+        priority: '',
+        timeout_minutes: '',
+        retries: '',
+      }}
+      onSubmit={async (values) => {
+        const answer = await run.mutateAsync(values);
+        showExecutionStartedToast(answer);
+      }}
+    >
+      {(form) => <RunRobotInputsView form={form as unknown as UseFormReturn<RunRobotInputs>} />}
+    </FormDrawer>
+  );
+}
