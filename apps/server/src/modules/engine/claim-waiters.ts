@@ -19,20 +19,20 @@ interface Waiter {
  */
 export class ClaimWaiters {
   private readonly byClient = new Map<number, Set<Waiter>>();
-  private closed = false;
+  private isClosed = false;
 
   register(clientId: number, vmId: number) {
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const waiter: Waiter = {
       vmId,
-      woken: this.closed,
+      woken: this.isClosed,
       wake: () => {
         waiter.woken = true;
         wake();
       },
     };
-    if (this.closed) waiter.wake();
+    if (this.isClosed) waiter.wake();
     let set = this.byClient.get(clientId);
     if (!set) {
       set = new Set();
@@ -67,8 +67,13 @@ export class ClaimWaiters {
 
   /** Ends every long poll (shutdown): agents get "no work" and come back to another instance. */
   closeAll() {
-    this.closed = true;
+    this.isClosed = true;
     for (const set of this.byClient.values()) for (const waiter of set) waiter.wake();
+  }
+
+  /** Shutting down: no new long poll may wait. */
+  get closed() {
+    return this.isClosed;
   }
 
   get size() {

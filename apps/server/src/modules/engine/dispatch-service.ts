@@ -160,7 +160,8 @@ export class DispatchService {
     const deadline = Date.now() + Math.min(waitSeconds, this.timings.claimWaitSeconds) * 1000;
     await this.touch(agent);
     for (;;) {
-      if (signal?.aborted) return null;
+      // A closing instance answers "no work" so the agent re-polls elsewhere (or here later).
+      if (signal?.aborted || this.waiters.closed) return null;
       const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id);
       try {
         const run = await this.claimOnce(agent);

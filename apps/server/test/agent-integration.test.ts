@@ -1,0 +1,328 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/client.js';
+import { seedDatabase } from '../src/db/seed.js';
+import { buildApp, type App } from '../src/http/app.js';
+import { SecretBox } from '../src/lib/secret-box.js';
+import { openTestDatabase } from './helpers/database.js';
+import { ACTIVITY, executionOf, runNow } from './helpers/engine.js';
+import { robotPackage } from './helpers/robot-package.js';
+import { ADMIN, client, signIn } from './helpers/test-app.js';
+import { createAgent, createVm } from './helpers/vms.js';
+
+/**
+ * Real agent processes (apps/agent, through tsx) running a real robot package against the real
+ * server over HTTP: what an operator's fleet does, minus the network between machines.
+ */
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const AGENT_MAIN = path.join(ROOT, 'apps/agent/src/main.ts');
+const ENGINE = {
+  loop: true,
+  intervalMs: 200,
+  // Short leases and heartbeats so "agent lost" shows within seconds.
+  timings: { leaseSeconds: 3, heartbeatSeconds: 1, claimWaitSeconds: 25 },
+};
+
+let database: Database;
+let dataDir: string;
+let secretKey: Buffer;
+let app: App;
+let port = 0;
+let base: string;
+let admin: ReturnType<typeof client>;
+const agents: ChildProcess[] = [];
+const workDirs: string[] = [];
+
+async function startServer() {
+  app = await buildApp({
+    config: {
+      publicUrl: 'http://127.0.0.1',
+      SMTP_URL: undefined,
+      MAIL_FROM: 'r@test',
+      TRUST_PROXY: false,
+    },
+    db: database.db,
+    events: database.events,
+    webRoot: null,
+    secretBox: new SecretBox(secretKey),
+    dataDir,
+    engine: ENGINE,
+  });
+  await app.listen({ host: '127.0.0.1', port });
+  port = (app.server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+}
+
+interface RunningAgent {
+  process: ChildProcess;
+  workDir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startAgent(token: string, workDir?: string): Promise<RunningAgent> {
+  const dir = workDir ?? (await mkdtemp(path.join(os.tmpdir(), 'rota-agent-')));
+  if (!workDir) workDirs.push(dir);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', AGENT_MAIN, '--server', base, '--work-dir', dir, '--grace-seconds', '2'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ROTA_AGENT_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  agents.push(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { process: child, workDir: dir, output: () => output, exited };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const finalStatus = (id: number) =>
+  until(`execution ${id} to end`, async () => {
+    const e = await executionOf(admin, id);
+    return ['queued', 'processing'].includes(e.status) ? undefined : e;
+  });
+
+async function logLines(id: number) {
+  const res = await admin.post(`${ACTIVITY}/logs`, { id, limit: 5000 });
+  return (res.body.data as { line: string; stream: string; attempt: number }[]).map((l) => l.line);
+}
+
+async function createRobotWithPackage(name: string, executor: string) {
+  const created = await admin.post('/api/rota/robot/api/v1/create', { name, executor });
+  expect(created.status).toBe(201);
+  const robot = created.body.data.rota_robots_id as number;
+  const form = new FormData();
+  form.set('rota_robots_id', String(robot));
+  form.set('version', '1.0.0');
+  form.set('file', new Blob([robotPackage()]), 'robot.tar.gz');
+  const token = await signIn(app, ADMIN.access, ADMIN.password);
+  const upload = await fetch(`${base}/api/rota/robot/version/api/v1/create`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(upload.status).toBe(201);
+  const version = ((await upload.json()) as { data: { rota_robot_versions_id: number } }).data;
+  const current = await admin.put('/api/rota/robot/version/api/v1/update', {
+    id: version.rota_robot_versions_id,
+    current: true,
+  });
+  expect(current.status).toBe(204);
+  return robot;
+}
+
+let vm: number;
+let robotId: number;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
+  secretKey = randomBytes(32);
+  await seedDatabase(database.db, {
+    adminAccess: ADMIN.access,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+  });
+  await startServer();
+  admin = client(app, { token: await signIn(app, ADMIN.access, ADMIN.password) });
+  vm = await createVm(admin, 'Integration VM');
+  // One package for every mode: the executor picks the behaviour.
+  robotId = await createRobotWithPackage('Integration success', 'node main.js success');
+});
+
+afterAll(async () => {
+  for (const child of agents) child.kill('SIGKILL');
+  await app?.close();
+  await database?.close();
+  for (const dir of [dataDir, ...workDirs]) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a real agent running a real robot package', () => {
+  let agent: RunningAgent;
+
+  beforeAll(async () => {
+    agent = await startAgent((await createAgent(admin, 'Integration agent', vm)).token);
+  });
+
+  it('runs a robot to success and keeps its log lines', async () => {
+    const id = await runNow(admin, { id: robotId });
+    const done = await finalStatus(id);
+    expect(done).toMatchObject({ status: 'success', attempts: 1, exit_code: 0 });
+    const lines = await logLines(id);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `robot start success execution ${id}`,
+        'a warning on stderr',
+        'line 2 of the robot',
+      ]),
+    );
+    const agents = await admin.post('/api/rota/node/api/v1/index', { search: 'Integration agent' });
+    expect(agents.body.data[0]).toMatchObject({ connectivity: 'active', version: '3.0.1' });
+  });
+
+  it('retries an exit 1 as an application error, and never an exit 3', async () => {
+    const failing = await createRobotWithPackage('Integration fail', 'node main.js fail');
+    const id = await runNow(admin, { id: failing, retries: 1 });
+    const failed = await finalStatus(id);
+    expect(failed).toMatchObject({ status: 'application_error', attempts: 2, exit_code: 1 });
+    expect(failed.message).toBe('failed hard');
+    expect(failed.attempt_list.map((a) => a.status)).toEqual([
+      'application_error',
+      'application_error',
+    ]);
+
+    const business = await createRobotWithPackage('Integration business', 'node main.js business');
+    const second = await runNow(admin, { id: business, retries: 3 });
+    expect(await finalStatus(second)).toMatchObject({
+      status: 'business_error',
+      attempts: 1,
+      exit_code: 3,
+      message: 'invoice rejected',
+    });
+  });
+
+  it('kills the whole process tree on timeout', async () => {
+    const hanging = await createRobotWithPackage('Integration hang', 'node main.js hang');
+    // A two-second limit (the API speaks minutes; the row keeps seconds).
+    const [row] = (
+      (await database.db.execute(
+        sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
+            select rota_clients_id, rota_robots_id, 'manual', 50, 2 from rota_robots
+             where rota_robots_id = ${hanging}
+            returning rota_executions_id as id, rota_clients_id as client`,
+      )) as unknown as { rows: { id: number; client: number }[] }
+    ).rows;
+    app.services.dispatch.announceQueued(row!.client, null, 1);
+    const done = await finalStatus(row!.id);
+    expect(done.status).toBe('timeout');
+    const pidFile = path.join(agent.workDir, 'robots', String(hanging), 'grandchild.pid');
+    expect(existsSync(pidFile)).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await until('the grandchild to die', async () => !isAlive(pid), 10_000);
+  });
+
+  it('runs a robot that takes its tasks through the robot API, each once', async () => {
+    const robot = await createRobotWithPackage('Integration tasks', 'node main.js tasks');
+    for (const label of ['alpha', 'beta', 'gamma']) {
+      const res = await admin.post('/api/rota/task/api/v1/create', {
+        rota_robots_id: robot,
+        label,
+        data: {},
+        expiration_date: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      expect(res.status).toBe(201);
+    }
+    const id = await runNow(admin, { id: robot });
+    expect(await finalStatus(id)).toMatchObject({ status: 'success' });
+    const lines = await logLines(id);
+    expect(lines.filter((l) => l.startsWith('task ')).sort()).toEqual([
+      'task alpha',
+      'task beta',
+      'task gamma',
+    ]);
+    const tasks = await admin.post('/api/rota/task/api/v1/index', { rota_robots_id: robot });
+    expect(tasks.body.data.map((t: { status: string }) => t.status)).toEqual([
+      'success',
+      'success',
+      'success',
+    ]);
+  });
+});
+
+/** Alive and not a zombie (nothing reaps orphans in some containers). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe('agents that vanish and servers that restart', () => {
+  it('retries on another agent the run of an agent killed mid-run ("agent lost")', async () => {
+    const lostVm = await createVm(admin, 'Lost VM');
+    const slow = await createRobotWithPackage('Integration slow', 'node main.js slow 2');
+    const first = await startAgent((await createAgent(admin, 'Doomed agent', lostVm)).token);
+    const id = await runNow(admin, { id: slow, rota_vms_id: lostVm, retries: 1 });
+    await until('the run to start', async () =>
+      (await logLines(id)).some((l) => l.startsWith('tick')),
+    );
+    first.process.kill('SIGKILL');
+    await first.exited;
+    const second = await startAgent((await createAgent(admin, 'Rescue agent', lostVm)).token);
+    const done = await finalStatus(id);
+    expect(done).toMatchObject({
+      status: 'success',
+      attempts: 2,
+      rota_executor_name: 'Rescue agent',
+    });
+    expect(done.attempt_list[0]).toMatchObject({
+      status: 'application_error',
+      message: 'agent lost',
+    });
+    second.process.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('delivers once the result of a run that ended while the server was down', async () => {
+    const downVm = await createVm(admin, 'Down VM');
+    const slow = await createRobotWithPackage('Integration outage', 'node main.js slow 2');
+    const { token } = await createAgent(admin, 'Patient agent', downVm);
+    const agent = await startAgent(token);
+    const id = await runNow(admin, { id: slow, rota_vms_id: downVm });
+    await until('the run to start', async () =>
+      (await logLines(id)).some((l) => l.startsWith('tick')),
+    );
+    // Every server goes away; the robot finishes meanwhile; the agent is restarted too.
+    await app.close();
+    await until('the result to wait in the outbox', async () => outboxHolds(agent.workDir), 15_000);
+    agent.process.kill('SIGKILL');
+    await agent.exited;
+    await new Promise((r) => setTimeout(r, 3500));
+    await startServer();
+    admin = client(app, { token: await signIn(app, ADMIN.access, ADMIN.password) });
+    const again = await startAgent(token, agent.workDir);
+    const done = await finalStatus(id);
+    expect(done).toMatchObject({ status: 'success', attempts: 1 });
+    expect(done.attempt_list).toHaveLength(1);
+    // Lines shipped before the outage are there; those still in the killed agent's memory are
+    // not (the outbox keeps results, not logs).
+    expect((await logLines(id)).some((l) => l.startsWith('tick'))).toBe(true);
+    await until('the outbox to empty', async () => !outboxHolds(again.workDir));
+    again.process.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+});
+
+function outboxHolds(workDir: string): boolean {
+  const dir = path.join(workDir, 'outbox');
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir).some((f) => f.endsWith('.json'));
+}
