@@ -49,7 +49,7 @@ import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
 import type { WorkSignal } from '../modules/engine/claim-waiters.js';
 import { DispatchService, type DispatchTimings } from '../modules/engine/dispatch-service.js';
 import { EngineLoop } from '../modules/engine/engine-loop.js';
-import { CHANNELS, EnginePublisher } from '../modules/engine/live-events.js';
+import { CHANNELS, EnginePublisher, messagesOf } from '../modules/engine/live-events.js';
 import { runApiRoutes } from '../modules/engine/run-api-routes.js';
 import { RunApiService } from '../modules/engine/run-api-service.js';
 import { RunService } from '../modules/engine/run-service.js';
@@ -164,9 +164,11 @@ export async function buildApp(options: AppOptions) {
     intervalMs: options.engine?.intervalMs ?? 1000,
     log: app.log,
   });
-  const stopWork = options.events.subscribe(CHANNELS.work, (payload) =>
-    dispatch.onWork(payload as WorkSignal),
-  );
+  const stopWork = options.events.subscribe(CHANNELS.work, (payload) => {
+    for (const signal of messagesOf<WorkSignal>(payload)) {
+      if (signal.i !== publisher.instance) dispatch.onWork(signal);
+    }
+  });
   app.decorate('engine', engine);
   app.decorate('services', services);
   app.addHook('onReady', async () => {

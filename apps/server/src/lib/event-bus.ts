@@ -7,12 +7,16 @@ import pg from 'pg';
  * are small JSON objects (NOTIFY caps them under 8,000 bytes): they say what changed.
  */
 export interface EventBus {
-  publish(channel: string, payload: object): Promise<void>;
+  /** `payload` is sent as it is when a string (already JSON), else as JSON. */
+  publish(channel: string, payload: object | string): Promise<void>;
   subscribe(channel: string, listener: (payload: unknown) => void): () => void;
   close(): Promise<void>;
 }
 
 type Listener = (payload: unknown) => void;
+
+const asJson = (payload: object | string) =>
+  typeof payload === 'string' ? payload : JSON.stringify(payload);
 
 /** Fans one notification out to the listeners of its channel. */
 class Listeners {
@@ -64,7 +68,7 @@ export function pgliteEventBus(pglite: PGlite): EventBus {
   const unlisten = new Map<string, Promise<() => Promise<void>>>();
   return {
     async publish(channel, payload) {
-      await pglite.query('select pg_notify($1, $2)', [channel, JSON.stringify(payload)]);
+      await pglite.query('select pg_notify($1, $2)', [channel, asJson(payload)]);
     },
     subscribe(channel, listener) {
       const entry = listeners.add(channel, listener);
@@ -136,7 +140,7 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
 
   return {
     async publish(channel, payload) {
-      await pool.query('select pg_notify($1, $2)', [channel, JSON.stringify(payload)]);
+      await pool.query('select pg_notify($1, $2)', [channel, asJson(payload)]);
     },
     subscribe(channel, listener) {
       const entry = listeners.add(channel, listener);

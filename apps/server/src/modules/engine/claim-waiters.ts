@@ -3,6 +3,8 @@ export interface WorkSignal {
   c: number;
   v: number[] | null;
   n: number;
+  /** The instance that sent it. */
+  i?: string;
 }
 
 interface Waiter {

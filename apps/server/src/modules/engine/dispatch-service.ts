@@ -158,7 +158,6 @@ export class DispatchService {
     signal?: AbortSignal,
   ): Promise<ClaimedRun | null> {
     const deadline = Date.now() + Math.min(waitSeconds, this.timings.claimWaitSeconds) * 1000;
-    await this.touch(agent);
     for (;;) {
       // A closing instance answers "no work" so the agent re-polls elsewhere (or here later).
       if (signal?.aborted || this.waiters.closed) return null;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LiveEvent } from '@rota/contract';
 import type { EventBus } from '../../lib/event-bus.js';
 import type { WorkSignal } from './claim-waiters.js';
@@ -11,19 +12,71 @@ export interface ScopedLiveEvent {
   e: LiveEvent;
 }
 
-/** Publishing is best effort: a lost notification costs a refetch, never a run. */
+/** NOTIFY payloads must stay under 8,000 bytes. */
+const MAX_PAYLOAD = 7000;
+
+/**
+ * Publishing is best effort: a lost notification costs a refetch, never a run. Messages of one
+ * turn of the event loop go out together, as JSON arrays, so a burst of a thousand state
+ * changes costs a handful of NOTIFYs instead of a thousand round trips.
+ */
 export class EnginePublisher {
+  /** Tags this instance's wake-ups, so it can skip their echo (it woke its own agents at once). */
+  readonly instance = randomUUID().slice(0, 8);
+  private readonly pending = new Map<string, object[]>();
+  private scheduled = false;
+
   constructor(
     private readonly bus: EventBus,
     private readonly onError: (error: unknown) => void,
   ) {}
 
   work(signal: WorkSignal) {
-    this.bus.publish(CHANNELS.work, signal).catch(this.onError);
+    this.enqueue(CHANNELS.work, { ...signal, i: this.instance });
   }
 
   live(clientId: number, event: LiveEvent) {
     const scoped: ScopedLiveEvent = { c: clientId, e: event };
-    this.bus.publish(CHANNELS.live, scoped).catch(this.onError);
+    this.enqueue(CHANNELS.live, scoped);
   }
+
+  private enqueue(channel: string, message: object) {
+    let list = this.pending.get(channel);
+    if (!list) {
+      list = [];
+      this.pending.set(channel, list);
+    }
+    list.push(message);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush() {
+    this.scheduled = false;
+    for (const [channel, messages] of this.pending) {
+      let batch: string[] = [];
+      let size = 2;
+      const send = () => {
+        if (batch.length === 0) return;
+        this.bus.publish(channel, `[${batch.join(',')}]`).catch(this.onError);
+        batch = [];
+        size = 2;
+      };
+      for (const message of messages) {
+        const json = JSON.stringify(message);
+        if (size + json.length + 1 > MAX_PAYLOAD) send();
+        batch.push(json);
+        size += json.length + 1;
+      }
+      send();
+    }
+    this.pending.clear();
+  }
+}
+
+/** Every message of a batch (a lone object from an older instance counts as one). */
+export function messagesOf<T>(payload: unknown): T[] {
+  return (Array.isArray(payload) ? payload : [payload]) as T[];
 }

@@ -1,6 +1,6 @@
 import type { LiveEvent } from '@rota/contract';
 import type { EventBus } from '../../lib/event-bus.js';
-import { CHANNELS, type ScopedLiveEvent } from '../engine/live-events.js';
+import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../engine/live-events.js';
 
 type Listener = (event: LiveEvent) => void;
 
@@ -15,9 +15,9 @@ export class LiveHub {
   constructor(private readonly bus: EventBus) {}
 
   add(clientId: number, listener: Listener): () => void {
-    this.unsubscribe ??= this.bus.subscribe(CHANNELS.live, (payload) =>
-      this.deliver(payload as ScopedLiveEvent),
-    );
+    this.unsubscribe ??= this.bus.subscribe(CHANNELS.live, (payload) => {
+      for (const scoped of messagesOf<ScopedLiveEvent>(payload)) this.deliver(scoped);
+    });
     let set = this.byClient.get(clientId);
     if (!set) {
       set = new Set();
