@@ -12,14 +12,15 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { tenantScope } from '../../lib/tenant-scope.js';
+import { TtlCache } from '../../lib/ttl-cache.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { ParameterService } from '../parameters/service.js';
 import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
 import {
-  attemptEnded,
   claimNext,
   insertExecution,
   lockExecution,
+  lockExecutionAttempt,
   renewLeases,
   settleAttempt,
   type ExecutionRow,
@@ -53,6 +54,11 @@ export interface DispatchTimings {
  */
 export class DispatchService {
   readonly waiters = new ClaimWaiters();
+  /**
+   * An agent calls several times a second under load; its identity may be 5 s stale (a deleted
+   * or rotated agent keeps working that long at most).
+   */
+  private readonly agentsByToken = new TtlCache<string, AgentIdentity>(5000);
 
   constructor(
     private readonly db: Db,
@@ -90,12 +96,16 @@ export class DispatchService {
   }
 
   async authenticate(token: string): Promise<AgentIdentity> {
+    const tokenHash = hashToken(token);
+    const cached = this.agentsByToken.get(tokenHash);
+    if (cached) return cached;
     const [agent] = await rowsOf<AgentIdentity>(
       this.db,
       sql`select rota_nodes_id, rota_clients_id, rota_vms_id, name from rota_nodes
-           where token_hash = ${hashToken(token)}`,
+           where token_hash = ${tokenHash}`,
     );
     if (!agent) throw new AppError('unauthorized');
+    this.agentsByToken.set(tokenHash, agent);
     return agent;
   }
 
@@ -186,9 +196,7 @@ export class DispatchService {
 
   private async claimOnce(agent: AgentIdentity): Promise<ClaimedRun | null> {
     const runToken = generateToken();
-    const row = await this.db.transaction(async (tx) =>
-      claimNext(tx as unknown as Db, agent, hashToken(runToken), this.timings.leaseSeconds),
-    );
+    const row = await claimNext(this.db, agent, hashToken(runToken), this.timings.leaseSeconds);
     if (!row) return null;
     this.publish.live(row.rota_clients_id, {
       type: 'execution',
@@ -196,29 +204,15 @@ export class DispatchService {
       rota_robots_id: row.rota_robots_id,
       status: 'processing',
     });
-    const [robot] = await rowsOf<{
-      name: string;
-      executor: string;
-      remote_root: string | null;
-      rota_robot_versions_id: number | null;
-      version: string | null;
-      sha256: string | null;
-      size_bytes: string | number | null;
-      format: 'zip' | 'tar.gz' | null;
-    }>(
-      this.db,
-      sql`select r.name, r.executor, r.remote_root, v.rota_robot_versions_id, v.version, v.sha256,
-                 v.size_bytes, v.format
-            from rota_robots r
-            left join rota_robot_versions v on v.rota_robot_versions_id = ${row.rota_robot_versions_id}
-           where r.rota_robots_id = ${row.rota_robots_id}`,
-    );
+    // Read at every claim: a parameter saved a moment ago must reach the next run.
     const parameters = await this.parameters.readForRun(tenantScope(row.rota_clients_id));
     const environment: Record<string, string> = {
+      ...Object.fromEntries(
+        parameters.filter((p) => !p.secret).map((p) => [`ROTA_PARAM_${p.name}`, p.value]),
+      ),
       ROTA_EXECUTION_ID: String(row.rota_executions_id),
       ROTA_EXECUTION_TOKEN: runToken,
     };
-    for (const p of parameters) if (!p.secret) environment[`ROTA_PARAM_${p.name}`] = p.value;
     return {
       execution_id: row.rota_executions_id,
       attempt: row.attempts,
@@ -226,19 +220,19 @@ export class DispatchService {
       timeout_seconds: row.timeout_seconds,
       robot: {
         rota_robots_id: row.rota_robots_id,
-        name: robot!.name,
-        executor: robot!.executor,
-        remote_root: robot!.remote_root,
+        name: row.robot_name,
+        executor: row.executor,
+        remote_root: row.remote_root,
       },
       package:
-        robot!.rota_robot_versions_id && robot!.sha256
+        row.rota_robot_versions_id && row.sha256
           ? {
-              rota_robot_versions_id: robot!.rota_robot_versions_id,
-              version: robot!.version!,
-              sha256: robot!.sha256,
-              size_bytes: Number(robot!.size_bytes),
-              format: robot!.format!,
-              download_path: `${AGENT_PROTOCOL_BASE}/package/${robot!.sha256}`,
+              rota_robot_versions_id: row.rota_robot_versions_id,
+              version: row.version!,
+              sha256: row.sha256,
+              size_bytes: Number(row.size_bytes),
+              format: row.format!,
+              download_path: `${AGENT_PROTOCOL_BASE}/package/${row.sha256}`,
             }
           : null,
       environment,
@@ -292,11 +286,14 @@ export class DispatchService {
   async finish(agent: AgentIdentity, result: AgentFinish): Promise<boolean> {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const execution = await lockExecution(tx, agent.rota_clients_id, result.execution_id);
-      if (!execution) throw notFound();
-      const ended = await attemptEnded(tx, result.execution_id, result.attempt);
-      if (ended === undefined) throw notFound();
-      if (ended) return null;
+      const execution = await lockExecutionAttempt(
+        tx,
+        agent.rota_clients_id,
+        result.execution_id,
+        result.attempt,
+      );
+      if (!execution || execution.attempt_ended === null) throw notFound();
+      if (execution.attempt_ended) return null;
       const current =
         execution.status === 'processing' &&
         execution.attempts === result.attempt &&

@@ -51,12 +51,20 @@ export async function insertExecution(db: Db, run: NewExecution): Promise<number
 
 export interface ClaimedRow extends ExecutionRow {
   rota_robot_versions_id: number | null;
+  robot_name: string;
+  executor: string;
+  remote_root: string | null;
+  version: string | null;
+  sha256: string | null;
+  size_bytes: string | number | null;
+  format: 'zip' | 'tar.gz' | null;
 }
 
 /**
  * Takes the next execution this agent's VM may run: the highest priority, then the oldest.
  * SKIP LOCKED lets every instance claim at once without two taking the same row; `sleep`
- * keeps runs of one scheduling apart on one VM.
+ * keeps runs of one scheduling apart on one VM. One statement (atomic on its own): the claim,
+ * its attempt row, and what the agent needs of the robot and its current version.
  */
 export async function claimNext(
   db: Db,
@@ -80,31 +88,38 @@ export async function claimNext(
            order by e.priority desc, e.queued_at, e.rota_executions_id
            limit 1
            for update skip locked
+        ),
+        claimed as (
+          update rota_executions e
+             set status = 'processing',
+                 attempts = e.attempts + 1,
+                 rota_nodes_id = ${agent.rota_nodes_id},
+                 rota_vms_id = ${agent.rota_vms_id},
+                 started_at = coalesce(e.started_at, now()),
+                 lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
+                 run_token_hash = ${runTokenHash},
+                 rota_robot_versions_id = (select r.rota_robot_versions_id_current
+                                             from rota_robots r
+                                            where r.rota_robots_id = e.rota_robots_id)
+            from next
+           where e.rota_executions_id = next.rota_executions_id
+          returning e.*
+        ),
+        attempt as (
+          insert into rota_execution_attempts
+                 (rota_clients_id, rota_executions_id, attempt, rota_nodes_id, rota_vms_id)
+          select rota_clients_id, rota_executions_id, attempts, ${agent.rota_nodes_id}, ${agent.rota_vms_id}
+            from claimed
+          on conflict do nothing
         )
-        update rota_executions e
-           set status = 'processing',
-               attempts = e.attempts + 1,
-               rota_nodes_id = ${agent.rota_nodes_id},
-               rota_vms_id = ${agent.rota_vms_id},
-               started_at = coalesce(e.started_at, now()),
-               lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
-               run_token_hash = ${runTokenHash},
-               rota_robot_versions_id = (select r.rota_robot_versions_id_current
-                                           from rota_robots r
-                                          where r.rota_robots_id = e.rota_robots_id)
-          from next
-         where e.rota_executions_id = next.rota_executions_id
-        returning e.rota_executions_id, e.rota_clients_id, e.rota_robots_id, e.rota_schedulings_id,
-                  e.rota_nodes_id, e.status, e.attempts, e.retries, e.timeout_seconds,
-                  e.cancel_requested_at, e.rota_robot_versions_id`,
-  );
-  if (!row) return undefined;
-  await db.execute(
-    sql`insert into rota_execution_attempts
-          (rota_clients_id, rota_executions_id, attempt, rota_nodes_id, rota_vms_id)
-        values (${row.rota_clients_id}, ${row.rota_executions_id}, ${row.attempts},
-                ${agent.rota_nodes_id}, ${agent.rota_vms_id})
-        on conflict do nothing`,
+        select c.rota_executions_id, c.rota_clients_id, c.rota_robots_id, c.rota_schedulings_id,
+               c.rota_nodes_id, c.status, c.attempts, c.retries, c.timeout_seconds,
+               c.cancel_requested_at, c.rota_robot_versions_id,
+               r.name as robot_name, r.executor, r.remote_root,
+               v.version, v.sha256, v.size_bytes, v.format
+          from claimed c
+          join rota_robots r on r.rota_robots_id = c.rota_robots_id
+          left join rota_robot_versions v on v.rota_robot_versions_id = c.rota_robot_versions_id`,
   );
   return row;
 }
@@ -123,17 +138,27 @@ export async function lockExecution(
   return row;
 }
 
-export async function attemptEnded(
+/** The locked execution and whether `attempt` of it has already ended (undefined: no such). */
+export async function lockExecutionAttempt(
   tx: Db,
-  executionId: number,
+  clientId: number,
+  id: number,
   attempt: number,
-): Promise<boolean | undefined> {
-  const [row] = await rowsOf<{ ended: boolean }>(
+): Promise<(ExecutionRow & { attempt_ended: boolean | null }) | undefined> {
+  const [row] = await rowsOf<ExecutionRow & { attempt_ended: boolean | null }>(
     tx,
-    sql`select ended_at is not null as ended from rota_execution_attempts
-         where rota_executions_id = ${executionId} and attempt = ${attempt}`,
+    sql`select e.rota_executions_id, e.rota_clients_id, e.rota_robots_id, e.rota_schedulings_id,
+               e.rota_nodes_id, e.status, e.attempts, e.retries, e.timeout_seconds,
+               e.cancel_requested_at,
+               case when a.rota_execution_attempts_id is null then null
+                    else a.ended_at is not null end as attempt_ended
+          from rota_executions e
+          left join rota_execution_attempts a
+            on a.rota_executions_id = e.rota_executions_id and a.attempt = ${attempt}
+         where e.rota_executions_id = ${id} and e.rota_clients_id = ${clientId}
+         for update of e`,
   );
-  return row?.ended;
+  return row;
 }
 
 export type AttemptResult = Pick<AgentFinish, 'status' | 'exit_code' | 'message'>;
@@ -153,22 +178,23 @@ export async function settleAttempt(
 ): Promise<Settled> {
   const cancelled = execution.cancel_requested_at !== null || result.status === 'cancelled';
   const attemptStatus: ExecutionStatus = cancelled ? 'cancelled' : result.status;
-  await tx.execute(
-    sql`update rota_execution_attempts
-           set status = ${attemptStatus}, exit_code = ${result.exit_code},
-               message = ${result.message}, ended_at = now()
-         where rota_executions_id = ${execution.rota_executions_id}
-           and attempt = ${execution.attempts} and ended_at is null`,
-  );
-  await tx.execute(
-    sql`update rota_tasks set status = 'pending', rota_executions_id = null, updated_at = now()
-         where rota_executions_id = ${execution.rota_executions_id} and status = 'processing'`,
-  );
   const retryable = attemptStatus === 'application_error' || attemptStatus === 'timeout';
   const requeued = retryable && execution.attempts <= execution.retries;
   const status: ExecutionStatus = requeued ? 'queued' : attemptStatus;
+  // One statement: the attempt's end, the run's held tasks back to pending, the run's state.
   await tx.execute(
-    sql`update rota_executions
+    sql`with ended_attempt as (
+          update rota_execution_attempts
+             set status = ${attemptStatus}, exit_code = ${result.exit_code},
+                 message = ${result.message}, ended_at = now()
+           where rota_executions_id = ${execution.rota_executions_id}
+             and attempt = ${execution.attempts} and ended_at is null
+        ),
+        released_tasks as (
+          update rota_tasks set status = 'pending', rota_executions_id = null, updated_at = now()
+           where rota_executions_id = ${execution.rota_executions_id} and status = 'processing'
+        )
+        update rota_executions
            set status = ${status}, exit_code = ${result.exit_code}, message = ${result.message},
                lease_expires_at = null, run_token_hash = null,
                ended_at = ${requeued ? sql`null` : sql`now()`}

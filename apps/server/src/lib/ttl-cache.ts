@@ -1,0 +1,31 @@
+/**
+ * A small map whose entries live `ttlMs`: for hot reads that may be a moment stale (an agent's
+ * identity by token, a client's run environment), never for decisions about secrets' contents.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { value: V; expires: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V) {
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first (a Map iterates in insertion order).
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+  }
+}
