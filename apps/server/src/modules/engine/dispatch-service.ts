@@ -20,7 +20,7 @@ import {
   claimNext,
   insertExecution,
   lockExecution,
-  lockExecutionAttempt,
+  finishCurrentAttempt,
   renewLeases,
   settleAttempt,
   type ExecutionRow,
@@ -284,26 +284,20 @@ export class DispatchService {
 
   /** Records an attempt's result once; a repeat or a superseded attempt changes nothing. */
   async finish(agent: AgentIdentity, result: AgentFinish): Promise<boolean> {
-    const settled = await this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const execution = await lockExecutionAttempt(
-        tx,
-        agent.rota_clients_id,
-        result.execution_id,
-        result.attempt,
-      );
-      if (!execution || execution.attempt_ended === null) throw notFound();
-      if (execution.attempt_ended) return null;
-      const current =
-        execution.status === 'processing' &&
-        execution.attempts === result.attempt &&
-        execution.rota_nodes_id === agent.rota_nodes_id;
-      if (!current) return null;
-      return settleAttempt(tx, execution, result);
-    });
-    if (!settled) return false;
-    this.afterSettle(settled);
-    return true;
+    const settled = await finishCurrentAttempt(this.db, agent, result);
+    if (settled) {
+      this.afterSettle(settled);
+      return true;
+    }
+    // Not counted: tell "already recorded / superseded" (200) from "no such attempt" (404).
+    const [known] = await rowsOf<{ found: boolean }>(
+      this.db,
+      sql`select true as found from rota_execution_attempts
+           where rota_executions_id = ${result.execution_id} and attempt = ${result.attempt}
+             and rota_clients_id = ${agent.rota_clients_id}`,
+    );
+    if (!known) throw notFound();
+    return false;
   }
 
   /** Announces the outcome and, for a retry, wakes an agent. */

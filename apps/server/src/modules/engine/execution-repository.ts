@@ -138,29 +138,6 @@ export async function lockExecution(
   return row;
 }
 
-/** The locked execution and whether `attempt` of it has already ended (undefined: no such). */
-export async function lockExecutionAttempt(
-  tx: Db,
-  clientId: number,
-  id: number,
-  attempt: number,
-): Promise<(ExecutionRow & { attempt_ended: boolean | null }) | undefined> {
-  const [row] = await rowsOf<ExecutionRow & { attempt_ended: boolean | null }>(
-    tx,
-    sql`select e.rota_executions_id, e.rota_clients_id, e.rota_robots_id, e.rota_schedulings_id,
-               e.rota_nodes_id, e.status, e.attempts, e.retries, e.timeout_seconds,
-               e.cancel_requested_at,
-               case when a.rota_execution_attempts_id is null then null
-                    else a.ended_at is not null end as attempt_ended
-          from rota_executions e
-          left join rota_execution_attempts a
-            on a.rota_executions_id = e.rota_executions_id and a.attempt = ${attempt}
-         where e.rota_executions_id = ${id} and e.rota_clients_id = ${clientId}
-         for update of e`,
-  );
-  return row;
-}
-
 export type AttemptResult = Pick<AgentFinish, 'status' | 'exit_code' | 'message'>;
 
 /** What became of the execution after one attempt ended. */
@@ -231,4 +208,63 @@ export async function renewLeases(
            and rota_nodes_id = ${agentId} and status = 'processing'
         returning rota_executions_id as id, attempts, cancel_requested_at is not null as cancel`,
   );
+}
+
+/**
+ * An agent's result for its current attempt, in one statement (no transaction held open between
+ * round trips): the same decisions as `settleAttempt`. Answers nothing when the attempt already
+ * ended or is no longer the agent's current one; a concurrent repeat waits for the row lock,
+ * then finds the run no longer processing.
+ */
+export async function finishCurrentAttempt(
+  db: Db,
+  agent: { rota_clients_id: number; rota_nodes_id: number },
+  result: AttemptResult & { execution_id: number; attempt: number },
+): Promise<Settled | null> {
+  const [row] = await rowsOf<ExecutionRow & { requeued: boolean }>(
+    db,
+    sql`with cur as (
+          select e.rota_executions_id, e.attempts, e.retries, e.cancel_requested_at
+            from rota_executions e
+           where e.rota_executions_id = ${result.execution_id}
+             and e.rota_clients_id = ${agent.rota_clients_id}
+             and e.status = 'processing' and e.attempts = ${result.attempt}
+             and e.rota_nodes_id = ${agent.rota_nodes_id}
+           for update
+        ),
+        att as (
+          update rota_execution_attempts a
+             set status = case when cur.cancel_requested_at is not null then 'cancelled'
+                               else ${result.status}::text end,
+                 exit_code = ${result.exit_code}, message = ${result.message}, ended_at = now()
+            from cur
+           where a.rota_executions_id = cur.rota_executions_id
+             and a.attempt = ${result.attempt} and a.ended_at is null
+          returning a.rota_executions_id, a.status
+        ),
+        decided as (
+          select att.rota_executions_id, att.status,
+                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
+                   as requeued
+            from att join cur on cur.rota_executions_id = att.rota_executions_id
+        ),
+        released as (
+          update rota_tasks set status = 'pending', rota_executions_id = null, updated_at = now()
+           where rota_executions_id = (select rota_executions_id from decided)
+             and status = 'processing'
+        )
+        update rota_executions e
+           set status = case when d.requeued then 'queued' else d.status end,
+               exit_code = ${result.exit_code}, message = ${result.message},
+               lease_expires_at = null, run_token_hash = null,
+               ended_at = case when d.requeued then null else now() end
+          from decided d
+         where e.rota_executions_id = d.rota_executions_id
+        returning e.rota_executions_id, e.rota_clients_id, e.rota_robots_id,
+                  e.rota_schedulings_id, e.rota_nodes_id, e.status, e.attempts, e.retries,
+                  e.timeout_seconds, e.cancel_requested_at, d.requeued`,
+  );
+  if (!row) return null;
+  const { requeued, ...execution } = row;
+  return { execution, status: execution.status, requeued };
 }
