@@ -51,9 +51,12 @@ export default function ExecutionsChart({
         color: STATUS_CHART_COLORS[status],
       }))}
       withLegend
-      legendProps={{ verticalAlign: 'bottom' }}
+      // Keep the statuses in their order (Recharts sorts legend items by name otherwise).
+      legendProps={{ verticalAlign: 'bottom', itemSorter: null }}
       valueFormatter={format.number}
-      gridAxis="y"
+      // Counts are whole: no 0.25 ticks. Horizontal grid lines to read bar heights against.
+      yAxisProps={{ allowDecimals: false }}
+      gridAxis="x"
       tickLine="y"
       maxBarWidth={40}
       role="img"
