@@ -22,7 +22,6 @@ import {
   lockExecution,
   finishCurrentAttempt,
   renewLeases,
-  settleAttempt,
   type ExecutionRow,
   type NewExecution,
   type Settled,
