@@ -96,10 +96,15 @@ async function throughput() {
   return { finished: pool.finished(), seconds: (performance.now() - started) / 1000 };
 }
 
-const result =
+const cpuStart = process.cpuUsage();
+const wallStart = performance.now();
+const outcome =
   job.phase === 'heartbeats'
     ? await heartbeats()
     : job.phase === 'latency'
       ? await latency()
       : await throughput();
-process.stdout.write(`${JSON.stringify(result)}\n`);
+const cpu = process.cpuUsage(cpuStart);
+// The load generator's own CPU, % of one core: on a 2-core machine it competes with the server.
+const clientCpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - wallStart)) * 100;
+process.stdout.write(`${JSON.stringify({ ...outcome, clientCpuPercent })}\n`);

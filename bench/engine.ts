@@ -197,7 +197,7 @@ console.log(
   `| queued→claimed, ${WORKERS} agents waiting, ${latencyRuns} runs over 10 s | p50 ${percentile(waited, 50).toFixed(1)} ms, p99 ${percentile(waited, 99).toFixed(1)} ms; server CPU ${waiting.cpuPercent.toFixed(1)} % |`,
 );
 console.log(
-  `| throughput: ${RUNS} queued, ${WORKERS} agents claim + finish | ${drained.result.finished} in ${drained.result.seconds!.toFixed(1)} s = ${(drained.result.finished! / drained.result.seconds!).toFixed(0)} executions/s; server CPU ${drained.cpuPercent.toFixed(1)} % |`,
+  `| throughput: ${RUNS} queued, ${WORKERS} agents claim + finish | ${drained.result.finished} in ${drained.result.seconds!.toFixed(1)} s = ${(drained.result.finished! / drained.result.seconds!).toFixed(0)} executions/s; server CPU ${drained.cpuPercent.toFixed(1)} %, load generator ${drained.result.clientCpuPercent!.toFixed(1)} % |`,
 );
 
 await app.close();
