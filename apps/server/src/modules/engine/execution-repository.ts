@@ -85,7 +85,7 @@ export async function claimNext(
                     where p.rota_schedulings_id = e.rota_schedulings_id
                       and p.rota_vms_id = ${agent.rota_vms_id}
                       and p.ended_at > now() - make_interval(secs => e.sleep_seconds)))
-           order by e.priority desc, e.queued_at, e.rota_executions_id
+           order by e.priority desc nulls last, e.queued_at, e.rota_executions_id
            limit 1
            for update skip locked
         ),

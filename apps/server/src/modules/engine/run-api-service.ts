@@ -51,7 +51,7 @@ export class RunApiService {
                     where n.rota_robots_id = ${run.rota_robots_id}
                       and n.rota_clients_id = ${run.rota_clients_id}
                       and n.status = 'pending' and n.expiration_date > now()
-                    order by n.priority desc, n.created_at, n.rota_tasks_id
+                    order by n.priority desc nulls last, n.created_at, n.rota_tasks_id
                     limit 1
                     for update skip locked)
           returning t.rota_tasks_id, t.label, t.data, t.priority, t.expiration_date, t.attempts`,
