@@ -16,13 +16,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import {
-  createPglite,
-  openPglite,
-  openPostgres,
-  type Database,
-} from '../apps/server/src/db/client.js';
+import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
@@ -33,33 +27,6 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PASSWORD = 'bench-password-1';
-
-async function openBenchDatabase(): Promise<{
-  database: Database;
-  label: string;
-  drop?: () => Promise<void>;
-}> {
-  const url = process.env.DATABASE_URL;
-  if (!url)
-    return {
-      database: await openPglite(await createPglite()),
-      label: 'PGlite 0.5.16 (in memory)',
-    };
-  const name = `rota_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    database: await openPostgres(target.toString(), 10),
-    label: 'PostgreSQL 15 (pg pool of 10)',
-    drop: async () => {
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
