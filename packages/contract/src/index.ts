@@ -14,3 +14,8 @@ export * from './executions.js';
 export * from './dashboard.js';
 export * from './agent-protocol.js';
 export * from './events.js';
+export * from './users.js';
+export * from './teams.js';
+export * from './environments.js';
+export * from './status-items.js';
+export * from './audit.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { listQuerySchema } from './common.js';
-import { permissionSchema } from './permissions.js';
+import { idSchema, listQuerySchema, requiredTextSchema } from './common.js';
+import { msg } from './messages.js';
+import { PERMISSIONS, permissionSchema } from './permissions.js';
 
 /** A profile: a named permission set inside one client (DESIGN §5). */
 export const profileSchema = z.object({
@@ -8,6 +9,8 @@ export const profileSchema = z.object({
   rota_clients_id: z.number().int(),
   name: z.string(),
   permissions: z.array(permissionSchema),
+  /** Memberships holding this profile; a profile in use cannot be deleted. */
+  users: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -18,3 +21,25 @@ export const profileListQuerySchema = listQuerySchema.extend({
   sort: z.enum(profileSortColumns).default('name'),
 });
 export type ProfileListQuery = z.infer<typeof profileListQuerySchema>;
+
+/** Permissions of a profile: a subset of the catalogue, each once. */
+const permissionsSchema = z
+  .array(permissionSchema, { error: msg('invalid_value') })
+  .max(PERMISSIONS.length, msg('invalid_value'))
+  .transform((list) => [...new Set(list)]);
+
+export const profileCreateSchema = z.object({
+  name: requiredTextSchema(120, 'required_name'),
+  permissions: permissionsSchema.default([]),
+});
+export type ProfileCreate = z.infer<typeof profileCreateSchema>;
+
+export const profileUpdateSchema = z.object({
+  id: idSchema,
+  name: requiredTextSchema(120, 'required_name').optional(),
+  permissions: permissionsSchema.optional(),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+/** The profile every new client starts with, holding the whole catalogue. */
+export const ADMINISTRATOR_PROFILE_NAME = 'Administrator';

@@ -535,3 +535,124 @@ export const engineState = pgTable('engine_state', {
   key: text('key').primaryKey(),
   at: timestamp('at', { withTimezone: true }).notNull(),
 });
+
+/* ---------- Administration (issue 5). ---------- */
+
+/** A team gathers robots and users of one client; a member sees only the team's robots. */
+export const teams = pgTable(
+  'teams',
+  {
+    teams_id: integer('teams_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    description: text('description'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [uniqueIndex('teams_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`)],
+);
+
+export const teamRobots = pgTable(
+  'team_robots',
+  {
+    team_robots_id: integer('team_robots_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    teams_id: integer('teams_id')
+      .notNull()
+      .references(() => teams.teams_id, { onDelete: 'cascade' }),
+    rota_robots_id: integer('rota_robots_id')
+      .notNull()
+      .references(() => rotaRobots.rota_robots_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('team_robots_team_robot_key').on(t.teams_id, t.rota_robots_id),
+    index('team_robots_robot_idx').on(t.rota_robots_id),
+  ],
+);
+
+export const teamUsers = pgTable(
+  'team_users',
+  {
+    team_users_id: integer('team_users_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    teams_id: integer('teams_id')
+      .notNull()
+      .references(() => teams.teams_id, { onDelete: 'cascade' }),
+    users_id: integer('users_id')
+      .notNull()
+      .references(() => users.users_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('team_users_team_user_key').on(t.teams_id, t.users_id),
+    index('team_users_user_client_idx').on(t.users_id, t.rota_clients_id),
+  ],
+);
+
+/** Connection settings injected into runs (SPEC §3); the two secrets are sealed (SecretBox). */
+export const rotaEnvironments = pgTable(
+  'rota_environments',
+  {
+    rota_environments_id: integer('rota_environments_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    title: text('title').notNull(),
+    db_url: text('db_url'),
+    db_name: text('db_name'),
+    db_user: text('db_user'),
+    db_pass_sealed: text('db_pass_sealed'),
+    db_port: integer('db_port'),
+    rota_token_sealed: text('rota_token_sealed'),
+    rota_api_url: text('rota_api_url'),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_environments_client_title_key').on(t.rota_clients_id, sql`lower(${t.title})`),
+  ],
+);
+
+/** How each execution status reads on the dashboard (DESIGN §6); one row per status and client. */
+export const rotaStatusItems = pgTable(
+  'rota_status_items',
+  {
+    rota_status_items_id: integer('rota_status_items_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    status: text('status').notNull(),
+    category: text('category').notNull(),
+    /** Null: the console shows the status's own translated name. */
+    label: text('label'),
+    color: text('color').notNull(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [uniqueIndex('rota_status_items_client_status_key').on(t.rota_clients_id, t.status)],
+);
+
+/**
+ * Who did what, append-only (a trigger refuses UPDATE and DELETE). Actor and client are copied,
+ * not referenced, so the record outlives the user or the client it names.
+ */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    audit_logs_id: bigint('audit_logs_id', { mode: 'number' })
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    rota_clients_id: integer('rota_clients_id'),
+    users_id: integer('users_id'),
+    user_name: text('user_name'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entity_id: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+    request_id: text('request_id'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index('audit_logs_client_created_idx').on(t.rota_clients_id, t.created_at.desc()),
+    index('audit_logs_user_idx').on(t.users_id, t.created_at.desc()),
+  ],
+);

@@ -1,11 +1,12 @@
 import { count } from 'drizzle-orm';
-import { PERMISSIONS } from '@rota/contract';
+import { ADMINISTRATOR_PROFILE_NAME } from '@rota/contract';
 import type { Db } from './client.js';
-import { profiles, rotaClients, userClients, users } from './schema.js';
+import { rotaClients, userClients, users } from './schema.js';
+import { provisionClient } from '../modules/clients/provision-client.js';
 import { generatePassword, hashPassword } from '../lib/passwords.js';
 
 export const DEFAULT_CLIENT_NAME = 'Default';
-export const ADMINISTRATOR_PROFILE_NAME = 'Administrator';
+export { ADMINISTRATOR_PROFILE_NAME };
 
 export interface SeedOptions {
   adminAccess: string;
@@ -21,7 +22,7 @@ export interface SeedResult {
   generatedPassword?: string;
 }
 
-/** First start only: client "Default", its "Administrator" profile with the whole catalogue, and the admin in it. */
+/** First start only: client "Default" (provisioned as every client is) and the admin in it. */
 export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult | null> {
   const [existing] = await db.select({ n: count() }).from(rotaClients);
   if ((existing?.n ?? 0) > 0) return null;
@@ -29,15 +30,7 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
   const generated = options.adminPassword ? undefined : generatePassword();
   const passwordHash = await hashPassword(options.adminPassword ?? generated!);
   await db.transaction(async (tx) => {
-    const [client] = await tx.insert(rotaClients).values({ name: DEFAULT_CLIENT_NAME }).returning();
-    const [profile] = await tx
-      .insert(profiles)
-      .values({
-        rota_clients_id: client!.rota_clients_id,
-        name: ADMINISTRATOR_PROFILE_NAME,
-        permissions: [...PERMISSIONS],
-      })
-      .returning();
+    const { client, profile } = await provisionClient(tx, DEFAULT_CLIENT_NAME);
     const [admin] = await tx
       .insert(users)
       .values({
@@ -48,13 +41,13 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
         password_hash: passwordHash,
         password_change_required: generated !== undefined,
         is_platform_admin: true,
-        rota_clients_id_selected: client!.rota_clients_id,
+        rota_clients_id_selected: client.rota_clients_id,
       })
       .returning();
     await tx.insert(userClients).values({
       users_id: admin!.users_id,
-      rota_clients_id: client!.rota_clients_id,
-      profiles_id: profile!.profiles_id,
+      rota_clients_id: client.rota_clients_id,
+      profiles_id: profile.profiles_id,
     });
   });
   return {

@@ -56,6 +56,8 @@ import { RunService } from '../modules/engine/run-service.js';
 import { eventRoutes } from '../modules/events/routes.js';
 import { LiveHub } from '../modules/events/live-hub.js';
 import type { EventBus } from '../lib/event-bus.js';
+import { AuditService } from '../modules/audit/service.js';
+import { auditRoutes } from '../modules/audit/routes.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -159,6 +161,7 @@ export async function buildApp(options: AppOptions) {
     activity: new ActivityService(db, dispatch),
     dashboard: new DashboardService(db, vms),
     liveHub: new LiveHub(options.events),
+    audit: new AuditService(db),
   };
   const engine = new EngineLoop(db, dispatch, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
@@ -241,6 +244,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(parameterRoutes, { services, prefix: '/rota/parameter/api/v1' });
       await api.register(activityRoutes, { services, prefix: '/rota/activity/api/v1' });
       await api.register(dashboardRoutes, { services, prefix: '/rota/dashboard/api/v1' });
+      await api.register(auditRoutes, { services, prefix: '/rota/audit/api/v1' });
       await api.register(eventRoutes, { services, prefix: '/rota/events/api/v1' });
       await api.register(agentProtocolRoutes, {
         services,

@@ -21,7 +21,9 @@ export async function resolveActor(db: Db, token: string): Promise<Actor> {
   return {
     sessionId: found.sessions_id,
     user: found.user,
-    scope: found.membership_client_id ? tenantScope(found.membership_client_id) : null,
+    scope: found.membership_client_id
+      ? tenantScope(found.membership_client_id, found.team_robot_ids?.map(Number) ?? null)
+      : null,
     permissions: found.membership_client_id ? found.permissions : [],
   };
 }

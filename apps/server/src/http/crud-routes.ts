@@ -13,6 +13,7 @@ import {
   type PermissionArea,
 } from '@rota/contract';
 import type { TenantScope } from '../lib/tenant-scope.js';
+import type { AuditService } from '../modules/audit/service.js';
 import { scopeOf } from './auth.js';
 import { bearerSecurity, errorResponses } from './responses.js';
 
@@ -57,6 +58,11 @@ export interface CrudRoutes<
   noun: string;
   /** Summaries that say more than "List VMs" where the call has rules worth reading. */
   summaries?: Partial<Record<'index' | 'show' | 'update' | 'delete', string>>;
+  /**
+   * Every write lands in the audit log with the row as `show` answers it before and after (so
+   * never a secret). `entity` names it there (`robot`); `idKey` is the item's key.
+   */
+  audit: { log: AuditService; entity: string; idKey: string };
 }
 
 /**
@@ -70,7 +76,16 @@ export function registerCrudRoutes<
   C extends z.ZodType,
   U extends z.ZodType,
 >(app: ZodApp, options: CrudRoutes<I, Q, C, U>) {
-  const { area, tag, item, service, noun, summaries = {} } = options;
+  const { area, tag, item, service, noun, summaries = {}, audit } = options;
+  const idOf = (data: unknown) => (data as Record<string, unknown> | null)?.[audit.idKey];
+  /** The row as its readers see it, or null when it is gone (or was never visible). */
+  const snapshot = async (scope: TenantScope, id: number) => {
+    try {
+      return await service.show(scope, id);
+    } catch {
+      return null;
+    }
+  };
   const tags = [tag];
   const security = bearerSecurity;
   // Typed loosely on purpose: the item schema is generic here, and each service's own types
@@ -122,7 +137,15 @@ export function registerCrudRoutes<
         },
       },
       async (request, reply) => {
-        const data = await create.run(scopeOf(request), request.body as z.output<C>);
+        const scope = scopeOf(request);
+        const data = await create.run(scope, request.body as z.output<C>);
+        const id = idOf(data);
+        await audit.log.record(request, {
+          action: 'create',
+          entity: audit.entity,
+          entity_id: typeof id === 'number' ? id : null,
+          after: typeof id === 'number' ? await snapshot(scope, id) : null,
+        });
         return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
       },
     );
@@ -141,7 +164,17 @@ export function registerCrudRoutes<
       },
     },
     async (request, reply) => {
-      await service.update(scopeOf(request), request.body as z.output<U>);
+      const scope = scopeOf(request);
+      const { id } = request.body as { id: number };
+      const before = await snapshot(scope, id);
+      await service.update(scope, request.body as z.output<U>);
+      await audit.log.record(request, {
+        action: 'update',
+        entity: audit.entity,
+        entity_id: id,
+        before,
+        after: await snapshot(scope, id),
+      });
       return reply.status(204).send(null);
     },
   );
@@ -159,7 +192,15 @@ export function registerCrudRoutes<
       },
     },
     async (request, reply) => {
-      await service.remove(scopeOf(request), request.body.id);
+      const scope = scopeOf(request);
+      const before = await snapshot(scope, request.body.id);
+      await service.remove(scope, request.body.id);
+      await audit.log.record(request, {
+        action: 'delete',
+        entity: audit.entity,
+        entity_id: request.body.id,
+        before,
+      });
       return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );

@@ -17,6 +17,7 @@ import type { DispatchService } from '../modules/engine/dispatch-service.js';
 import type { RunApiService } from '../modules/engine/run-api-service.js';
 import type { RunService } from '../modules/engine/run-service.js';
 import type { LiveHub } from '../modules/events/live-hub.js';
+import type { AuditService } from '../modules/audit/service.js';
 
 /** What route modules are handed; built once per app in http/app.ts. */
 export interface Services {
@@ -39,4 +40,5 @@ export interface Services {
   activity: ActivityService;
   dashboard: DashboardService;
   liveHub: LiveHub;
+  audit: AuditService;
 }

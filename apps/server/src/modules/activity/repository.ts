@@ -14,7 +14,7 @@ import {
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
 import { likePattern } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { withinDays } from '../tasks/date-range.js';
+import { withinDays } from '../../lib/date-range.js';
 
 const e = rotaExecutions;
 

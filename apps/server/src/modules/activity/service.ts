@@ -14,7 +14,7 @@ import { notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { DispatchService } from '../engine/dispatch-service.js';
-import { assertDateRange } from '../tasks/date-range.js';
+import { assertDateRange } from '../../lib/date-range.js';
 import {
   exportExecutions,
   findExecution,

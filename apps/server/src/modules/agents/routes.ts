@@ -38,6 +38,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     },
     update: agentUpdateSchema,
     service: agents,
+    audit: { log: services.audit, entity: 'agent', idKey: 'rota_nodes_id' },
     summaries: {
       index: 'List agents with their VM and connectivity',
       update: 'Rename an agent or move it to another VM',

@@ -25,6 +25,15 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       user: sessionUserColumns,
       membership_client_id: userClients.rota_clients_id,
       permissions: profiles.permissions,
+      // Teams (issue 5): a member of any team of the client sees only those teams' robots.
+      team_robot_ids: sql<number[] | null>`case when exists (
+          select 1 from team_users tu
+          where tu.users_id = ${users.users_id} and tu.rota_clients_id = ${userClients.rota_clients_id})
+        then array(
+          select distinct tr.rota_robots_id from team_users tu
+          join team_robots tr on tr.teams_id = tu.teams_id
+          where tu.users_id = ${users.users_id} and tu.rota_clients_id = ${userClients.rota_clients_id})
+        end`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.users_id, sessions.users_id))

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/client.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { rowsOf } from '../engine/sql-rows.js';
-import { assertDateRange, localDay } from '../tasks/date-range.js';
+import { assertDateRange, localDay } from '../../lib/date-range.js';
 import type { VmService } from '../vms/service.js';
 
 const FAILURES: ExecutionStatus[] = ['business_error', 'application_error', 'timeout'];

@@ -28,6 +28,7 @@ export const parameterRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     },
     update: parameterUpdateSchema,
     service: parameters,
+    audit: { log: services.audit, entity: 'parameter', idKey: 'rota_parameters_id' },
     summaries: {
       index: 'List parameters; passwords show only as `has_password`',
       update: 'Change a parameter; a value replaces a password and a password a value',

@@ -1,9 +1,14 @@
-import { asc, count, desc, eq, ilike } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns, ilike, sql } from 'drizzle-orm';
 import type { Permission, ProfileListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { profiles } from '../../db/schema.js';
+import { profiles, userClients } from '../../db/schema.js';
 import { likePattern, pageWindow } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+
+const profileColumns = {
+  ...getTableColumns(profiles),
+  users: sql<number>`(select count(*)::int from ${userClients} uc where uc.profiles_id = ${profiles.profiles_id})`,
+};
 
 const sortColumns = { name: profiles.name, created_at: profiles.created_at } as const;
 
@@ -16,7 +21,7 @@ export async function listProfiles(db: Db, scope: TenantScope, query: ProfileLis
   const { limit, offset } = pageWindow(query);
   const [rows, [totals]] = await Promise.all([
     db
-      .select()
+      .select(profileColumns)
       .from(profiles)
       .where(where)
       .orderBy(direction(sortColumns[query.sort]), asc(profiles.profiles_id))
@@ -29,7 +34,7 @@ export async function listProfiles(db: Db, scope: TenantScope, query: ProfileLis
 
 export async function findProfile(db: Db, scope: TenantScope, id: number) {
   const [row] = await db
-    .select()
+    .select(profileColumns)
     .from(profiles)
     .where(scope.where(profiles, eq(profiles.profiles_id, id)));
   return row ? withPermissions(row) : undefined;

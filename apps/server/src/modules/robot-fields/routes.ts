@@ -28,5 +28,6 @@ export const robotFieldRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     },
     update: robotFieldUpdateSchema,
     service: fields,
+    audit: { log: services.audit, entity: 'robot_field', idKey: 'rota_robot_fields_id' },
   });
 };

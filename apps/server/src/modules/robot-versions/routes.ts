@@ -52,6 +52,7 @@ export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     listQuery: robotVersionListQuerySchema,
     update: robotVersionUpdateSchema,
     service: versions,
+    audit: { log: services.audit, entity: 'robot_version', idKey: 'rota_robot_versions_id' },
     summaries: {
       update: 'Change the notes, or make the version current (rollback: an older one)',
       delete: 'Delete a version that is not current',

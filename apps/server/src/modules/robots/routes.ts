@@ -33,6 +33,7 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     },
     update: robotUpdateSchema,
     service: robots,
+    audit: { log: services.audit, entity: 'robot', idKey: 'rota_robots_id' },
     summaries: {
       delete: 'Delete a robot with its versions, fields and tasks',
     },

@@ -37,6 +37,7 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     },
     update: schedulingUpdateSchema,
     service: schedulings,
+    audit: { log: services.audit, entity: 'scheduling', idKey: 'rota_schedulings_id' },
     summaries: {
       index: 'List schedulings; `deleted` picks live (default), deleted or all',
       show: 'One scheduling, deleted or not',

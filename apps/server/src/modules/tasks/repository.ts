@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { rotaRobots, rotaTasks } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { withinDays } from './date-range.js';
+import { withinDays } from '../../lib/date-range.js';
 
 const t = rotaTasks;
 

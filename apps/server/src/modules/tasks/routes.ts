@@ -36,6 +36,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     update: taskUpdateSchema,
     service: tasks,
+    audit: { log: services.audit, entity: 'task', idKey: 'rota_tasks_id' },
     summaries: {
       index: 'List tasks, newest first',
       update: 'Change a task’s label, data, priority or expiration date',

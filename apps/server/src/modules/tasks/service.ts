@@ -16,7 +16,7 @@ import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { fieldsOfRobot } from '../robot-fields/repository.js';
 import { robotExists } from '../robots/repository.js';
-import { assertDateRange } from './date-range.js';
+import { assertDateRange } from '../../lib/date-range.js';
 import {
   deleteTasks,
   findTask,

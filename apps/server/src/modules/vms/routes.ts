@@ -34,6 +34,7 @@ export const vmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     update: vmUpdateSchema,
     service: vms,
+    audit: { log: services.audit, entity: 'vm', idKey: 'rota_vms_id' },
   });
 
   app.post(

@@ -1,6 +1,6 @@
 import { gte, lt, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AppError, type FieldIssue } from '../../lib/errors.js';
+import { AppError, type FieldIssue } from './errors.js';
 
 export interface DateRange {
   startDate?: string | undefined;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { idSchema, listQuerySchema } from './common.js';
+import {
+  DASHBOARD_CATEGORIES,
+  DEFAULT_STATUS_CATEGORIES,
+  EXECUTION_STATUSES,
+  type DashboardCategory,
+  type ExecutionStatus,
+} from './executions.js';
+import { msg } from './messages.js';
+
+/** A category an execution status can count under (Idle is for robots without executions). */
+export const STATUS_ITEM_CATEGORIES = DASHBOARD_CATEGORIES.filter(
+  (c): c is Exclude<DashboardCategory, 'idle'> => c !== 'idle',
+);
+export type StatusItemCategory = (typeof STATUS_ITEM_CATEGORIES)[number];
+
+/** Colours the seeded items use: Process blue, Failure red (timeouts orange), Others green/grey. */
+export const DEFAULT_STATUS_COLORS: Record<ExecutionStatus, string> = {
+  queued: '#228be6',
+  processing: '#15aabf',
+  success: '#40c057',
+  cancelled: '#868e96',
+  business_error: '#fab005',
+  application_error: '#fa5252',
+  timeout: '#fd7e14',
+};
+
+/** Every client starts with one item per status (DESIGN §6); `label` null reads the status name. */
+export const DEFAULT_STATUS_ITEMS = EXECUTION_STATUSES.map((status) => ({
+  status,
+  category: DEFAULT_STATUS_CATEGORIES[status],
+  color: DEFAULT_STATUS_COLORS[status],
+  label: null,
+}));
+
+/** `/rota/status/item/api/v1/`: how one execution status reads on the dashboard and in activity. */
+export const statusItemSchema = z.object({
+  rota_status_items_id: z.number().int(),
+  status: z.enum(EXECUTION_STATUSES),
+  category: z.enum(STATUS_ITEM_CATEGORIES as [StatusItemCategory, ...StatusItemCategory[]]),
+  /** Null: the console shows the status's own translated name. */
+  label: z.string().nullable(),
+  color: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type StatusItem = z.infer<typeof statusItemSchema>;
+
+export const colorSchema = z
+  .string({ error: msg('invalid_color') })
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, msg('invalid_color'))
+  .transform((v) => v.toLowerCase());
+
+/** Items exist per status (seeded); they are edited, not created or deleted. */
+export const statusItemUpdateSchema = z.object({
+  id: idSchema,
+  category: z
+    .enum(STATUS_ITEM_CATEGORIES as [StatusItemCategory, ...StatusItemCategory[]], {
+      error: msg('invalid_value'),
+    })
+    .optional(),
+  label: z
+    .string()
+    .trim()
+    .max(60, msg('too_long'))
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  color: colorSchema.optional(),
+});
+export type StatusItemUpdate = z.infer<typeof statusItemUpdateSchema>;
+
+export const statusItemListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(['status', 'category']).default('status'),
+  per_page: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type StatusItemListQuery = z.infer<typeof statusItemListQuerySchema>;
