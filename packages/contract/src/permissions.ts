@@ -53,5 +53,8 @@ export const ROUTE_PERMISSIONS = {
   '/team': ['USUARIOS.LIST'],
   '/connector': ['USUARIOS.LIST'],
   '/configuration': ['USUARIOS.LIST'],
+  /** Also only for platform administrators (issue 5). */
+  '/client': ['USUARIOS.LIST'],
+  '/audit': ['USUARIOS.LIST'],
 } as const satisfies Record<string, readonly Permission[]>;
 export type ConsoleRoute = keyof typeof ROUTE_PERMISSIONS;
