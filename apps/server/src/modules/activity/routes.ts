@@ -87,6 +87,12 @@ export const activityRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     },
     async (request, reply) => {
       const outcome = await activity.cancel(scopeOf(request), request.body.id);
+      await services.audit.record(request, {
+        action: 'cancel',
+        entity: 'execution',
+        entity_id: request.body.id,
+        after: { outcome },
+      });
       return reply.code(202).send({
         message: translateMessage(
           request.lang,

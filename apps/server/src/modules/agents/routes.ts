@@ -57,9 +57,14 @@ export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         response: { 200: agentTokenResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      message: translateMessage(request.lang, 'token_rotated'),
-      data: { token: await agents.rotateToken(scopeOf(request), request.body.id) },
-    }),
+    async (request) => {
+      const token = await agents.rotateToken(scopeOf(request), request.body.id);
+      await services.audit.record(request, {
+        action: 'rotate_token',
+        entity: 'agent',
+        entity_id: request.body.id,
+      });
+      return { message: translateMessage(request.lang, 'token_rotated'), data: { token } };
+    },
   );
 };

@@ -75,6 +75,12 @@ export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     async (request, reply) => {
       const { fields, incoming } = await readPackageForm(request, versions);
       const data = await versions.create(scopeOf(request), actorOf(request), fields, incoming);
+      await services.audit.record(request, {
+        action: 'create',
+        entity: 'robot_version',
+        entity_id: data.rota_robot_versions_id,
+        after: data,
+      });
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );

@@ -53,6 +53,12 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     },
     async (request, reply) => {
       const id = await services.runs.runRobot(scopeOf(request), actorOf(request), request.body);
+      await services.audit.record(request, {
+        action: 'run',
+        entity: 'robot',
+        entity_id: request.body.id,
+        after: { ...request.body, execution_id: id },
+      });
       return reply.code(201).send({
         message: translateMessage(request.lang, 'execution_queued'),
         data: { execution_id: id },

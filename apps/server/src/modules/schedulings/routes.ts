@@ -60,6 +60,11 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     },
     async (request) => {
       await schedulings.restore(scopeOf(request), request.body.id);
+      await services.audit.record(request, {
+        action: 'restore',
+        entity: 'scheduling',
+        entity_id: request.body.id,
+      });
       return { message: translateMessage(request.lang, 'restored') };
     },
   );
@@ -82,6 +87,12 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         actorOf(request),
         request.body.id,
       );
+      await services.audit.record(request, {
+        action: 'run',
+        entity: 'scheduling',
+        entity_id: request.body.id,
+        after: { execution_id: id },
+      });
       return reply.code(201).send({
         message: translateMessage(request.lang, 'execution_queued'),
         data: { execution_id: id },

@@ -55,6 +55,12 @@ export const schedulingVmRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     },
     async (request, reply) => {
       const data = await schedulingVms.create(scopeOf(request), request.body);
+      await services.audit.record(request, {
+        action: 'create',
+        entity: 'scheduling_vm',
+        entity_id: data.rota_scheduling_vms_id,
+        after: data,
+      });
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );
@@ -73,6 +79,11 @@ export const schedulingVmRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     },
     async (request, reply) => {
       await schedulingVms.remove(scopeOf(request), request.body.id);
+      await services.audit.record(request, {
+        action: 'delete',
+        entity: 'scheduling_vm',
+        entity_id: request.body.id,
+      });
       return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );

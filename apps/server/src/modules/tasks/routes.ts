@@ -55,10 +55,15 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         response: { 200: taskBulkResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      message: translateMessage(request.lang, 'tasks_retried'),
-      data: { count: await tasks.retry(scopeOf(request), request.body) },
-    }),
+    async (request) => {
+      const count = await tasks.retry(scopeOf(request), request.body);
+      await services.audit.record(request, {
+        action: 'update',
+        entity: 'task',
+        after: { retried: request.body.ids, count },
+      });
+      return { message: translateMessage(request.lang, 'tasks_retried'), data: { count } };
+    },
   );
 
   app.post(
@@ -75,6 +80,11 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     async (request, reply) => {
       const count = await tasks.removeMany(scopeOf(request), request.body);
+      await services.audit.record(request, {
+        action: 'delete',
+        entity: 'task',
+        before: { ids: request.body.ids, count },
+      });
       return reply
         .status(202)
         .send({ message: translateMessage(request.lang, 'tasks_removed'), data: { count } });

@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDay } from '../src/lib/date-range.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { setUpTenants, type Tenants } from './helpers/tenants.js';
+import { createRobot } from './helpers/robots.js';
+
+const AUDIT = '/api/rota/audit/api/v1';
+const ROBOTS = '/api/rota/robot/api/v1';
+const PARAMETERS = '/api/rota/parameter/api/v1';
+const AGENTS = '/api/rota/node/api/v1';
+const VMS = '/api/rota/vm/api/v1';
+
+let t: TestApp;
+let c: Tenants;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  c = await setUpTenants(t, { permissions: ['ROBOS.LIST'] });
+});
+afterAll(() => t.close());
+
+interface Row {
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  user_name: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  request_id: string | null;
+}
+
+async function records(filters: object = {}): Promise<Row[]> {
+  const answer = await c.admin.post(`${AUDIT}/index`, { per_page: 100, ...filters });
+  expect(answer.status).toBe(200);
+  return answer.body.data;
+}
+
+describe('audit log', () => {
+  it('records create, update and delete with the row before and after, and who did it', async () => {
+    const id = await createRobot(c.admin, 'Audited robot');
+    await c.admin.put(`${ROBOTS}/update`, { id, description: 'Now described' });
+    await c.admin.post(`${ROBOTS}/delete`, { id });
+
+    const rows = (await records({ entity: 'robot' })).filter((r) => r.entity_id === String(id));
+    expect(rows.map((r) => r.action)).toEqual(['delete', 'update', 'create']);
+    const [deleted, updated, created] = rows;
+    expect(created!.after).toMatchObject({ name: 'Audited robot', rota_robots_id: id });
+    expect(created!.before).toBeNull();
+    expect(updated!.before).toMatchObject({ description: null });
+    expect(updated!.after).toMatchObject({ description: 'Now described' });
+    expect(deleted!.before).toMatchObject({ name: 'Audited robot' });
+    expect(deleted!.after).toBeNull();
+    expect(created!.user_name).toBe('Admin Rota');
+    expect(created!.request_id).toEqual(expect.any(String));
+  });
+
+  it('never keeps a secret: parameter passwords and agent tokens stay out', async () => {
+    const parameter = await c.admin.post(`${PARAMETERS}/create`, {
+      name: 'AUDIT_SECRET',
+      password: 'hunter2-very-secret',
+    });
+    expect(parameter.status).toBe(201);
+    const vm = await c.admin.post(`${VMS}/create`, { name: 'Audit VM', hostname: 'audit-vm' });
+    const agent = await c.admin.post(`${AGENTS}/create`, {
+      name: 'Audit agent',
+      rota_vms_id: vm.body.data.rota_vms_id,
+    });
+    expect(agent.status).toBe(201);
+    const token: string = agent.body.data.token;
+    const rotated = await c.admin.post(`${AGENTS}/rotate_token`, {
+      id: agent.body.data.rota_nodes_id,
+    });
+    expect(rotated.status).toBe(200);
+
+    const rows = await records();
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain('hunter2-very-secret');
+    expect(dump).not.toContain(token);
+    expect(dump).not.toContain(rotated.body.data.token);
+    const created = rows.find((r) => r.entity === 'parameter' && r.action === 'create');
+    expect(created!.after).toMatchObject({ name: 'AUDIT_SECRET', has_password: true });
+    expect(rows.some((r) => r.entity === 'agent' && r.action === 'rotate_token')).toBe(true);
+
+    const [stored] = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from audit_logs where before::text like '%hunter2%' or after::text like '%hunter2%'`,
+    ).then((r) => (Array.isArray(r) ? r : r.rows));
+    expect(stored!.n).toBe(0);
+  });
+
+  it('filters by action, entity and day, newest first', async () => {
+    await createRobot(c.admin, 'Filter robot');
+    const creates = await records({ action: 'create', entity: 'robot' });
+    expect(creates.length).toBeGreaterThan(0);
+    expect(creates.every((r) => r.action === 'create' && r.entity === 'robot')).toBe(true);
+    expect(creates[0]!.after).toMatchObject({ name: 'Filter robot' });
+
+    const today = localDay(new Date());
+    expect((await records({ startDate: today, endDate: today })).length).toBeGreaterThan(0);
+    expect(await records({ startDate: '2020-01-01', endDate: '2020-01-02' })).toEqual([]);
+
+    const badAction = await c.admin.post(`${AUDIT}/index`, { action: 'nope' });
+    expect(badAction.status).toBe(400);
+    expect(badAction.body.errors).toEqual([{ field: 'action', message: 'Invalid value' }]);
+    const future = await c.admin.post(`${AUDIT}/index`, { endDate: '2999-01-01' });
+    expect(future.status).toBe(400);
+    expect(future.body.errors).toEqual([{ field: 'endDate', message: 'Max data' }]);
+  });
+
+  it('is per client and needs USUARIOS.LIST', async () => {
+    await createRobot(c.other, 'Other client robot');
+    const mine = await records();
+    expect(mine.some((r) => r.after?.name === 'Other client robot')).toBe(false);
+    const theirs = await c.other.post(`${AUDIT}/index`, {});
+    // The other client's profile lacks USUARIOS.LIST.
+    expect(theirs.status).toBe(403);
+    expect((await c.limited.post(`${AUDIT}/index`, {})).status).toBe(403);
+  });
+
+  it('cannot be edited, not even straight in the database', async () => {
+    await expect(t.db.execute(sql`update audit_logs set action = 'forged'`)).rejects.toThrow();
+    await expect(t.db.execute(sql`delete from audit_logs`)).rejects.toThrow();
+    const rows = await records();
+    expect(rows.some((r) => r.action === 'forged')).toBe(false);
+    expect(rows.length).toBeGreaterThan(0);
+  });
+});
