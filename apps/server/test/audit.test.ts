@@ -82,10 +82,11 @@ describe('audit log', () => {
     expect(created!.after).toMatchObject({ name: 'AUDIT_SECRET', has_password: true });
     expect(rows.some((r) => r.entity === 'agent' && r.action === 'rotate_token')).toBe(true);
 
-    const [stored] = await t.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from audit_logs where before::text like '%hunter2%' or after::text like '%hunter2%'`,
-    ).then((r) => (Array.isArray(r) ? r : r.rows));
-    expect(stored!.n).toBe(0);
+    const { rows: stored } = (await t.db.execute(
+      sql`select count(*)::int as n from audit_logs
+           where before::text like '%hunter2%' or after::text like '%hunter2%'`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(stored[0]!.n).toBe(0);
   });
 
   it('filters by action, entity and day, newest first', async () => {

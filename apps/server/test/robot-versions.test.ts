@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { tar, tarGz, zip } from './helpers/archives.js';
+import { multipart, type FilePart } from './helpers/multipart.js';
 import { ADMIN, PUBLIC_URL, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -29,45 +30,12 @@ afterAll(() => t.close());
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const small = zip([{ name: 'main.js', data: 'console.log("hello")' }]);
 
-interface FilePart {
-  name: string;
-  data: Buffer;
-}
-
-/** A multipart/form-data body as a browser's FormData sends it: text parts, then the file. */
-function form(fields: Record<string, string | number>, file?: FilePart) {
-  const boundary = `----rota${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  }
-  if (file) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
-          'Content-Type: application/octet-stream\r\n\r\n',
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
-
 async function upload(
   fields: Record<string, string | number>,
   file?: FilePart,
   options: { token?: string; lang?: 'en' | 'pt'; app?: App } = {},
 ) {
-  const { payload, contentType } = form(fields, file);
+  const { payload, contentType } = multipart(fields, file);
   const response = await (options.app ?? t.app).inject({
     method: 'POST',
     url: `${B}/create`,
@@ -174,7 +142,7 @@ describe('robot versions', () => {
     expect(res.body.data.size_bytes).toBe(big.length);
 
     // Multipart is parsed by this module alone; its JSON routes keep the 1 MB limit.
-    const { payload, contentType } = form({ name: 'x', executor: 'y' });
+    const { payload, contentType } = multipart({ name: 'x', executor: 'y' });
     const elsewhere = await t.app.inject({
       method: 'POST',
       url: `${ROBOTS}/create`,

@@ -97,6 +97,8 @@ export function client(app: App, options: { token?: string; lang?: Language; ip?
     };
   };
   return {
+    /** The header value, for calls made with app.inject directly (uploads). */
+    authorization: options.token ? `Bearer ${options.token}` : undefined,
     get: (url: string) => call('GET', url),
     post: (url: string, body?: unknown) => call('POST', url, body),
     put: (url: string, body?: unknown) => call('PUT', url, body),
