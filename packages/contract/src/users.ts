@@ -8,7 +8,8 @@ const lettersSchema = (required: 'required_first_name' | 'required_last_name') =
   z
     .string({ error: msg(required) })
     .trim()
-    .min(1, msg(required))
+    // A blank field is missing, not also badly written: one message.
+    .min(1, { error: msg(required), abort: true })
     .max(80, msg('too_long'))
     .regex(/^[\p{L}][\p{L}\p{M} ]*$/u, msg('letters_only'));
 
@@ -16,7 +17,7 @@ const lettersSchema = (required: 'required_first_name' | 'required_last_name') =
 export const accessSchema = z
   .string({ error: msg('required_access') })
   .trim()
-  .min(1, msg('required_access'))
+  .min(1, { error: msg('required_access'), abort: true })
   .regex(/^[a-z0-9._-]{3,50}$/, msg('invalid_access'));
 
 export const userMembershipSchema = z.object({
@@ -197,3 +198,53 @@ export const clientListQuerySchema = listQuerySchema.extend({
   sort: z.enum(['name', 'created_at']).default('name'),
 });
 export type ClientListQuery = z.infer<typeof clientListQuerySchema>;
+
+/* ---------- Avatar upload: POST /user/api/v1/avatar (multipart/form-data). ---------- */
+
+/** The multipart part holding the image; field errors about the image name this field. */
+export const AVATAR_FILE_FIELD = 'avatar';
+
+/** `data.avatar` is the picture's public address, `/api/user/api/v1/avatar/<sha256>.<ext>`. */
+export const avatarUploadResponseSchema = z.object({
+  message: z.string(),
+  data: z.object({ users_id: z.number().int(), avatar: z.string() }),
+});
+export type AvatarUploadResponse = z.infer<typeof avatarUploadResponseSchema>;
+
+/* ---------- Access requests (DESIGN §8), reviewed by platform administrators. ---------- */
+
+export const ACCESS_REQUEST_STATUSES = ['pending', 'approved', 'dismissed'] as const;
+export type AccessRequestStatus = (typeof ACCESS_REQUEST_STATUSES)[number];
+export const accessRequestStatusSchema = z.enum(ACCESS_REQUEST_STATUSES, {
+  error: msg('invalid_value'),
+});
+
+export const accessRequestSchema = z.object({
+  access_requests_id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  client_name: z.string(),
+  message: z.string().nullable(),
+  status: accessRequestStatusSchema,
+  ip: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AccessRequest = z.infer<typeof accessRequestSchema>;
+
+/** `/user/access-request/api/v1/index`: newest first by default. */
+export const accessRequestListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(['created_at', 'name', 'email', 'client_name']).default('created_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  status: accessRequestStatusSchema.optional(),
+});
+export type AccessRequestListQuery = z.infer<typeof accessRequestListQuerySchema>;
+
+/**
+ * `update {id, status}`: `dismissed` sets a request aside, `approved` marks it done once the
+ * console has created the user from it, `pending` reopens it.
+ */
+export const accessRequestUpdateSchema = z.object({
+  id: idSchema,
+  status: accessRequestStatusSchema,
+});
+export type AccessRequestUpdate = z.infer<typeof accessRequestUpdateSchema>;

@@ -3,6 +3,7 @@ import { PERMISSIONS, type Permission } from '@rota/contract';
 import type { Db } from '../../src/db/client.js';
 import { profiles, rotaClients, userClients, users } from '../../src/db/schema.js';
 import { hashPassword } from '../../src/lib/passwords.js';
+import { provisionClient } from '../../src/modules/clients/provision-client.js';
 
 /** Test data written straight to the database, until the administration API exists (issue 5). */
 export async function createClient(db: Db, name: string) {
@@ -60,4 +61,14 @@ export async function createUser(
       .values({ users_id: user!.users_id, rota_clients_id: m.clientId, profiles_id: m.profileId });
   }
   return user!;
+}
+
+/** A client as the clients API makes one: its Administrator profile and default status items. */
+export async function createProvisionedClient(db: Db, name: string) {
+  const { client, profile } = await provisionClient(db, name);
+  return { client, adminProfile: profile };
+}
+
+export async function makePlatformAdmin(db: Db, usersId: number) {
+  await db.update(users).set({ is_platform_admin: true }).where(eq(users.users_id, usersId));
 }

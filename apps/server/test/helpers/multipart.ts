@@ -5,6 +5,8 @@ export interface FilePart {
   data: Buffer;
   /** Content-Type of the part; a browser sends application/octet-stream when it cannot tell. */
   type?: string;
+  /** The part's name; `file` unless the endpoint wants another (the avatar upload: `avatar`). */
+  field?: string;
 }
 
 /** A multipart/form-data body as a browser's FormData sends it: text parts, then the file. */
@@ -21,7 +23,7 @@ export function multipart(fields: Record<string, string | number>, file?: FilePa
   if (file) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\n` +
           `Content-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
       ),
       file.data,

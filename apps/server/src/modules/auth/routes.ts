@@ -47,7 +47,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         },
       },
     },
-    async (request) => auth.signIn(request.body, meta(request)),
+    async (request) => {
+      const { sessionId, ...session } = await auth.signIn(request.body, meta(request));
+      await services.audit.record(request, {
+        action: 'sign_in',
+        entity: 'session',
+        entity_id: sessionId,
+        clientId: session.rota_clients_id_selected,
+        user: session,
+      });
+      return session;
+    },
   );
 
   app.post(
@@ -76,7 +86,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request) => {
-      await auth.signOut(actorOf(request));
+      const actor = actorOf(request);
+      await auth.signOut(actor);
+      await services.audit.record(request, {
+        action: 'sign_out',
+        entity: 'session',
+        entity_id: actor.sessionId,
+      });
       return { message: translateMessage(request.lang, 'signed_out') };
     },
   );

@@ -72,7 +72,11 @@ export class AuthService {
 
   constructor(private readonly deps: AuthServiceDeps) {}
 
-  async signIn(input: SessionCreate, meta: RequestMeta): Promise<SessionResponse> {
+  /** The answer, and the session's key for the audit log (never answered). */
+  async signIn(
+    input: SessionCreate,
+    meta: RequestMeta,
+  ): Promise<SessionResponse & { sessionId: number }> {
     const { db, limiter } = this.deps;
     const identifier = input.access.toLowerCase();
     const user = await findUserByIdentifier(db, identifier);
@@ -100,7 +104,7 @@ export class AuthService {
     await limiter.reset(accountKey);
 
     const token = generateToken();
-    await insertSession(db, {
+    const sessionId = await insertSession(db, {
       users_id: user.users_id,
       token_hash: hashToken(token),
       expires_at: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
@@ -108,7 +112,7 @@ export class AuthService {
       user_agent: meta.userAgent?.slice(0, 500) ?? null,
     });
     const signedIn = await this.signedInUser(user);
-    return { ...signedIn, token };
+    return { ...signedIn, token, sessionId };
   }
 
   async me(actor: Actor): Promise<MeResponse> {

@@ -60,7 +60,8 @@ export async function insertSession(
     user_agent: string | null;
   },
 ) {
-  await db.insert(sessions).values(values);
+  const [row] = await db.insert(sessions).values(values).returning({ id: sessions.sessions_id });
+  return row!.id;
 }
 
 export async function revokeSession(db: Db, sessionsId: number) {

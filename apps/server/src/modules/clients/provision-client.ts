@@ -14,7 +14,11 @@ export async function provisionClient(tx: Tx | Db, name: string) {
   const clientId = client!.rota_clients_id;
   const [profile] = await tx
     .insert(profiles)
-    .values({ rota_clients_id: clientId, name: ADMINISTRATOR_PROFILE_NAME, permissions: [...PERMISSIONS] })
+    .values({
+      rota_clients_id: clientId,
+      name: ADMINISTRATOR_PROFILE_NAME,
+      permissions: [...PERMISSIONS],
+    })
     .returning();
   await tx
     .insert(rotaStatusItems)

@@ -1,49 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  dataResponseSchema,
-  idBodySchema,
-  listResponseSchema,
+  profileCreateSchema,
   profileListQuerySchema,
   profileSchema,
+  profileUpdateSchema,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
-import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { Services } from '../../http/services.js';
 
-const tags = ['profiles'];
-
-/** Under /api/user/profile/api/v1: reading the selected client's profiles. */
+/** /api/user/profile/api/v1 (DESIGN §4): the selected client's profiles, USUARIOS.* */
 export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app,
   { services },
 ) => {
-  app.post(
-    '/index',
-    {
-      config: { permissions: ['USUARIOS.LIST'] },
-      schema: {
-        tags,
-        summary: 'List the profiles of the selected client',
-        security: bearerSecurity,
-        body: profileListQuerySchema.default({ page: 1, per_page: 20, order: 'asc', sort: 'name' }),
-        response: { 200: listResponseSchema(profileSchema), ...errorResponses },
-      },
+  const { profiles } = services;
+  registerCrudRoutes(app, {
+    area: 'USUARIOS',
+    tag: 'profiles',
+    noun: 'profile',
+    item: profileSchema,
+    listQuery: profileListQuerySchema,
+    create: {
+      body: profileCreateSchema,
+      summary: 'Create a profile: a name and permissions from the catalogue',
+      run: (scope, input) => profiles.create(scope, input),
     },
-    async (request) => services.profiles.list(scopeOf(request), request.body),
-  );
-
-  app.post(
-    '/show',
-    {
-      config: { permissions: ['USUARIOS.LIST'] },
-      schema: {
-        tags,
-        summary: 'One profile of the selected client',
-        security: bearerSecurity,
-        body: idBodySchema,
-        response: { 200: dataResponseSchema(profileSchema), ...errorResponses },
-      },
+    update: profileUpdateSchema,
+    service: profiles,
+    audit: { log: services.audit, entity: 'profile', idKey: 'profiles_id' },
+    summaries: {
+      index: 'List the profiles of the selected client (`users`: memberships holding each)',
+      update: 'Rename a profile or change its permissions (applies at its holders’ next request)',
+      delete: 'Delete a profile nobody holds',
     },
-    async (request) => ({ data: await services.profiles.show(scopeOf(request), request.body.id) }),
-  );
+  });
 };

@@ -1,35 +1,224 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { clientSelectSchema, passwordUpdateSchema } from '@rota/contract';
-import { actorOf } from '../../http/auth.js';
+import {
+  clientSelectSchema,
+  createdResponseSchema,
+  dataResponseSchema,
+  idBodySchema,
+  listResponseSchema,
+  messageResponseSchema,
+  passwordUpdateSchema,
+  translateMessage,
+  userCreateSchema,
+  userListQuerySchema,
+  userNameQuerySchema,
+  userNameSchema,
+  userPasswordSetSchema,
+  userSchema,
+  userUpdateSchema,
+} from '@rota/contract';
+import { actorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { Services } from '../../http/services.js';
+import { AppError } from '../../lib/errors.js';
+import { avatarRoutes } from './avatar-routes.js';
 
 const tags = ['users'];
+const security = bearerSecurity;
 
-/** Under /api/user/api/v1 (the rest of the users area comes with the administration issue). */
+/** A body checked here rather than by the route's schema (it has two shapes). */
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new AppError(
+    'invalid_input',
+    parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+  );
+}
+
+/** Under /api/user/api/v1: the users of the selected client, guarded by USUARIOS.* */
 export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app,
   { services },
 ) => {
+  const { users, audit } = services;
+  /** The user as the reader sees it, or null once it is gone from the selected client. */
+  const snapshot = async (request: FastifyRequest, id: number) => {
+    try {
+      return await users.show(actorOf(request), scopeOf(request), id);
+    } catch {
+      return null;
+    }
+  };
+
+  app.post(
+    '/index',
+    {
+      config: { permissions: ['USUARIOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'List the users of the selected client',
+        description:
+          'Searches name, last name, email and access; `profiles_id` filters by profile.',
+        body: userListQuerySchema,
+        response: { 200: listResponseSchema(userSchema), ...errorResponses },
+      },
+    },
+    async (request) => users.list(actorOf(request), scopeOf(request), request.body),
+  );
+
+  app.post(
+    '/show',
+    {
+      config: { permissions: ['USUARIOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'One user of the selected client',
+        body: idBodySchema,
+        response: { 200: dataResponseSchema(userSchema), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      data: await users.show(actorOf(request), scopeOf(request), request.body.id),
+    }),
+  );
+
+  app.post(
+    '/name',
+    {
+      config: { permissions: ['USUARIOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Names of the selected client’s users, for pickers (at most 100, by name)',
+        body: userNameQuerySchema,
+        response: { 200: z.object({ data: z.array(userNameSchema) }), ...errorResponses },
+      },
+    },
+    async (request) => users.names(scopeOf(request), request.body),
+  );
+
+  app.post(
+    '/create',
+    {
+      config: { permissions: ['USUARIOS.CREATE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a user with their clients and profiles',
+        description:
+          'Each of `clients` must be a client where the caller may create users (any, for a platform administrator), with a profile of that client; the first is where the user starts.',
+        body: userCreateSchema,
+        response: { 201: createdResponseSchema(userSchema), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const data = await users.create(actorOf(request), request.body);
+      await audit.record(request, {
+        action: 'create',
+        entity: 'user',
+        entity_id: data.users_id,
+        after: data,
+      });
+      return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
+    },
+  );
+
+  app.put(
+    '/update',
+    {
+      config: { permissions: ['USUARIOS.UPDATE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Change a user of the selected client',
+        description:
+          '`clients` replaces the memberships among the clients the caller manages and leaves the others. The account (name, email, …) changes only if the caller manages every client of the user. `avatar: null` removes the picture.',
+        body: userUpdateSchema,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.body;
+      const before = await snapshot(request, id);
+      await users.update(actorOf(request), scopeOf(request), request.body);
+      await audit.record(request, {
+        action: 'update',
+        entity: 'user',
+        entity_id: id,
+        before,
+        after: await snapshot(request, id),
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/delete',
+    {
+      config: { permissions: ['USUARIOS.DELETE'] },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a user, or take them out of the selected client',
+        description:
+          'The account goes (and its sessions end at once) when the caller manages every client of the user; otherwise only the membership of the selected client goes.',
+        body: idBodySchema,
+        response: { 202: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const removal = await users.remove(actorOf(request), scopeOf(request), request.body.id);
+      await audit.record(request, { action: 'delete', ...removal });
+      return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
+    },
+  );
+
   app.put(
     '/update/password',
     {
       config: { allowPasswordChangePending: true },
       schema: {
         tags,
-        summary: 'Change one’s own password (asks for the current one)',
-        security: bearerSecurity,
-        body: passwordUpdateSchema,
-        response: {
-          204: z.null().describe('Changed'),
-          400: errorResponses[400],
-          401: errorResponses[401],
-        },
+        security,
+        summary: 'Change one’s own password, or (USUARIOS.UPDATE) set another user’s',
+        description:
+          'One’s own: `{current_password, password, confirm_password}`; the other sessions end. Another user’s: `{users_id, password, confirm_password, password_change_required?}` (default true); all their sessions end.',
+        body: z
+          .looseObject({})
+          .describe('passwordUpdate or userPasswordSet, by whether `users_id` names someone else'),
+        response: { 204: z.null().describe('Changed'), ...errorResponses },
       },
     },
     async (request, reply) => {
-      await services.users.updateOwnPassword(actorOf(request), request.body);
+      const actor = actorOf(request);
+      const usersId = (request.body as { users_id?: unknown }).users_id;
+      const forSomeoneElse =
+        usersId !== undefined &&
+        usersId !== actor.user.users_id &&
+        usersId !== String(actor.user.users_id);
+      if (!forSomeoneElse) {
+        await users.updateOwnPassword(actor, parse(passwordUpdateSchema, request.body));
+        await audit.record(request, {
+          action: 'password_change',
+          entity: 'user',
+          entity_id: actor.user.users_id,
+        });
+        return reply.status(204).send(null);
+      }
+      // Setting someone else's password is no errand for a user who must first replace their own.
+      if (actor.user.password_change_required) throw new AppError('password_change_required');
+      const input = parse(userPasswordSetSchema, request.body);
+      await users.setPasswordOf(actor, scopeOf(request), input);
+      await audit.record(request, {
+        action: 'password_change',
+        entity: 'user',
+        entity_id: input.users_id,
+        after: { password_change_required: input.password_change_required },
+      });
       return reply.status(204).send(null);
     },
   );
@@ -55,4 +244,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       return reply.status(204).send(null);
     },
   );
+
+  // Its own plugin: only the upload parses multipart, the rest keeps its JSON bodies.
+  await app.register(avatarRoutes, { services });
 };

@@ -1,14 +1,125 @@
-import type { ClientSelect, PasswordUpdate } from '@rota/contract';
+import {
+  AVATAR_FILE_FIELD,
+  AVATAR_MAX_BYTES,
+  hasPermissions,
+  type ClientSelect,
+  type ListResponse,
+  type PasswordUpdate,
+  type Permission,
+  type User,
+  type UserClient,
+  type UserCreate,
+  type UserListQuery,
+  type UserMembership,
+  type UserName,
+  type UserNameQuery,
+  type UserPasswordSet,
+  type UserUpdate,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { AppError, invalidField } from '../../lib/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
+import { AppError, forbidden, invalidField, notFound, type FieldIssue } from '../../lib/errors.js';
+import { iso } from '../../lib/list-query.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { Actor } from '../../http/types.js';
 import { revokeUserSessions } from '../auth/session-repository.js';
-import { findUserById, listMemberships, setPassword, setSelectedClient } from './repository.js';
 import { invalidateUserCodes } from '../auth/reset-code-repository.js';
+import {
+  clientIdsOf,
+  deleteMembership,
+  existingClientIds,
+  findUserClient,
+  insertMembership,
+  lockUser,
+  membershipsOf,
+  profileOfClient,
+  repairSelectedClient,
+  setMembershipProfile,
+} from '../user-clients/repository.js';
+import { toUserClient } from '../user-clients/service.js';
+import { Authority } from './authority.js';
+import { AvatarStore, sniffImage } from './avatar-store.js';
+import {
+  accountConflicts,
+  avatarInUse,
+  deleteAccount,
+  findAccount,
+  findMember,
+  findUserById,
+  insertAccount,
+  listMemberNames,
+  listMemberships,
+  listUsers,
+  setPassword,
+  setSelectedClient,
+  updateAccount,
+  type AccountRow,
+  type AccountValues,
+} from './repository.js';
+
+type MembershipRow = Awaited<ReturnType<typeof membershipsOf>>[number];
+
+const toUser = (row: AccountRow, memberships: readonly MembershipRow[]): User => ({
+  users_id: row.users_id,
+  name: row.name,
+  last_name: row.last_name,
+  email: row.email,
+  access: row.access,
+  group: row.group,
+  sector: row.sector,
+  work: row.work,
+  role: row.role,
+  avatar: row.avatar,
+  password_change_required: row.password_change_required,
+  is_platform_admin: row.is_platform_admin,
+  clients: memberships
+    .filter((m) => m.users_id === row.users_id)
+    .map((m) => ({
+      rota_clients_id: m.rota_clients_id,
+      client_name: m.client_name,
+      profiles_id: m.profiles_id,
+      profile_name: m.profile_name,
+    })),
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+/** The account fields `update` may change, compared with the row so unchanged ones are skipped. */
+const ACCOUNT_FIELDS = [
+  'name',
+  'last_name',
+  'email',
+  'access',
+  'group',
+  'sector',
+  'work',
+  'role',
+  'password_change_required',
+] as const;
+
+/** What `delete` did, for the audit log: the user went, or only their place in the client. */
+export type UserRemoval =
+  | { entity: 'user'; entity_id: number; before: User }
+  | { entity: 'user_client'; entity_id: number; before: UserClient };
+
+/** Most names a picker gets at once; it narrows them with `search`. */
+export const NAME_LIST_LIMIT = 100;
+
+const duplicateConflict = (issues: FieldIssue[]) =>
+  new AppError('conflict', issues.length > 0 ? issues : undefined);
 
 export class UserService {
-  constructor(private readonly db: Db) {}
+  readonly avatars: AvatarStore;
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+  ) {
+    this.avatars = new AvatarStore(dataDir);
+  }
+
+  /* ---------- One's own account (issue 2). ---------- */
 
   /**
    * One's own password. The current one is asked again so a borrowed session cannot take the
@@ -36,5 +147,283 @@ export class UserService {
       throw new AppError('client_not_member');
     }
     await setSelectedClient(this.db, actor.user.users_id, input.rota_clients_id_selected);
+  }
+
+  /* ---------- The users area (issue 5): members of the selected client. ---------- */
+
+  async list(actor: Actor, scope: TenantScope, query: UserListQuery): Promise<ListResponse<User>> {
+    const authority = await Authority.of(this.db, actor);
+    const page = await listUsers(this.db, scope, query, (row) => row);
+    const memberships = await membershipsOf(
+      this.db,
+      page.data.map((u) => u.users_id),
+      authority.visibleClients(),
+    );
+    return { data: page.data.map((row) => toUser(row, memberships)), meta: page.meta };
+  }
+
+  async show(actor: Actor, scope: TenantScope, id: number): Promise<User> {
+    const row = await findMember(this.db, scope, id);
+    if (!row) throw notFound();
+    return this.describe(this.db, await Authority.of(this.db, actor), row);
+  }
+
+  async names(scope: TenantScope, query: UserNameQuery): Promise<{ data: UserName[] }> {
+    return { data: await listMemberNames(this.db, scope, query.search, NAME_LIST_LIMIT) };
+  }
+
+  /**
+   * A new account and its memberships, in one transaction. Each membership must be in a client
+   * where the actor may create users, with a profile of that client; the first one is the
+   * client the new user starts in.
+   */
+  async create(actor: Actor, input: UserCreate): Promise<User> {
+    const authority = await Authority.of(this.db, actor);
+    const { clients, password, ...fields } = input;
+    const passwordHash = await hashPassword(password);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const issues = await this.checkMemberships(tx, authority, clients, 'USUARIOS.CREATE');
+        if (issues.length > 0) throw new AppError('invalid_input', issues);
+        const conflicts = await accountConflicts(tx, fields);
+        if (conflicts.length > 0) throw duplicateConflict(conflicts);
+        const id = await insertAccount(tx, {
+          ...fields,
+          password_hash: passwordHash,
+          rota_clients_id_selected: clients[0]!.rota_clients_id,
+        });
+        for (const m of clients) await insertMembership(tx, { users_id: id, ...m });
+        return this.describe(tx, authority, (await findAccount(tx, id))!);
+      });
+    } catch (error) {
+      throw await this.writeError(error, fields);
+    }
+  }
+
+  /**
+   * Changes the account and, with `clients`, the user's memberships among the clients the actor
+   * may manage (the others are left as they are). The account itself changes only when the actor
+   * manages every client of the user (see Authority).
+   */
+  async update(actor: Actor, scope: TenantScope, input: UserUpdate): Promise<void> {
+    const { id, clients, avatar } = input;
+    const authority = await Authority.of(this.db, actor);
+    // Assigned inside the transaction; typed so the check after it is not narrowed away.
+    let dropped = null as string | null;
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await lockUser(tx, id))) throw notFound();
+        const target = await findMember(tx, scope, id);
+        if (!target) throw notFound();
+        const memberships = await clientIdsOf(tx, id);
+
+        const values: AccountValues = {};
+        for (const field of ACCOUNT_FIELDS) {
+          const value = input[field];
+          if (value !== undefined && value !== target[field])
+            Object.assign(values, { [field]: value });
+        }
+        if (avatar === null && target.avatar !== null) {
+          values.avatar = null;
+          dropped = target.avatar;
+        }
+        const ownsAccount = authority.ownsAccount(
+          target,
+          memberships.map((m) => m.rota_clients_id),
+          'USUARIOS.UPDATE',
+        );
+        if (Object.keys(values).length > 0 && !ownsAccount) throw forbidden();
+
+        if (clients) {
+          const issues = await this.checkMemberships(tx, authority, clients, 'USUARIOS.UPDATE');
+          if (issues.length > 0) throw new AppError('invalid_input', issues);
+        }
+        const conflicts = await accountConflicts(tx, values, id);
+        if (conflicts.length > 0) throw duplicateConflict(conflicts);
+
+        await updateAccount(tx, id, values);
+        if (clients) await this.replaceMemberships(tx, authority, id, memberships, clients);
+      });
+    } catch (error) {
+      throw await this.writeError(error, input);
+    }
+    if (dropped) await this.avatars.release(dropped, (url) => avatarInUse(this.db, url));
+  }
+
+  /**
+   * Deletes the account when the actor manages every client of the user; otherwise takes the
+   * user out of the selected client only (their last client cannot be taken: 409). Either way
+   * the user loses the selected client at their next request; a deleted account's sessions go
+   * with it, so its next request is a 401.
+   */
+  async remove(actor: Actor, scope: TenantScope, id: number): Promise<UserRemoval> {
+    if (id === actor.user.users_id) throw invalidField('id', 'cannot_delete_self');
+    const authority = await Authority.of(this.db, actor);
+    const removal = await this.db.transaction(async (tx): Promise<UserRemoval> => {
+      if (!(await lockUser(tx, id))) throw notFound();
+      const target = await findMember(tx, scope, id);
+      if (!target) throw notFound();
+      const memberships = await clientIdsOf(tx, id);
+      const clientIds = memberships.map((m) => m.rota_clients_id);
+      if (authority.ownsAccount(target, clientIds, 'USUARIOS.DELETE')) {
+        const before = await this.describe(tx, authority, target);
+        await deleteAccount(tx, id);
+        return { entity: 'user', entity_id: id, before };
+      }
+      const here = memberships.find((m) => m.rota_clients_id === scope.clientId)!;
+      if (memberships.length <= 1) {
+        throw new AppError('conflict', [{ field: 'id', message: 'last_membership' }]);
+      }
+      const before = toUserClient((await findUserClient(tx, scope, here.user_clients_id))!);
+      await deleteMembership(tx, { ...here, users_id: id });
+      await repairSelectedClient(tx, id);
+      return { entity: 'user_client', entity_id: here.user_clients_id, before };
+    });
+    if (removal.entity === 'user' && removal.before.avatar) {
+      await this.avatars.release(removal.before.avatar, (url) => avatarInUse(this.db, url));
+    }
+    return removal;
+  }
+
+  /**
+   * An administrator sets someone else's password (no current password asked). Every session
+   * of that user ends and their recovery codes stop working.
+   */
+  async setPasswordOf(actor: Actor, scope: TenantScope, input: UserPasswordSet): Promise<void> {
+    if (!hasPermissions(actor.permissions, ['USUARIOS.UPDATE'])) throw forbidden();
+    await this.assertOwnsMember(actor, scope, input.users_id);
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction(async (tx) => {
+      await setPassword(tx, input.users_id, passwordHash, input.password_change_required);
+      await invalidateUserCodes(tx, input.users_id);
+      await revokeUserSessions(tx, input.users_id);
+    });
+  }
+
+  /**
+   * A new picture, for oneself (`targetId` absent or one's own) or, with USUARIOS.UPDATE, for
+   * a member of the selected client. The bytes decide the format, not the declared type.
+   */
+  async setAvatar(
+    actor: Actor,
+    targetId: number | undefined,
+    image: Buffer,
+  ): Promise<{ users_id: number; avatar: string; previous: string | null }> {
+    if (image.length > AVATAR_MAX_BYTES) throw invalidField(AVATAR_FILE_FIELD, 'avatar_too_large');
+    const format = sniffImage(image);
+    if (!format) throw invalidField(AVATAR_FILE_FIELD, 'avatar_format');
+
+    const usersId = targetId ?? actor.user.users_id;
+    if (usersId !== actor.user.users_id) {
+      if (!actor.scope || !hasPermissions(actor.permissions, ['USUARIOS.UPDATE']))
+        throw forbidden();
+      await this.assertOwnsMember(actor, actor.scope, usersId);
+    }
+    const url = await this.avatars.save(image, format);
+    let previous = null as string | null;
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await lockUser(tx, usersId))) throw notFound();
+        previous = (await findAccount(tx, usersId))?.avatar ?? null;
+        await updateAccount(tx, usersId, { avatar: url });
+      });
+    } catch (error) {
+      await this.avatars.release(url, (u) => avatarInUse(this.db, u));
+      throw error;
+    }
+    if (previous !== url) {
+      await this.avatars.release(previous, (u) => avatarInUse(this.db, u));
+    }
+    return { users_id: usersId, avatar: url, previous };
+  }
+
+  /* ---------- Helpers. ---------- */
+
+  /** A member of the selected client (else 404) whose account the actor may change (else 403). */
+  private async assertOwnsMember(actor: Actor, scope: TenantScope, usersId: number) {
+    const target = await findMember(this.db, scope, usersId);
+    if (!target) throw notFound();
+    const authority = await Authority.of(this.db, actor);
+    const clientIds = (await clientIdsOf(this.db, usersId)).map((m) => m.rota_clients_id);
+    if (!authority.ownsAccount(target, clientIds, 'USUARIOS.UPDATE')) throw forbidden();
+    return target;
+  }
+
+  private async describe(db: Db, authority: Authority, row: AccountRow): Promise<User> {
+    return toUser(row, await membershipsOf(db, [row.users_id], authority.visibleClients()));
+  }
+
+  /**
+   * Field errors for memberships the actor may not grant: a client they do not belong to, one
+   * where they lack `permission`, or a profile of another client.
+   */
+  private async checkMemberships(
+    db: Db,
+    authority: Authority,
+    list: readonly UserMembership[],
+    permission: Permission,
+  ): Promise<FieldIssue[]> {
+    const existing = await existingClientIds(
+      db,
+      list.map((m) => m.rota_clients_id),
+    );
+    const issues: FieldIssue[] = [];
+    for (const [i, m] of list.entries()) {
+      const clientField = `clients.${i}.rota_clients_id`;
+      if (!authority.platformAdmin && !authority.isMember(m.rota_clients_id)) {
+        issues.push({ field: clientField, message: 'client_not_member' });
+      } else if (!existing.has(m.rota_clients_id)) {
+        issues.push({ field: clientField, message: 'invalid_value' });
+      } else if (!authority.can(m.rota_clients_id, permission)) {
+        issues.push({ field: clientField, message: 'forbidden' });
+      } else if (!(await profileOfClient(db, m.rota_clients_id, m.profiles_id))) {
+        issues.push({ field: `clients.${i}.profiles_id`, message: 'profile_not_found' });
+      }
+    }
+    return issues;
+  }
+
+  /**
+   * Makes the user's memberships among the clients the actor manages those of `wanted`;
+   * memberships in other clients stay. `wanted` was checked to hold only managed clients.
+   */
+  private async replaceMemberships(
+    db: Db,
+    authority: Authority,
+    usersId: number,
+    current: Awaited<ReturnType<typeof clientIdsOf>>,
+    wanted: readonly UserMembership[],
+  ) {
+    const target = new Map(wanted.map((m) => [m.rota_clients_id, m.profiles_id]));
+    for (const m of current) {
+      if (!authority.can(m.rota_clients_id, 'USUARIOS.UPDATE')) continue;
+      const profileId = target.get(m.rota_clients_id);
+      if (profileId === undefined) await deleteMembership(db, { ...m, users_id: usersId });
+      else if (profileId !== m.profiles_id)
+        await setMembershipProfile(db, m.user_clients_id, profileId);
+    }
+    for (const [clientId, profileId] of target) {
+      if (!current.some((m) => m.rota_clients_id === clientId)) {
+        await insertMembership(db, {
+          users_id: usersId,
+          rota_clients_id: clientId,
+          profiles_id: profileId,
+        });
+      }
+    }
+    await repairSelectedClient(db, usersId);
+  }
+
+  /** A write that lost a race: a unique key taken meanwhile, or a profile deleted meanwhile. */
+  private async writeError(
+    error: unknown,
+    values: { email?: string | undefined; access?: string | undefined; id?: number },
+  ): Promise<unknown> {
+    if (isUniqueViolation(error)) {
+      const { email, access } = values;
+      return duplicateConflict(await accountConflicts(this.db, { email, access }, values.id));
+    }
+    if (isForeignKeyViolation(error)) return new AppError('invalid_input');
+    return error;
   }
 }

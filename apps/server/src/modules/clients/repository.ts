@@ -1,0 +1,52 @@
+import { eq, sql } from 'drizzle-orm';
+import type { ClientListQuery } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { rotaClients, userClients } from '../../db/schema.js';
+import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+
+/** Members of the client; its key written qualified (a single-table select leaves it bare). */
+const membersOfClient = sql<number>`(select count(*)::int from ${userClients} uc where uc.rota_clients_id = ${sql.raw('"rota_clients"."rota_clients_id"')})`;
+
+const sortable = { name: rotaClients.name, created_at: rotaClients.created_at } as const;
+
+function selectClients(db: Db) {
+  return db
+    .select({
+      rota_clients_id: rotaClients.rota_clients_id,
+      name: rotaClients.name,
+      users: membersOfClient,
+      created_at: rotaClients.created_at,
+      updated_at: rotaClients.updated_at,
+    })
+    .from(rotaClients);
+}
+
+export type ClientRow = Awaited<ReturnType<typeof selectClients>>[number];
+
+/** Every client: tenants are not scoped, only platform administrators reach this. */
+export async function listClients<R>(db: Db, query: ClientListQuery, map: (row: ClientRow) => R) {
+  const where = searchAny(query.search, [rotaClients.name]);
+  return pageOf(
+    query,
+    selectClients(db)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, rotaClients.rota_clients_id))
+      .$dynamic(),
+    db.select({ total: count() }).from(rotaClients).where(where),
+    map,
+  );
+}
+
+export async function findClient(db: Db, id: number): Promise<ClientRow | undefined> {
+  const [row] = await selectClients(db).where(eq(rotaClients.rota_clients_id, id));
+  return row;
+}
+
+export async function renameClient(db: Db, id: number, name: string): Promise<boolean> {
+  const updated = await db
+    .update(rotaClients)
+    .set({ name, updated_at: sql`now()` })
+    .where(eq(rotaClients.rota_clients_id, id))
+    .returning({ id: rotaClients.rota_clients_id });
+  return updated.length > 0;
+}

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  userClientCreateSchema,
+  userClientListQuerySchema,
+  userClientSchema,
+  userClientUpdateSchema,
+} from '@rota/contract';
+import { registerCrudRoutes } from '../../http/crud-routes.js';
+import type { Services } from '../../http/services.js';
+
+/** /api/user/client/api/v1 (DESIGN §4): memberships of the selected client, USUARIOS.* */
+export const userClientRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { userClients } = services;
+  registerCrudRoutes(app, {
+    area: 'USUARIOS',
+    tag: 'user clients',
+    noun: 'membership',
+    item: userClientSchema,
+    listQuery: userClientListQuerySchema,
+    create: {
+      body: userClientCreateSchema,
+      summary: 'Add an existing user to the selected client with one of its profiles',
+      run: (scope, input) => userClients.create(scope, input),
+    },
+    update: userClientUpdateSchema,
+    service: userClients,
+    audit: { log: services.audit, entity: 'user_client', idKey: 'user_clients_id' },
+    summaries: {
+      index: 'List the memberships of the selected client',
+      update: 'Give the member another profile of the client (applies at their next request)',
+      delete: 'Take a user out of the selected client (not their last client)',
+    },
+  });
+};

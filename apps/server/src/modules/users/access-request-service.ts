@@ -1,0 +1,58 @@
+import type {
+  AccessRequest,
+  AccessRequestListQuery,
+  AccessRequestStatus,
+  AccessRequestUpdate,
+  ListResponse,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import type { Actor } from '../../http/types.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { iso } from '../../lib/list-query.js';
+import {
+  findAccessRequest,
+  listAccessRequests,
+  setAccessRequestStatus,
+  type AccessRequestRow,
+} from './access-request-repository.js';
+
+const toAccessRequest = (row: AccessRequestRow): AccessRequest => ({
+  access_requests_id: row.access_requests_id,
+  name: row.name,
+  email: row.email,
+  client_name: row.client_name,
+  message: row.message,
+  status: row.status as AccessRequestStatus,
+  ip: row.ip,
+  created_at: iso(row.created_at),
+});
+
+/**
+ * Requests sent from /login/request-access (DESIGN §8). They name no client the platform knows
+ * yet, so only platform administrators review them: dismiss one, or mark it approved once the
+ * console has created the user from it.
+ */
+export class AccessRequestService {
+  constructor(private readonly db: Db) {}
+
+  private assertPlatformAdmin(actor: Actor) {
+    if (!actor.user.is_platform_admin) throw forbidden();
+  }
+
+  list(actor: Actor, query: AccessRequestListQuery): Promise<ListResponse<AccessRequest>> {
+    this.assertPlatformAdmin(actor);
+    return listAccessRequests(this.db, query, toAccessRequest);
+  }
+
+  async show(actor: Actor, id: number): Promise<AccessRequest> {
+    this.assertPlatformAdmin(actor);
+    const row = await findAccessRequest(this.db, id);
+    if (!row) throw notFound();
+    return toAccessRequest(row);
+  }
+
+  async update(actor: Actor, input: AccessRequestUpdate): Promise<void> {
+    this.assertPlatformAdmin(actor);
+    if (!(await setAccessRequestStatus(this.db, input.id, input.status))) throw notFound();
+  }
+}
