@@ -1,0 +1,588 @@
+import type { Permission } from '@rota/contract';
+
+/**
+ * The rows a call may name, made once in each client by the permission matrix test. Keep a kind
+ * here for every tenant-owned resource an endpoint reads or writes by id.
+ */
+export interface Rows {
+  client: number;
+  robot: number;
+  version: number;
+  versionSha: string;
+  field: number;
+  task: number;
+  vm: number;
+  agent: number;
+  scheduling: number;
+  schedulingVm: number;
+  parameter: number;
+  execution: number;
+  profile: number;
+  /** A user who belongs only to this client. */
+  user: number;
+  userClient: number;
+  environment: number;
+  team: number;
+  teamRobot: number;
+  teamUser: number;
+  statusItem: number;
+  accessRequest: number;
+}
+
+/**
+ * Who may call: a permission of the selected client's profile (DESIGN §5), any signed-in user,
+ * a platform administrator, an agent token, a run token, or anyone.
+ */
+export type Guard = Permission | 'session' | 'platform_admin' | 'agent' | 'run' | 'public';
+
+export interface Endpoint {
+  guard: Guard;
+  /** A body that passes validation, naming the rows of the calling client. */
+  body?: (rows: Rows) => unknown;
+  /**
+   * What the Default administrator gets when the body names the other client's rows: 404 for a
+   * row of another client; 400 where the other client's row is a reference in a new row (its
+   * field error says it does not exist). A string says why the check does not apply.
+   */
+  foreign: 404 | 400 | typeof LISTS_NOTHING | string;
+}
+
+/** A list filtered by another client's row answers an empty page, not that client's rows. */
+export const LISTS_NOTHING = 'lists nothing';
+
+const TODAY = new Date().toISOString().slice(0, 10);
+const range = { startDate: TODAY, endDate: TODAY };
+const NO_ROW = 'names no row of a client';
+const OWN_ONLY = 'acts on the caller only';
+const PLATFORM = 'platform-wide: not owned by a client';
+
+/**
+ * Every endpoint of the API, by `METHOD path` exactly as the OpenAPI document lists it. The
+ * matrix test fails when a route exists that is not here (or the other way round), so a new
+ * endpoint cannot ship without saying who may call it.
+ */
+export const ENDPOINTS: Record<string, Endpoint> = {
+  'GET /api/health': { guard: 'public', foreign: NO_ROW },
+  // Auth (issue 2)
+  'POST /api/user/api/auth/v1/session': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/me': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/logout': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/recover-password': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/check-code': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/reset-password': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/request-access': { guard: 'public', foreign: NO_ROW },
+  'PUT /api/user/api/v1/update/password': {
+    guard: 'session',
+    foreign: 'one’s own password; setting another user’s needs USUARIOS.UPDATE (users tests)',
+  },
+  'POST /api/user/profile/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/user/profile/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.profile }),
+    foreign: 404,
+  },
+  'PUT /api/user/api/v1/client_select': {
+    guard: 'session',
+    foreign: 'a client the user is not in answers 403 client_not_member (auth tests)',
+  },
+
+  // Robots, versions, fields (issue 3)
+  'POST /api/rota/robot/api/v1/index': { guard: 'ROBOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/robot/api/v1/show': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ id: r.robot }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/api/v1/create': {
+    guard: 'ROBOS.CREATE',
+    body: () => ({ name: 'Matrix robot', executor: 'node main.js' }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/robot/api/v1/update': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.robot, description: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/api/v1/delete': {
+    guard: 'ROBOS.DELETE',
+    body: (r) => ({ id: r.robot }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/api/v1/run': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.robot }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/version/api/v1/index': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ rota_robots_id: r.robot }),
+    foreign: LISTS_NOTHING,
+  },
+  'POST /api/rota/robot/version/api/v1/show': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ id: r.version }),
+    foreign: 404,
+  },
+  'PUT /api/rota/robot/version/api/v1/update': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.version, notes: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/version/api/v1/delete': {
+    guard: 'ROBOS.DELETE',
+    body: (r) => ({ id: r.version }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/version/api/v1/create': {
+    guard: 'ROBOS.CREATE',
+    foreign: 'multipart upload; another client’s robot is covered by the robot-versions tests',
+  },
+  'POST /api/rota/robot/version/api/v1/download': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ id: r.version }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/field/api/v1/index': {
+    guard: 'ROBOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/robot/field/api/v1/show': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ id: r.field }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/field/api/v1/create': {
+    guard: 'ROBOS.CREATE',
+    body: (r) => ({ rota_robots_id: r.robot, name: 'matrix_field', label: 'Matrix' }),
+    foreign: 404,
+  },
+  'PUT /api/rota/robot/field/api/v1/update': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.field, label: 'Changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/robot/field/api/v1/delete': {
+    guard: 'ROBOS.DELETE',
+    body: (r) => ({ id: r.field }),
+    foreign: 404,
+  },
+
+  // Tasks
+  'POST /api/rota/task/api/v1/index': { guard: 'ATIVIDADES.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/task/api/v1/show': {
+    guard: 'ATIVIDADES.LIST',
+    body: (r) => ({ id: r.task }),
+    foreign: 404,
+  },
+  'POST /api/rota/task/api/v1/create': {
+    guard: 'ATIVIDADES.CREATE',
+    body: (r) => ({ rota_robots_id: r.robot, expiration_date: '2099-01-01' }),
+    foreign: 404,
+  },
+  'PUT /api/rota/task/api/v1/update': {
+    guard: 'ATIVIDADES.UPDATE',
+    body: (r) => ({ id: r.task, label: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/task/api/v1/delete': {
+    guard: 'ATIVIDADES.DELETE',
+    body: (r) => ({ id: r.task }),
+    foreign: 404,
+  },
+  'POST /api/rota/task/api/v1/retry': {
+    guard: 'ATIVIDADES.UPDATE',
+    body: (r) => ({ ids: [r.task] }),
+    foreign: 'bulk: rows of another client are skipped, `count` says 0 (tasks tests)',
+  },
+  'POST /api/rota/task/api/v1/delete_many': {
+    guard: 'ATIVIDADES.DELETE',
+    body: (r) => ({ ids: [r.task] }),
+    foreign: 'bulk: rows of another client are skipped, `count` says 0 (tasks tests)',
+  },
+
+  // VMs and agents
+  'POST /api/rota/vm/api/v1/index': { guard: 'AGENTES.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/vm/api/v1/show': { guard: 'AGENTES.LIST', body: (r) => ({ id: r.vm }), foreign: 404 },
+  'POST /api/rota/vm/api/v1/create': {
+    guard: 'AGENTES.CREATE',
+    body: () => ({ name: 'Matrix VM', hostname: 'matrix-vm' }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/vm/api/v1/update': {
+    guard: 'AGENTES.UPDATE',
+    body: (r) => ({ id: r.vm, label: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/vm/api/v1/delete': {
+    guard: 'AGENTES.DELETE',
+    body: (r) => ({ id: r.vm }),
+    foreign: 404,
+  },
+  'POST /api/rota/vm/api/v1/count': { guard: 'AGENTES.LIST', foreign: NO_ROW },
+  'POST /api/rota/node/api/v1/index': { guard: 'AGENTES.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/node/api/v1/show': {
+    guard: 'AGENTES.LIST',
+    body: (r) => ({ id: r.agent }),
+    foreign: 404,
+  },
+  'POST /api/rota/node/api/v1/create': {
+    guard: 'AGENTES.CREATE',
+    body: (r) => ({ name: 'Matrix agent', rota_vms_id: r.vm }),
+    foreign: 400,
+  },
+  'PUT /api/rota/node/api/v1/update': {
+    guard: 'AGENTES.UPDATE',
+    body: (r) => ({ id: r.agent, name: 'Changed agent' }),
+    foreign: 404,
+  },
+  'POST /api/rota/node/api/v1/delete': {
+    guard: 'AGENTES.DELETE',
+    body: (r) => ({ id: r.agent }),
+    foreign: 404,
+  },
+  'POST /api/rota/node/api/v1/rotate_token': {
+    guard: 'AGENTES.UPDATE',
+    body: (r) => ({ id: r.agent }),
+    foreign: 404,
+  },
+
+  // Schedulings
+  'POST /api/rota/scheduling/api/v1/index': {
+    guard: 'AGENDAMENTOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/scheduling/api/v1/show': {
+    guard: 'AGENDAMENTOS.LIST',
+    body: (r) => ({ id: r.scheduling }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/api/v1/create': {
+    guard: 'AGENDAMENTOS.CREATE',
+    body: (r) => ({
+      name: 'Matrix scheduling',
+      rota_robots_id: r.robot,
+      interval_minutes: 60,
+      timeout_minutes: 10,
+    }),
+    foreign: 400,
+  },
+  'PUT /api/rota/scheduling/api/v1/update': {
+    guard: 'AGENDAMENTOS.UPDATE',
+    body: (r) => ({ id: r.scheduling, priority: 60 }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/api/v1/delete': {
+    guard: 'AGENDAMENTOS.DELETE',
+    body: (r) => ({ id: r.scheduling }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/api/v1/restore': {
+    guard: 'AGENDAMENTOS.DELETE',
+    body: (r) => ({ id: r.scheduling }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/api/v1/run': {
+    guard: 'AGENDAMENTOS.UPDATE',
+    body: (r) => ({ id: r.scheduling }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/vms/api/v1/index': {
+    guard: 'AGENDAMENTOS.LIST',
+    body: (r) => ({ rota_schedulings_id: r.scheduling }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/vms/api/v1/create': {
+    guard: 'AGENDAMENTOS.UPDATE',
+    body: (r) => ({ rota_schedulings_id: r.scheduling, rota_vms_id: r.vm }),
+    foreign: 404,
+  },
+  'POST /api/rota/scheduling/vms/api/v1/delete': {
+    guard: 'AGENDAMENTOS.UPDATE',
+    body: (r) => ({ id: r.schedulingVm }),
+    foreign: 404,
+  },
+
+  // Parameters
+  'POST /api/rota/parameter/api/v1/index': {
+    guard: 'PARAMETROS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/parameter/api/v1/show': {
+    guard: 'PARAMETROS.LIST',
+    body: (r) => ({ id: r.parameter }),
+    foreign: 404,
+  },
+  'POST /api/rota/parameter/api/v1/create': {
+    guard: 'PARAMETROS.CREATE',
+    body: () => ({ name: 'MATRIX', value: 'x' }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/parameter/api/v1/update': {
+    guard: 'PARAMETROS.UPDATE',
+    body: (r) => ({ id: r.parameter, description: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/parameter/api/v1/delete': {
+    guard: 'PARAMETROS.DELETE',
+    body: (r) => ({ id: r.parameter }),
+    foreign: 404,
+  },
+
+  // Activity, dashboard, events (issue 4)
+  'POST /api/rota/activity/api/v1/index': {
+    guard: 'HISTORIC.LIST',
+    body: () => range,
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/activity/api/v1/show': {
+    guard: 'HISTORIC.LIST',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
+  'POST /api/rota/activity/api/v1/logs': {
+    guard: 'HISTORIC.LIST',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
+  'POST /api/rota/activity/api/v1/cancel': {
+    guard: 'HISTORIC.UPDATE',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
+  'POST /api/rota/activity/api/v1/export': {
+    guard: 'HISTORIC.LIST',
+    body: () => range,
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/dashboard/api/v1/index': { guard: 'session', body: () => range, foreign: NO_ROW },
+  'GET /api/rota/events/api/v1/stream': {
+    guard: 'session',
+    foreign: 'a stream of the selected client only (live-events tests)',
+  },
+
+  // Agent protocol and robot API: their own tokens, never a user's session
+  'POST /api/rota/agent/api/v1/hello': { guard: 'agent', foreign: 'the agent’s own client' },
+  'POST /api/rota/agent/api/v1/heartbeat': { guard: 'agent', foreign: 'the agent’s own client' },
+  'POST /api/rota/agent/api/v1/claim': { guard: 'agent', foreign: 'the agent’s own client' },
+  'POST /api/rota/agent/api/v1/logs': { guard: 'agent', foreign: 'the agent’s own runs' },
+  'POST /api/rota/agent/api/v1/finish': { guard: 'agent', foreign: 'the agent’s own runs' },
+  'GET /api/rota/agent/api/v1/package/{sha256}': {
+    guard: 'agent',
+    foreign: 'packages of the agent’s client only (engine tests)',
+  },
+  'POST /api/rota/run/api/v1/task/next': { guard: 'run', foreign: 'the run’s own robot' },
+  'POST /api/rota/run/api/v1/task/finish': { guard: 'run', foreign: 'the run’s own tasks' },
+  'POST /api/rota/run/api/v1/parameter/index': { guard: 'run', foreign: 'the run’s own client' },
+
+  // Users, profiles, memberships, clients, access requests (issue 5)
+  'POST /api/user/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/user/api/v1/show': { guard: 'USUARIOS.LIST', body: (r) => ({ id: r.user }), foreign: 404 },
+  'POST /api/user/api/v1/name': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/user/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: (r) => ({
+      name: 'Matriz',
+      last_name: 'Teste',
+      email: 'matriz.teste@example.com',
+      access: 'matriz.teste',
+      group: 'G',
+      sector: 'S',
+      work: 'W',
+      role: 'R',
+      password: 'matrix-password',
+      clients: [{ rota_clients_id: r.client, profiles_id: r.profile }],
+    }),
+    foreign: 400,
+  },
+  'PUT /api/user/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.user, role: 'Changed' }),
+    foreign: 404,
+  },
+  'POST /api/user/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.user }),
+    foreign: 404,
+  },
+  'POST /api/user/api/v1/avatar': {
+    guard: 'session',
+    foreign: 'multipart; another client’s user is covered by the users tests',
+  },
+  'GET /api/user/api/v1/avatar/{file}': { guard: 'public', foreign: 'unguessable content name' },
+  'POST /api/user/profile/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: () => ({ name: 'Matrix profile', permissions: ['ROBOS.LIST'] }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/user/profile/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.profile, name: 'Changed profile' }),
+    foreign: 404,
+  },
+  'POST /api/user/profile/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.profile }),
+    foreign: 404,
+  },
+  'POST /api/user/client/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/user/client/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.userClient }),
+    foreign: 404,
+  },
+  'POST /api/user/client/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: (r) => ({ users_id: r.user, profiles_id: r.profile }),
+    foreign: 400,
+  },
+  'PUT /api/user/client/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.userClient, profiles_id: r.profile }),
+    foreign: 404,
+  },
+  'POST /api/user/client/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.userClient }),
+    foreign: 404,
+  },
+  'POST /api/user/access-request/api/v1/index': {
+    guard: 'platform_admin',
+    body: () => ({}),
+    foreign: PLATFORM,
+  },
+  'POST /api/user/access-request/api/v1/show': {
+    guard: 'platform_admin',
+    body: (r) => ({ id: r.accessRequest }),
+    foreign: PLATFORM,
+  },
+  'PUT /api/user/access-request/api/v1/update': {
+    guard: 'platform_admin',
+    body: (r) => ({ id: r.accessRequest, status: 'dismissed' }),
+    foreign: PLATFORM,
+  },
+  'POST /api/rota/client/api/v1/index': { guard: 'platform_admin', body: () => ({}), foreign: PLATFORM },
+  'POST /api/rota/client/api/v1/show': {
+    guard: 'platform_admin',
+    body: (r) => ({ id: r.client }),
+    foreign: PLATFORM,
+  },
+  'POST /api/rota/client/api/v1/create': {
+    guard: 'platform_admin',
+    body: () => ({ name: 'Matrix client' }),
+    foreign: PLATFORM,
+  },
+  'PUT /api/rota/client/api/v1/update': {
+    guard: 'platform_admin',
+    body: (r) => ({ id: r.client, name: 'Renamed client' }),
+    foreign: PLATFORM,
+  },
+
+  // Environments and status items
+  'POST /api/rota/env/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/env/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.environment }),
+    foreign: 404,
+  },
+  'POST /api/rota/env/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: () => ({ title: 'Matrix environment' }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/env/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.environment, db_name: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/env/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.environment }),
+    foreign: 404,
+  },
+  'POST /api/rota/env/api/v1/test': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.environment }),
+    foreign: 404,
+  },
+  'POST /api/rota/status/item/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/status/item/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.statusItem }),
+    foreign: 404,
+  },
+  'PUT /api/rota/status/item/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.statusItem, color: '#123456' }),
+    foreign: 404,
+  },
+  'POST /api/rota/status/item/api/v1/palette': { guard: 'session', foreign: NO_ROW },
+
+  // Teams
+  'POST /api/teams/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/teams/api/v1/show': { guard: 'USUARIOS.LIST', body: (r) => ({ id: r.team }), foreign: 404 },
+  'POST /api/teams/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: () => ({ name: 'Matrix team' }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/teams/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.team, description: 'changed' }),
+    foreign: 404,
+  },
+  'POST /api/teams/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.team }),
+    foreign: 404,
+  },
+  'POST /api/teams/robots/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ teams_id: r.team }),
+    foreign: 404,
+  },
+  'POST /api/teams/robots/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.teamRobot }),
+    foreign: 404,
+  },
+  'POST /api/teams/robots/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: (r) => ({ teams_id: r.team, rota_robots_id: r.robot }),
+    foreign: 404,
+  },
+  'POST /api/teams/robots/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.teamRobot }),
+    foreign: 404,
+  },
+  'POST /api/teams/users/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ teams_id: r.team }),
+    foreign: 404,
+  },
+  'POST /api/teams/users/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.teamUser }),
+    foreign: 404,
+  },
+  'POST /api/teams/users/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: (r) => ({ teams_id: r.team, users_id: r.user }),
+    foreign: 404,
+  },
+  'POST /api/teams/users/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.teamUser }),
+    foreign: 404,
+  },
+
+  // Audit (issue 5)
+  'POST /api/rota/audit/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+};
