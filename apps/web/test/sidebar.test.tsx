@@ -1,10 +1,12 @@
 import { AppShell } from '@mantine/core';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MeResponse } from '@rota/contract';
 import { Sidebar } from '../src/features/shell/components/sidebar';
+import { clientsProbe } from './admin-fixtures';
 import { makeUser } from './fixtures';
+import { mockFetch } from './http-mock';
 import { renderElement, resetEnvironment } from './render';
 
 function renderSidebar(user: MeResponse | undefined, path = '/dashboard') {
@@ -27,8 +29,15 @@ function linkNames(): string[] {
     .map((link) => link.textContent ?? '');
 }
 
+/** The clients `index` tells platform administrators (200) from everybody else (403). */
+function answerClientsProbe(admin: boolean) {
+  const probe = clientsProbe(admin);
+  return mockFetch((call) => probe(call) ?? { status: 404, body: { message: 'Not found' } });
+}
+
 beforeEach(async () => {
   await resetEnvironment('pt');
+  answerClientsProbe(false);
 });
 
 describe('sidebar', () => {
@@ -77,7 +86,12 @@ describe('sidebar', () => {
       'Usuários',
       'Equipes',
       'Item de configuração',
+      'Log de auditoria',
     ]);
+    expect(screen.getByRole('link', { name: 'Log de auditoria' })).toHaveAttribute(
+      'href',
+      '/audit',
+    );
     expect(screen.getByRole('link', { name: 'Item de configuração' })).toHaveAttribute(
       'href',
       '/connector',
@@ -118,7 +132,44 @@ describe('sidebar', () => {
       'Users',
       'Teams',
       'Configuration item',
+      'Audit log',
     ]);
+  });
+
+  it('adds Clients under Configuration for a platform administrator', async () => {
+    const { calls } = answerClientsProbe(true);
+    const { user } = renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }));
+    await user.click(await screen.findByRole('button', { name: 'Configuração' }));
+    expect(await screen.findByRole('link', { name: 'Clientes' })).toHaveAttribute(
+      'href',
+      '/client',
+    );
+    expect(linkNames()).toEqual([
+      'Início',
+      'Ambiente',
+      'Usuários',
+      'Equipes',
+      'Item de configuração',
+      'Clientes',
+      'Log de auditoria',
+    ]);
+    expect(calls.filter((call) => call.url.endsWith('/rota/client/api/v1/index'))).toHaveLength(1);
+  });
+
+  it('leaves Clients out for anybody else', async () => {
+    const { calls } = answerClientsProbe(false);
+    const { user } = renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }));
+    await user.click(await screen.findByRole('button', { name: 'Configuração' }));
+    await screen.findByRole('link', { name: 'Log de auditoria' });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(screen.queryByRole('link', { name: 'Clientes' })).not.toBeInTheDocument();
+  });
+
+  it('does not ask about clients without the users list permission', async () => {
+    const { calls } = answerClientsProbe(true);
+    renderSidebar(makeUser({ permissions: ['ROBOS.LIST'] }));
+    await screen.findByRole('link', { name: 'Robôs' });
+    expect(calls).toHaveLength(0);
   });
 
   it('marks the current page and reports navigations (to close the drawer)', async () => {

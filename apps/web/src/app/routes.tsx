@@ -43,6 +43,8 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
       route: '/configuration',
       load: () => import('../features/configuration/routes/configuration-page'),
     },
+    { route: '/client', load: () => import('../features/clients/routes/clients-page') },
+    { route: '/audit', load: () => import('../features/audit/routes/audit-page') },
   ];
 
 /**

@@ -10,6 +10,13 @@ import type parametersEn from '../features/parameters/locales/en.json';
 import type activityEn from '../features/activity/locales/en.json';
 import type dashboardEn from '../features/dashboard/locales/en.json';
 import type liveEn from '../features/live/locales/en.json';
+import type environmentsEn from '../features/environments/locales/en.json';
+import type statusItemsEn from '../features/status-items/locales/en.json';
+import type usersEn from '../features/users/locales/en.json';
+import type profilesEn from '../features/profiles/locales/en.json';
+import type clientsEn from '../features/clients/locales/en.json';
+import type auditEn from '../features/audit/locales/en.json';
+import type teamsEn from '../features/teams/locales/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -29,6 +36,13 @@ declare module 'i18next' {
       activity: typeof activityEn;
       dashboard: typeof dashboardEn;
       live: typeof liveEn;
+      environments: typeof environmentsEn;
+      statusItems: typeof statusItemsEn;
+      users: typeof usersEn;
+      profiles: typeof profilesEn;
+      clients: typeof clientsEn;
+      audit: typeof auditEn;
+      teams: typeof teamsEn;
     };
   }
 }

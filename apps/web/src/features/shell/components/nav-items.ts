@@ -1,8 +1,10 @@
 import {
   IconActivity,
   IconAdjustmentsHorizontal,
+  IconBuildingSkyscraper,
   IconCalendarTime,
   IconDatabaseCog,
+  IconHistory,
   IconHome,
   IconListDetails,
   IconRobot,
@@ -25,8 +27,12 @@ export type NavItem = {
     | 'nav.environment'
     | 'nav.users'
     | 'nav.teams'
-    | 'nav.configurationItem';
+    | 'nav.configurationItem'
+    | 'nav.clients'
+    | 'nav.audit';
   icon: Icon;
+  /** Shown only to platform administrators (on top of the route's permissions). */
+  platformAdmin?: true;
 };
 
 /** SPEC §2 sidebar, in its order; each entry is shown only with its route's permissions. */
@@ -45,6 +51,8 @@ export const CONFIGURATION_NAV: readonly NavItem[] = [
   { to: '/user', label: 'nav.users', icon: IconUsers },
   { to: '/team', label: 'nav.teams', icon: IconUsersGroup },
   { to: '/connector', label: 'nav.configurationItem', icon: IconListDetails },
+  { to: '/client', label: 'nav.clients', icon: IconBuildingSkyscraper, platformAdmin: true },
+  { to: '/audit', label: 'nav.audit', icon: IconHistory },
 ];
 
 /** SPEC §6: the dropdown shows if the user may list environments or users. */

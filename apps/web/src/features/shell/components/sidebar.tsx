@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ROUTE_PERMISSIONS, hasPermissions, type MeResponse } from '@rota/contract';
 import { VersionLabel } from '../../../components/version-label';
+import { useIsPlatformAdmin } from '../../clients/hooks/use-is-platform-admin';
 import {
   CONFIGURATION_GATES,
   CONFIGURATION_NAV,
@@ -22,7 +23,10 @@ type SidebarProps = {
 export function Sidebar({ user, onNavigate }: SidebarProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const allowed = (item: NavItem) => hasPermissions(user?.permissions, ROUTE_PERMISSIONS[item.to]);
+  const { isPlatformAdmin } = useIsPlatformAdmin(user);
+  const allowed = (item: NavItem) =>
+    hasPermissions(user?.permissions, ROUTE_PERMISSIONS[item.to]) &&
+    (!item.platformAdmin || isPlatformAdmin);
   const mainItems = MAIN_NAV.filter(allowed);
   const configItems = CONFIGURATION_NAV.filter(allowed);
   const inConfiguration = CONFIGURATION_NAV.some((item) => isActivePath(pathname, item.to));

@@ -1,0 +1,24 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { AuditLog, ListResponse, auditLogListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+import { api } from '../../../lib/http';
+import { auditKeys } from './keys';
+import { AUDIT_BASE } from './paths';
+
+export type AuditLogListBody = z.input<typeof auditLogListQuerySchema>;
+
+/** The one column `index` sorts by. */
+export const AUDIT_SORTS = ['created_at'] as const;
+
+/** POST index → `{data, meta}` of the selected client's records, newest first by default. */
+export function fetchAuditLogs(body: AuditLogListBody): Promise<ListResponse<AuditLog>> {
+  return api.post<ListResponse<AuditLog>>(`${AUDIT_BASE}/index`, body);
+}
+
+export function auditLogsQueryOptions(body: AuditLogListBody) {
+  return queryOptions({
+    queryKey: auditKeys.list(body),
+    queryFn: () => fetchAuditLogs(body),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,45 @@
+import type { MantineColor } from '@mantine/core';
+import type { AuditAction } from '@rota/contract';
+
+/** The entities the server records (AuditEntry.entity), offered by the entity filter. */
+export const AUDIT_ENTITIES = [
+  'robot',
+  'robot_version',
+  'robot_field',
+  'task',
+  'scheduling',
+  'scheduling_vm',
+  'execution',
+  'parameter',
+  'vm',
+  'agent',
+  'environment',
+  'status_item',
+  'user',
+  'profile',
+  'user_client',
+  'team',
+  'team_robot',
+  'team_user',
+  'client',
+  'access_request',
+  'session',
+] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+export function isAuditEntity(value: string | undefined): value is AuditEntity {
+  return (AUDIT_ENTITIES as readonly string[]).includes(value ?? '');
+}
+
+export const AUDIT_ACTION_COLORS: Record<AuditAction, MantineColor> = {
+  create: 'teal',
+  update: 'blue',
+  delete: 'red',
+  sign_in: 'gray',
+  sign_out: 'gray',
+  password_change: 'grape',
+  restore: 'teal',
+  run: 'indigo',
+  cancel: 'orange',
+  rotate_token: 'yellow',
+};

@@ -1,0 +1,6 @@
+import { registerTranslations } from '../../lib/i18n';
+import en from './locales/en.json';
+import pt from './locales/pt.json';
+
+/** The audit log's strings; `useTranslation('audit')`. */
+export const AUDIT_NS = registerTranslations('audit', { pt, en });
