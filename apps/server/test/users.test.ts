@@ -387,9 +387,20 @@ describe('users', () => {
       email: seenByAcme.email,
     });
     expect(unchanged.status).toBe(204);
+    // A membership sent back untouched needs no authority over its client…
+    const untouched = await acme.as.put(`${USERS}/update`, {
+      id: shared.users_id,
+      clients: [
+        { rota_clients_id: c.defaultClientId, profiles_id: defaultAdmins },
+        { rota_clients_id: acme.clientId, profiles_id: acmeReaders.profiles_id },
+      ],
+    });
+    expect(untouched.status).toBe(204);
+    // …a changed one does.
+    const defaultReaders = await createProfile(t.db, c.defaultClientId, 'Default readers', []);
     const grantDefault = await acme.as.put(`${USERS}/update`, {
       id: shared.users_id,
-      clients: [{ rota_clients_id: c.defaultClientId, profiles_id: defaultAdmins }],
+      clients: [{ rota_clients_id: c.defaultClientId, profiles_id: defaultReaders.profiles_id }],
     });
     expect(grantDefault.status).toBe(400);
     expect(grantDefault.body.errors).toEqual([

@@ -140,10 +140,10 @@ describe('/activity/:id', { timeout: 20_000 }, () => {
 
     await waitFor(() => expect(live.connections).toBe(1));
     served = [...served, makeLogLine(3, { line: 'Fatura 1 emitida' }), makeLogLine(4)];
-    live.send({ type: 'log', execution_id: 42, last_seq: 3 });
-    live.send({ type: 'log', execution_id: 42, last_seq: 4 });
+    live.send({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: 3 });
+    live.send({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: 4 });
     // An event of another execution changes nothing here.
-    live.send({ type: 'log', execution_id: 99, last_seq: 1 });
+    live.send({ type: 'log', execution_id: 99, rota_robots_id: 7, last_seq: 1 });
     expect(await within(log).findByText('Fatura 1 emitida')).toBeInTheDocument();
     expect(within(log).getByText('linha 4')).toBeInTheDocument();
     const logCalls = callsTo(calls, '/activity/api/v1/logs');

@@ -45,10 +45,10 @@ describe('live connection', () => {
     expect(calls[0]?.headers.get('Accept')).toBe('text/event-stream');
 
     server.send(execution);
-    server.send({ type: 'log', execution_id: 42, last_seq: 17 });
+    server.send({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: 17 });
     await vi.waitFor(() => expect(events).toHaveLength(2));
     expect(events[0]).toEqual(execution);
-    expect(events[1]).toEqual({ type: 'log', execution_id: 42, last_seq: 17 });
+    expect(events[1]).toEqual({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: 17 });
   });
 
   it('skips events that are not JSON or not in the contract', async () => {
@@ -162,9 +162,9 @@ describe('live invalidation', () => {
       ['activity', 'logs', 42],
       ['dashboard'],
     ]);
-    expect(liveEventKeys({ type: 'log', execution_id: 42, last_seq: 3 })).toEqual([
-      ['activity', 'logs', 42],
-    ]);
+    expect(
+      liveEventKeys({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: 3 }),
+    ).toEqual([['activity', 'logs', 42]]);
     expect(liveEventKeys({ type: 'agent', rota_nodes_id: 1, connectivity: 'inactive' })).toEqual([
       ['agents', 'list'],
       ['vms'],
@@ -178,7 +178,7 @@ describe('live invalidation', () => {
     const invalidator = createLiveInvalidator(queryClient, { delayMs: 30, maxWaitMs: 200 });
     for (let i = 0; i < 20; i += 1) {
       invalidator.handle({ ...execution, status: i % 2 ? 'processing' : 'success' });
-      invalidator.handle({ type: 'log', execution_id: 42, last_seq: i });
+      invalidator.handle({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: i });
     }
     expect(invalidate).not.toHaveBeenCalled();
     await vi.waitFor(() => expect(invalidate).toHaveBeenCalledTimes(4));
@@ -199,7 +199,7 @@ describe('live invalidation', () => {
     const invalidator = createLiveInvalidator(queryClient, { delayMs: 50, maxWaitMs: 120 });
     const started = Date.now();
     const timer = setInterval(
-      () => invalidator.handle({ type: 'log', execution_id: 1, last_seq: 1 }),
+      () => invalidator.handle({ type: 'log', execution_id: 1, rota_robots_id: 7, last_seq: 1 }),
       10,
     );
     await vi.waitFor(() => expect(invalidate).toHaveBeenCalled(), { timeout: 1000 });

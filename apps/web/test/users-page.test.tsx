@@ -33,14 +33,11 @@ async function openUsers(
   } = {},
 ) {
   const users = options.users ?? [ana, bruno];
-  const probe = clientsProbe(options.admin ?? false);
   return openPage(
     options.path ?? '/user',
     /^(Usuários|Users)$/,
     permissions,
     (call) => {
-      const probed = probe(call);
-      if (probed) return probed;
       const { url, body } = call;
       if (url.endsWith('/user/api/v1/index')) return { status: 200, body: listOf(users) };
       if (url.endsWith('/user/profile/api/v1/index')) {
@@ -70,6 +67,7 @@ async function openUsers(
       return undefined;
     },
     options.lang,
+    { is_platform_admin: options.admin ?? false },
   );
 }
 
@@ -395,8 +393,6 @@ describe('/user', { timeout: 30_000 }, () => {
           }),
         };
       }
-      const probed = probe(call);
-      if (probed) return probed;
       if (call.url.endsWith('/user/api/v1/index')) return { status: 200, body: listOf([both]) };
       if (call.url.endsWith('/user/profile/api/v1/index')) {
         return { status: 200, body: listOf([admin, operador]) };

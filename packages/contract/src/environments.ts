@@ -27,8 +27,15 @@ export const environmentSchema = z.object({
 });
 export type Environment = z.infer<typeof environmentSchema>;
 
-/** A secret: a new value replaces it, `null` clears it, leaving it out keeps it. */
-const secretSchema = z.string().max(1000, msg('too_long')).nullish();
+/**
+ * A secret: a new value replaces it, `null` (or a blank) clears it, leaving it out keeps it.
+ * Not trimmed: a password may begin or end with a space.
+ */
+const secretSchema = z
+  .string({ error: msg('invalid_value') })
+  .max(1000, msg('too_long'))
+  .nullish()
+  .transform((v) => (v === '' ? null : v));
 
 const environmentFields = {
   title: requiredTextSchema(120, 'required_title'),

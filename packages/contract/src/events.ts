@@ -20,6 +20,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('log'),
     execution_id: z.number().int(),
+    /** Whose run: a member of teams receives only their robots' events. */
+    rota_robots_id: z.number().int(),
     /** The newest log line's seq; fetch `logs` after what you have. */
     last_seq: z.number().int(),
   }),

@@ -61,12 +61,14 @@ export const statusItemUpdateSchema = z.object({
       error: msg('invalid_value'),
     })
     .optional(),
+  /** Blank or null: back to the status's own name; left out: kept. */
   label: z
-    .string()
+    .string({ error: msg('invalid_value') })
     .trim()
     .max(60, msg('too_long'))
     .nullish()
-    .transform((v) => (v ? v : null)),
+    .transform((v) => (v ? v : null))
+    .optional(),
   color: colorSchema.optional(),
 });
 export type StatusItemUpdate = z.infer<typeof statusItemUpdateSchema>;
@@ -76,3 +78,16 @@ export const statusItemListQuerySchema = listQuerySchema.extend({
   per_page: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type StatusItemListQuery = z.infer<typeof statusItemListQuerySchema>;
+
+/**
+ * POST /rota/status/item/api/v1/palette: how each status reads (colour, label, category), for
+ * any signed-in user of the client (badges and charts of activity and the dashboard).
+ */
+export const statusPaletteEntrySchema = statusItemSchema.pick({
+  status: true,
+  category: true,
+  label: true,
+  color: true,
+});
+export type StatusPaletteEntry = z.infer<typeof statusPaletteEntrySchema>;
+export const statusPaletteResponseSchema = z.object({ data: z.array(statusPaletteEntrySchema) });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { idSchema, listQuerySchema, optionalTextSchema, requiredTextSchema } from './common.js';
+import {
+  idSchema,
+  listQuerySchema,
+  optionalTextSchema,
+  requiredIdSchema,
+  requiredTextSchema,
+} from './common.js';
+import { msg } from './messages.js';
 
 /**
  * A team gathers robots and users of one client. A user who belongs to a team of the selected
@@ -12,12 +19,15 @@ export const teamSchema = z.object({
   description: z.string().nullable(),
   robots: z.number().int(),
   users: z.number().int(),
+  /** `show` only: the team's robots and users, what its edit form starts from. */
+  robot_ids: z.array(z.number().int()).optional(),
+  user_ids: z.array(z.number().int()).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Team = z.infer<typeof teamSchema>;
 
-const ids = z.array(idSchema).max(10_000);
+const ids = z.array(idSchema, { error: msg('invalid_value') }).max(10_000, msg('too_long'));
 
 export const teamCreateSchema = z.object({
   name: requiredTextSchema(120, 'required_name'),
@@ -52,7 +62,10 @@ export const teamRobotSchema = z.object({
   created_at: z.string(),
 });
 export type TeamRobot = z.infer<typeof teamRobotSchema>;
-export const teamRobotCreateSchema = z.object({ teams_id: idSchema, rota_robots_id: idSchema });
+export const teamRobotCreateSchema = z.object({
+  teams_id: requiredIdSchema('required_team'),
+  rota_robots_id: requiredIdSchema('required_robot'),
+});
 export type TeamRobotCreate = z.infer<typeof teamRobotCreateSchema>;
 export const teamRobotListQuerySchema = listQuerySchema.extend({
   sort: z.enum(['rota_robots_name', 'created_at']).default('rota_robots_name'),
@@ -70,7 +83,10 @@ export const teamUserSchema = z.object({
   created_at: z.string(),
 });
 export type TeamUser = z.infer<typeof teamUserSchema>;
-export const teamUserCreateSchema = z.object({ teams_id: idSchema, users_id: idSchema });
+export const teamUserCreateSchema = z.object({
+  teams_id: requiredIdSchema('required_team'),
+  users_id: requiredIdSchema('required_user'),
+});
 export type TeamUserCreate = z.infer<typeof teamUserCreateSchema>;
 export const teamUserListQuerySchema = listQuerySchema.extend({
   sort: z.enum(['name', 'created_at']).default('name'),

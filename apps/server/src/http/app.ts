@@ -58,6 +58,20 @@ import { LiveHub } from '../modules/events/live-hub.js';
 import type { EventBus } from '../lib/event-bus.js';
 import { AuditService } from '../modules/audit/service.js';
 import { auditRoutes } from '../modules/audit/routes.js';
+import { userClientRoutes } from '../modules/user-clients/routes.js';
+import { UserClientService } from '../modules/user-clients/service.js';
+import { clientRoutes } from '../modules/clients/routes.js';
+import { ClientService } from '../modules/clients/service.js';
+import { accessRequestRoutes } from '../modules/users/access-request-routes.js';
+import { AccessRequestService } from '../modules/users/access-request-service.js';
+import { environmentRoutes } from '../modules/environments/routes.js';
+import { EnvironmentService } from '../modules/environments/service.js';
+import { statusItemRoutes } from '../modules/status-items/routes.js';
+import { StatusItemService } from '../modules/status-items/service.js';
+import { teamRoutes } from '../modules/teams/routes.js';
+import { teamRobotRoutes, teamUserRoutes } from '../modules/teams/member-routes.js';
+import { TeamService } from '../modules/teams/service.js';
+import { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -144,7 +158,7 @@ export async function buildApp(options: AppOptions) {
   const services: Services = {
     db,
     auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
-    users: new UserService(db),
+    users: new UserService(db, options.dataDir),
     profiles: new ProfileService(db),
     robots: new RobotService(db),
     robotVersions: new RobotVersionService(db, options.dataDir, options.robotPackageMaxBytes),
@@ -162,6 +176,14 @@ export async function buildApp(options: AppOptions) {
     dashboard: new DashboardService(db, vms),
     liveHub: new LiveHub(options.events),
     audit: new AuditService(db),
+    userClients: new UserClientService(db),
+    clients: new ClientService(db),
+    accessRequests: new AccessRequestService(db),
+    environments: new EnvironmentService(db, options.secretBox),
+    statusItems: new StatusItemService(db),
+    teams: new TeamService(db),
+    teamRobots: new TeamRobotService(db),
+    teamUsers: new TeamUserService(db),
   };
   const engine = new EngineLoop(db, dispatch, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
@@ -233,6 +255,9 @@ export async function buildApp(options: AppOptions) {
       await api.register(authRoutes, { services, prefix: '/user/api/auth/v1' });
       await api.register(userRoutes, { services, prefix: '/user/api/v1' });
       await api.register(profileRoutes, { services, prefix: '/user/profile/api/v1' });
+      await api.register(userClientRoutes, { services, prefix: '/user/client/api/v1' });
+      await api.register(accessRequestRoutes, { services, prefix: '/user/access-request/api/v1' });
+      await api.register(clientRoutes, { services, prefix: '/rota/client/api/v1' });
       await api.register(robotRoutes, { services, prefix: '/rota/robot/api/v1' });
       await api.register(robotVersionRoutes, { services, prefix: '/rota/robot/version/api/v1' });
       await api.register(robotFieldRoutes, { services, prefix: '/rota/robot/field/api/v1' });
@@ -245,6 +270,11 @@ export async function buildApp(options: AppOptions) {
       await api.register(activityRoutes, { services, prefix: '/rota/activity/api/v1' });
       await api.register(dashboardRoutes, { services, prefix: '/rota/dashboard/api/v1' });
       await api.register(auditRoutes, { services, prefix: '/rota/audit/api/v1' });
+      await api.register(environmentRoutes, { services, prefix: '/rota/env/api/v1' });
+      await api.register(statusItemRoutes, { services, prefix: '/rota/status/item/api/v1' });
+      await api.register(teamRoutes, { services, prefix: '/teams/api/v1' });
+      await api.register(teamRobotRoutes, { services, prefix: '/teams/robots/api/v1' });
+      await api.register(teamUserRoutes, { services, prefix: '/teams/users/api/v1' });
       await api.register(eventRoutes, { services, prefix: '/rota/events/api/v1' });
       await api.register(agentProtocolRoutes, {
         services,

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -50,7 +50,8 @@ export interface CrudRoutes<
     /** The created answer's `data`, when it differs from the item (an agent with its token). */
     answer?: z.ZodType;
     summary: string;
-    run: (scope: TenantScope, input: z.output<C>) => Promise<unknown>;
+    /** `request` for what the scope does not say (who is creating). */
+    run: (scope: TenantScope, input: z.output<C>, request: FastifyRequest) => Promise<unknown>;
   };
   update: U;
   service: CrudService<z.infer<I>, z.output<Q>, z.output<U>>;
@@ -138,13 +139,15 @@ export function registerCrudRoutes<
       },
       async (request, reply) => {
         const scope = scopeOf(request);
-        const data = await create.run(scope, request.body as z.output<C>);
+        const data = await create.run(scope, request.body as z.output<C>, request);
         const id = idOf(data);
         await audit.log.record(request, {
           action: 'create',
           entity: audit.entity,
           entity_id: typeof id === 'number' ? id : null,
-          after: typeof id === 'number' ? await snapshot(scope, id) : null,
+          // The request's scope again: creating may widen what the caller sees (a team
+          // member's new robot joins their teams).
+          after: typeof id === 'number' ? await snapshot(scopeOf(request), id) : null,
         });
         return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
       },

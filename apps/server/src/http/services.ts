@@ -18,6 +18,13 @@ import type { RunApiService } from '../modules/engine/run-api-service.js';
 import type { RunService } from '../modules/engine/run-service.js';
 import type { LiveHub } from '../modules/events/live-hub.js';
 import type { AuditService } from '../modules/audit/service.js';
+import type { UserClientService } from '../modules/user-clients/service.js';
+import type { ClientService } from '../modules/clients/service.js';
+import type { AccessRequestService } from '../modules/users/access-request-service.js';
+import type { EnvironmentService } from '../modules/environments/service.js';
+import type { StatusItemService } from '../modules/status-items/service.js';
+import type { TeamService } from '../modules/teams/service.js';
+import type { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
 
 /** What route modules are handed; built once per app in http/app.ts. */
 export interface Services {
@@ -41,4 +48,12 @@ export interface Services {
   dashboard: DashboardService;
   liveHub: LiveHub;
   audit: AuditService;
+  userClients: UserClientService;
+  clients: ClientService;
+  accessRequests: AccessRequestService;
+  environments: EnvironmentService;
+  statusItems: StatusItemService;
+  teams: TeamService;
+  teamRobots: TeamRobotService;
+  teamUsers: TeamUserService;
 }

@@ -97,6 +97,7 @@ function filters(
 ) {
   return scope.where(
     e,
+    scope.robots(e.rota_robots_id),
     query.status === undefined ? undefined : eq(e.status, query.status),
     query.rota_robots_id === undefined ? undefined : eq(e.rota_robots_id, query.rota_robots_id),
     query.rota_schedulings_id === undefined
@@ -157,7 +158,9 @@ export async function* exportExecutions(
 }
 
 export async function findExecution(db: Db, scope: TenantScope, id: number) {
-  const [row] = await selectExecutions(db).where(scope.where(e, eq(e.rota_executions_id, id)));
+  const [row] = await selectExecutions(db).where(
+    scope.where(e, eq(e.rota_executions_id, id), scope.robots(e.rota_robots_id)),
+  );
   return row;
 }
 

@@ -99,7 +99,9 @@ export class ActivityService {
     return { data, meta: { last_seq: data.at(-1)?.seq ?? query.after } };
   }
 
-  cancel(scope: TenantScope, id: number) {
+  async cancel(scope: TenantScope, id: number) {
+    // The dispatcher knows clients, not teams: a run of a robot the caller cannot see is absent.
+    if (scope.robotIds && !(await findExecution(this.db, scope, id))) throw notFound();
     return this.dispatch.cancel(scope.clientId, id);
   }
 

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   AGENT_ACTIVE_WINDOW_SECONDS,
-  DEFAULT_STATUS_CATEGORIES,
   EXECUTION_STATUSES,
   type Dashboard,
   type DashboardQuery,
@@ -11,9 +10,8 @@ import type { Db } from '../../db/client.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { rowsOf } from '../engine/sql-rows.js';
 import { assertDateRange, localDay } from '../../lib/date-range.js';
+import { statusCategories } from '../status-items/repository.js';
 import type { VmService } from '../vms/service.js';
-
-const FAILURES: ExecutionStatus[] = ['business_error', 'application_error', 'timeout'];
 
 /** The server's time zone (DESIGN §4: days are read in TZ), for grouping by day in SQL. */
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -32,6 +30,17 @@ function daysOf(startDate: string, endDate: string): string[] {
   }
 }
 
+/** The team condition on a robot id column of these raw queries (`true` when all are visible). */
+function visibleRobots(scope: TenantScope, column: SQL): SQL {
+  const ids = scope.robotIds;
+  if (!ids) return sql`true`;
+  if (ids.length === 0) return sql`false`;
+  return sql`${column} in (${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+}
+
 const zeroCounts = () =>
   Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, 0])) as Record<ExecutionStatus, number>;
 
@@ -47,6 +56,11 @@ export class DashboardService {
     const from = midnight(query.startDate);
     const to = midnight(query.endDate, 1);
     const client = scope.clientId;
+    // The client's status items say which category each status counts in (DESIGN §6 defaults).
+    const categoryOf = await statusCategories(this.db, scope);
+    const failures = EXECUTION_STATUSES.filter((s) => categoryOf[s] === 'failure');
+    // `in (null)` matches nothing: a client may file no status under Failure.
+    const failureValues = failures.length ? failures.map((s) => sql`${s}`) : [sql`null`];
 
     const [latest, perDay, failing, agents, vms] = await Promise.all([
       // Each robot's latest execution in the range (none: Idle).
@@ -59,7 +73,7 @@ export class DashboardService {
                  where e.rota_robots_id = r.rota_robots_id
                    and e.queued_at >= ${from} and e.queued_at < ${to}
                  order by e.queued_at desc limit 1) l on true
-             where r.rota_clients_id = ${client}
+             where r.rota_clients_id = ${client} and ${visibleRobots(scope, sql`r.rota_robots_id`)}
              group by l.status`,
       ),
       rowsOf<{ day: string; status: ExecutionStatus; n: number }>(
@@ -67,7 +81,7 @@ export class DashboardService {
         sql`select to_char(e.queued_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day,
                    e.status, count(*)::int as n
               from rota_executions e
-             where e.rota_clients_id = ${client}
+             where e.rota_clients_id = ${client} and ${visibleRobots(scope, sql`e.rota_robots_id`)}
                and e.queued_at >= ${from} and e.queued_at < ${to}
              group by 1, 2`,
       ),
@@ -75,19 +89,16 @@ export class DashboardService {
         this.db,
         sql`select r.rota_robots_id as id, r.name,
                    count(*) filter (where e.status in (${sql.join(
-                     FAILURES.map((s) => sql`${s}`),
+                     failureValues,
                      sql`, `,
                    )}))::int as failures,
                    count(*)::int as executions
               from rota_executions e
               join rota_robots r on r.rota_robots_id = e.rota_robots_id
-             where e.rota_clients_id = ${client}
+             where e.rota_clients_id = ${client} and ${visibleRobots(scope, sql`e.rota_robots_id`)}
                and e.queued_at >= ${from} and e.queued_at < ${to}
              group by r.rota_robots_id, r.name
-            having count(*) filter (where e.status in (${sql.join(
-              FAILURES.map((s) => sql`${s}`),
-              sql`, `,
-            )})) > 0
+            having count(*) filter (where e.status in (${sql.join(failureValues, sql`, `)})) > 0
              order by failures desc, r.name
              limit 5`,
       ),
@@ -104,7 +115,7 @@ export class DashboardService {
     let robots = 0;
     for (const row of latest) {
       robots += row.robots;
-      categories[row.status ? DEFAULT_STATUS_CATEGORIES[row.status] : 'idle'] += row.robots;
+      categories[row.status ? categoryOf[row.status] : 'idle'] += row.robots;
     }
     const byDay = new Map(daysOf(query.startDate, query.endDate).map((d) => [d, zeroCounts()]));
     let executions = 0;

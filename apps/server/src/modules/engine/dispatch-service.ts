@@ -242,12 +242,13 @@ export class DispatchService {
   async logs(agent: AgentIdentity, batch: AgentLogBatch): Promise<boolean> {
     const [execution] = await rowsOf<{
       rota_nodes_id: number | null;
+      rota_robots_id: number;
       status: ExecutionStatus;
       attempts: number;
       cancel: boolean;
     }>(
       this.db,
-      sql`select rota_nodes_id, status, attempts, cancel_requested_at is not null as cancel
+      sql`select rota_nodes_id, rota_robots_id, status, attempts, cancel_requested_at is not null as cancel
             from rota_executions
            where rota_executions_id = ${batch.execution_id}
              and rota_clients_id = ${agent.rota_clients_id}`,
@@ -270,6 +271,7 @@ export class DispatchService {
         this.publish.live(agent.rota_clients_id, {
           type: 'log',
           execution_id: batch.execution_id,
+          rota_robots_id: execution.rota_robots_id,
           last_seq: Math.max(...inserted.map((r) => Number(r.id))),
         });
       }

@@ -22,7 +22,8 @@ export class RunService {
       sql`select active from rota_robots
            where rota_robots_id = ${input.id} and rota_clients_id = ${scope.clientId}`,
     );
-    if (!robot) throw notFound();
+    // A robot the caller's teams hide is as absent as another client's.
+    if (!robot || !scope.seesRobot(input.id)) throw notFound();
     if (!robot.active) throw robotInactive();
     if (input.rota_vms_id) {
       const [vm] = await rowsOf<{ id: number }>(
@@ -68,7 +69,7 @@ export class RunService {
             join rota_robots r on r.rota_robots_id = s.rota_robots_id
            where s.rota_schedulings_id = ${id} and s.rota_clients_id = ${scope.clientId}`,
     );
-    if (!scheduling) throw notFound();
+    if (!scheduling || !scope.seesRobot(scheduling.rota_robots_id)) throw notFound();
     if (scheduling.deleted) {
       throw new AppError('conflict', [{ field: 'id', message: 'scheduling_deleted' }]);
     }

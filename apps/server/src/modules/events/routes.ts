@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { LiveEvent } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { bearerToken, resolveActor, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { Services } from '../../http/services.js';
 
@@ -30,7 +30,11 @@ export const eventRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       },
     },
     async (request, reply) => {
-      const clientId = scopeOf(request).clientId;
+      const token = bearerToken(request);
+      // What the stream may show: re-read at every keep-alive, so a team change (or a session
+      // that ended, or another client selected) reaches an open stream within one interval.
+      let scope = scopeOf(request);
+      const clientId = scope.clientId;
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {
@@ -44,10 +48,23 @@ export const eventRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       response.write(': connected\n\n');
       open.add(response);
       const send = (event: LiveEvent) => {
+        // A member of teams hears only about runs of their teams' robots; agents are shared.
+        if (event.type !== 'agent' && !scope.seesRobot(event.rota_robots_id)) return;
         response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const remove = services.liveHub.add(clientId, send);
-      const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const refresh = async () => {
+        const actor = token ? await resolveActor(services.db, token).catch(() => null) : null;
+        if (!actor?.scope || actor.scope.clientId !== clientId) {
+          response.end();
+          return;
+        }
+        scope = actor.scope;
+      };
+      const keepAlive = setInterval(() => {
+        response.write(': keep-alive\n\n');
+        void refresh();
+      }, KEEP_ALIVE_MS);
       const end = () => {
         clearInterval(keepAlive);
         remove();

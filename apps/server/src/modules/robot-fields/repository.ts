@@ -19,6 +19,7 @@ export async function listRobotFields<R>(
 ) {
   const where = scope.where(
     f,
+    scope.robots(f.rota_robots_id),
     query.rota_robots_id === undefined ? undefined : eq(f.rota_robots_id, query.rota_robots_id),
     searchAny(query.search, [f.name, f.label]),
   );
@@ -40,7 +41,7 @@ export function fieldsOfRobot(db: Db, scope: TenantScope, robotId: number) {
   return db
     .select()
     .from(f)
-    .where(scope.where(f, eq(f.rota_robots_id, robotId)))
+    .where(scope.where(f, eq(f.rota_robots_id, robotId), scope.robots(f.rota_robots_id)))
     .orderBy(f.rota_robot_fields_id);
 }
 
@@ -52,7 +53,7 @@ export async function findRobotField(
   const [row] = await db
     .select()
     .from(f)
-    .where(scope.where(f, eq(f.rota_robot_fields_id, id)));
+    .where(scope.where(f, eq(f.rota_robot_fields_id, id), scope.robots(f.rota_robots_id)));
   return row;
 }
 
@@ -72,7 +73,7 @@ export async function updateRobotField(
   const updated = await db
     .update(f)
     .set({ ...values, updated_at: sql`now()` })
-    .where(scope.where(f, eq(f.rota_robot_fields_id, id)))
+    .where(scope.where(f, eq(f.rota_robot_fields_id, id), scope.robots(f.rota_robots_id)))
     .returning({ id: f.rota_robot_fields_id });
   return updated.length > 0;
 }
@@ -80,7 +81,7 @@ export async function updateRobotField(
 export async function deleteRobotField(db: Db, scope: TenantScope, id: number): Promise<boolean> {
   const deleted = await db
     .delete(f)
-    .where(scope.where(f, eq(f.rota_robot_fields_id, id)))
+    .where(scope.where(f, eq(f.rota_robot_fields_id, id), scope.robots(f.rota_robots_id)))
     .returning({ id: f.rota_robot_fields_id });
   return deleted.length > 0;
 }

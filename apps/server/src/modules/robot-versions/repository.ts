@@ -42,6 +42,7 @@ export async function listRobotVersions<R>(
   const where = scope.where(
     v,
     eq(v.rota_robots_id, query.rota_robots_id),
+    scope.robots(v.rota_robots_id),
     searchAny(query.search, [v.version, v.notes, v.file_name]),
   );
   return pageOf(
@@ -65,7 +66,9 @@ export async function findRobotVersion(
   id: number,
   options: { lock?: boolean } = {},
 ): Promise<RobotVersionRow | undefined> {
-  const query = selectVersions(db).where(scope.where(v, eq(v.rota_robot_versions_id, id)));
+  const query = selectVersions(db).where(
+    scope.where(v, eq(v.rota_robot_versions_id, id), scope.robots(v.rota_robots_id)),
+  );
   const [row] = options.lock ? await query.for('update', { of: rotaRobots }) : await query;
   return row;
 }

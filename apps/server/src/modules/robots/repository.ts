@@ -1,7 +1,13 @@
 import { eq, isNotNull, sql } from 'drizzle-orm';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, rotaRobotVersions, rotaSchedulings } from '../../db/schema.js';
+import {
+  rotaRobots,
+  rotaRobotVersions,
+  rotaSchedulings,
+  teamRobots,
+  teamUsers,
+} from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 
@@ -38,6 +44,14 @@ function selectRobots(db: Db) {
 
 export type RobotRow = Awaited<ReturnType<typeof selectRobots>>[number];
 
+/** One robot of the client that the caller's teams let them see (DESIGN §2, teams). */
+const visibleRobot = (scope: TenantScope, id: number) =>
+  scope.where(
+    rotaRobots,
+    eq(rotaRobots.rota_robots_id, id),
+    scope.robots(rotaRobots.rota_robots_id),
+  );
+
 export async function listRobots<R>(
   db: Db,
   scope: TenantScope,
@@ -46,6 +60,7 @@ export async function listRobots<R>(
 ) {
   const where = scope.where(
     rotaRobots,
+    scope.robots(rotaRobots.rota_robots_id),
     searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
     query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
   );
@@ -65,9 +80,7 @@ export async function findRobot(
   scope: TenantScope,
   id: number,
 ): Promise<RobotRow | undefined> {
-  const [row] = await selectRobots(db).where(
-    scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)),
-  );
+  const [row] = await selectRobots(db).where(visibleRobot(scope, id));
   return row;
 }
 
@@ -88,7 +101,7 @@ export async function updateRobot(
   const updated = await db
     .update(rotaRobots)
     .set({ ...values, updated_at: sql`now()` })
-    .where(scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)))
+    .where(visibleRobot(scope, id))
     .returning({ id: rotaRobots.rota_robots_id });
   return updated.length > 0;
 }
@@ -106,22 +119,42 @@ export async function deleteRobot(db: Db, scope: TenantScope, id: number): Promi
         scope.where(
           rotaSchedulings,
           eq(rotaSchedulings.rota_robots_id, id),
+          scope.robots(rotaSchedulings.rota_robots_id),
           isNotNull(rotaSchedulings.deleted_at),
         ),
       );
     const deleted = await tx
       .delete(rotaRobots)
-      .where(scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)))
+      .where(visibleRobot(scope, id))
       .returning({ id: rotaRobots.rota_robots_id });
     return deleted.length > 0;
   });
 }
 
-/** A robot of the scope exists (used by the modules that hang off a robot). */
+/**
+ * A robot of the scope exists and the caller's teams let them see it (used by the modules that
+ * hang off a robot): a hidden robot is as absent as another client's.
+ */
 export async function robotExists(db: Db, scope: TenantScope, id: number): Promise<boolean> {
   const [row] = await db
     .select({ id: rotaRobots.rota_robots_id })
     .from(rotaRobots)
-    .where(scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, id)));
+    .where(visibleRobot(scope, id));
   return Boolean(row);
+}
+
+/** Puts a new robot in every team its creator belongs to in the client. */
+export async function addRobotToTeamsOf(
+  db: Db,
+  scope: TenantScope,
+  usersId: number,
+  robotId: number,
+) {
+  await db.execute(
+    sql`insert into ${teamRobots} (rota_clients_id, teams_id, rota_robots_id)
+        select ${teamUsers.rota_clients_id}, ${teamUsers.teams_id}, ${robotId}::int
+          from ${teamUsers}
+         where ${scope.where(teamUsers, eq(teamUsers.users_id, usersId))}
+        on conflict do nothing`,
+  );
 }

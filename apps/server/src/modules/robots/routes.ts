@@ -12,6 +12,7 @@ import { actorOf, scopeOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { Services } from '../../http/services.js';
+import { seenWith } from './service.js';
 
 /** /api/rota/robot/api/v1 (DESIGN §4), guarded by ROBOS.* */
 export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
@@ -29,7 +30,13 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     create: {
       body: robotCreateSchema,
       summary: 'Create a robot',
-      run: (scope, input) => robots.create(scope, input),
+      run: async (scope, input, request) => {
+        const actor = actorOf(request);
+        const robot = await robots.create(scope, input, actor.user.users_id);
+        // It joined its creator's teams: the rest of this request sees it too (the audit).
+        actor.scope = seenWith(scope, robot.rota_robots_id);
+        return robot;
+      },
     },
     update: robotUpdateSchema,
     service: robots,

@@ -3,8 +3,9 @@ import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
-import type { TenantScope } from '../../lib/tenant-scope.js';
+import { tenantScope, type TenantScope } from '../../lib/tenant-scope.js';
 import {
+  addRobotToTeamsOf,
   deleteRobot,
   findRobot,
   insertRobot,
@@ -28,6 +29,10 @@ export const toRobot = (row: RobotRow): Robot => ({
   updated_at: iso(row.updated_at),
 });
 
+/** The scope once `robotId` joined the caller's teams. */
+export const seenWith = (scope: TenantScope, robotId: number) =>
+  scope.robotIds ? tenantScope(scope.clientId, [...scope.robotIds, robotId]) : scope;
+
 const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_robot_name' }]);
 
@@ -44,13 +49,25 @@ export class RobotService {
     return toRobot(row);
   }
 
-  async create(scope: TenantScope, input: RobotCreate): Promise<Robot> {
+  /**
+   * A member of teams (`usersId`, when the scope is limited by teams) puts the new robot in
+   * their teams at once, so they keep seeing what they made; `seenWith` is then their view.
+   */
+  async create(scope: TenantScope, input: RobotCreate, usersId?: number): Promise<Robot> {
+    let id: number;
     try {
-      return await this.show(scope, await insertRobot(this.db, scope, input));
+      id = await this.db.transaction(async (tx) => {
+        const created = await insertRobot(tx, scope, input);
+        if (scope.robotIds && usersId !== undefined) {
+          await addRobotToTeamsOf(tx, scope, usersId, created);
+        }
+        return created;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
+    return this.show(seenWith(scope, id), id);
   }
 
   async update(scope: TenantScope, { id, ...changes }: RobotUpdate): Promise<void> {

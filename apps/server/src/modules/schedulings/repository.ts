@@ -66,6 +66,7 @@ export type SchedulingRow = Awaited<ReturnType<typeof selectSchedulings>>[number
 export async function listSchedulings(db: Db, scope: TenantScope, query: SchedulingListQuery) {
   const where = scope.where(
     rotaSchedulings,
+    scope.robots(rotaSchedulings.rota_robots_id),
     deletedFilter[query.deleted],
     searchSchedulings(scope, query.search),
     query.rota_robots_id === undefined
@@ -92,7 +93,11 @@ export async function findScheduling(
   id: number,
 ): Promise<SchedulingRow | undefined> {
   const [row] = await selectSchedulings(db, scope).where(
-    scope.where(rotaSchedulings, eq(rotaSchedulings.rota_schedulings_id, id)),
+    scope.where(
+      rotaSchedulings,
+      eq(rotaSchedulings.rota_schedulings_id, id),
+      scope.robots(rotaSchedulings.rota_robots_id),
+    ),
   );
   return row;
 }
@@ -137,6 +142,7 @@ export async function updateScheduling(
       scope.where(
         rotaSchedulings,
         eq(rotaSchedulings.rota_schedulings_id, id),
+        scope.robots(rotaSchedulings.rota_robots_id),
         isNull(rotaSchedulings.deleted_at),
       ),
     )
@@ -190,6 +196,7 @@ export async function setSchedulingDeleted(
       scope.where(
         rotaSchedulings,
         eq(rotaSchedulings.rota_schedulings_id, id),
+        scope.robots(rotaSchedulings.rota_robots_id),
         deleted ? isNull(rotaSchedulings.deleted_at) : isNotNull(rotaSchedulings.deleted_at),
       ),
     )
@@ -206,7 +213,13 @@ export async function schedulingState(
   const [row] = await db
     .select({ deleted_at: rotaSchedulings.deleted_at })
     .from(rotaSchedulings)
-    .where(scope.where(rotaSchedulings, eq(rotaSchedulings.rota_schedulings_id, id)));
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_schedulings_id, id),
+        scope.robots(rotaSchedulings.rota_robots_id),
+      ),
+    );
   if (!row) return undefined;
   return row.deleted_at ? 'deleted' : 'live';
 }
@@ -215,4 +228,10 @@ export const liveSchedulingIds = (db: Db, scope: TenantScope) =>
   db
     .select({ id: rotaSchedulings.rota_schedulings_id })
     .from(rotaSchedulings)
-    .where(scope.where(rotaSchedulings, isNull(rotaSchedulings.deleted_at)));
+    .where(
+      scope.where(
+        rotaSchedulings,
+        isNull(rotaSchedulings.deleted_at),
+        scope.robots(rotaSchedulings.rota_robots_id),
+      ),
+    );

@@ -55,6 +55,7 @@ export async function listTasks<R>(
 ) {
   const where = scope.where(
     t,
+    scope.robots(t.rota_robots_id),
     query.rota_robots_id === undefined ? undefined : eq(t.rota_robots_id, query.rota_robots_id),
     query.status === undefined ? undefined : eq(t.status, query.status),
     searchAny(query.search, [t.label]),
@@ -76,7 +77,9 @@ export async function findTask(
   scope: TenantScope,
   id: number,
 ): Promise<TaskRow | undefined> {
-  const [row] = await selectTasks(db).where(scope.where(t, eq(t.rota_tasks_id, id)));
+  const [row] = await selectTasks(db).where(
+    scope.where(t, eq(t.rota_tasks_id, id), scope.robots(t.rota_robots_id)),
+  );
   return row;
 }
 
@@ -98,7 +101,7 @@ export async function updateTask(
   const updated = await db
     .update(t)
     .set({ ...values, updated_at: sql`now()` })
-    .where(scope.where(t, eq(t.rota_tasks_id, id)))
+    .where(scope.where(t, eq(t.rota_tasks_id, id), scope.robots(t.rota_robots_id)))
     .returning({ id: t.rota_tasks_id });
   return updated.length > 0;
 }
@@ -112,6 +115,7 @@ export async function requeueTasks(db: Db, scope: TenantScope, ids: number[]): P
       scope.where(
         t,
         inArray(t.rota_tasks_id, ids),
+        scope.robots(t.rota_robots_id),
         notInArray(t.status, ['processing', 'pending']),
       ),
     )
@@ -122,7 +126,7 @@ export async function requeueTasks(db: Db, scope: TenantScope, ids: number[]): P
 export async function deleteTasks(db: Db, scope: TenantScope, ids: number[]): Promise<number> {
   const deleted = await db
     .delete(t)
-    .where(scope.where(t, inArray(t.rota_tasks_id, ids)))
+    .where(scope.where(t, inArray(t.rota_tasks_id, ids), scope.robots(t.rota_robots_id)))
     .returning({ id: t.rota_tasks_id });
   return deleted.length;
 }

@@ -235,7 +235,19 @@ export class UserService {
         if (Object.keys(values).length > 0 && !ownsAccount) throw forbidden();
 
         if (clients) {
-          const issues = await this.checkMemberships(tx, authority, clients, 'USUARIOS.UPDATE');
+          // A form sends back memberships it did not touch, some perhaps in clients the actor
+          // does not manage: only added or changed ones need the actor's authority.
+          const unchanged = (m: UserMembership) =>
+            memberships.some(
+              (e) => e.rota_clients_id === m.rota_clients_id && e.profiles_id === m.profiles_id,
+            );
+          const issues = await this.checkMemberships(
+            tx,
+            authority,
+            clients,
+            'USUARIOS.UPDATE',
+            unchanged,
+          );
           if (issues.length > 0) throw new AppError('invalid_input', issues);
         }
         const conflicts = await accountConflicts(tx, values, id);
@@ -362,6 +374,7 @@ export class UserService {
     authority: Authority,
     list: readonly UserMembership[],
     permission: Permission,
+    unchanged: (m: UserMembership) => boolean = () => false,
   ): Promise<FieldIssue[]> {
     const existing = await existingClientIds(
       db,
@@ -369,6 +382,7 @@ export class UserService {
     );
     const issues: FieldIssue[] = [];
     for (const [i, m] of list.entries()) {
+      if (unchanged(m)) continue;
       const clientField = `clients.${i}.rota_clients_id`;
       if (!authority.platformAdmin && !authority.isMember(m.rota_clients_id)) {
         issues.push({ field: clientField, message: 'client_not_member' });

@@ -1,12 +1,12 @@
 import { Loader, type MantineColor } from '@mantine/core';
 import {
-  DEFAULT_STATUS_CATEGORIES,
   EXECUTION_STATUSES,
   FINAL_EXECUTION_STATUSES,
   type DashboardCategory,
   type ExecutionStatus,
 } from '@rota/contract';
 import { StatusBadge } from '../../../components/badges';
+import { useStatusPalette } from '../../status-items/hooks/use-status-palette';
 import { useActivityTranslation } from '../i18n';
 
 /** DESIGN §6 categories: Process blue, Failure red, Others green, Idle grey. */
@@ -17,17 +17,6 @@ export const CATEGORY_COLORS: Record<DashboardCategory, MantineColor> = {
   idle: 'gray',
 };
 
-/**
- * A status takes its category's colour (the status items will let each client choose them);
- * among the Others, a cancelled run is grey rather than the green of a success.
- */
-export const EXECUTION_STATUS_COLORS = Object.fromEntries(
-  EXECUTION_STATUSES.map((status) => [
-    status,
-    status === 'cancelled' ? 'gray' : CATEGORY_COLORS[DEFAULT_STATUS_CATEGORIES[status]],
-  ]),
-) as Record<ExecutionStatus, MantineColor>;
-
 export function isFinalStatus(status: ExecutionStatus): boolean {
   return (FINAL_EXECUTION_STATUSES as readonly ExecutionStatus[]).includes(status);
 }
@@ -36,14 +25,16 @@ export function isExecutionStatus(value: string | undefined): value is Execution
   return (EXECUTION_STATUSES as readonly string[]).includes(value ?? '');
 }
 
+/** Each status's text: the client's label (its status item), else the translated name. */
 export function useExecutionStatusLabels(): Record<ExecutionStatus, string> {
   const t = useActivityTranslation();
+  const palette = useStatusPalette();
   return Object.fromEntries(
-    EXECUTION_STATUSES.map((status) => [status, t(`status.${status}`)]),
+    EXECUTION_STATUSES.map((status) => [status, palette.label[status] ?? t(`status.${status}`)]),
   ) as Record<ExecutionStatus, string>;
 }
 
-/** An execution's status as a coloured badge; a running one spins. */
+/** An execution's status as a badge in the client's colour (DESIGN §7); a running one spins. */
 export function ExecutionStatusBadge({
   status,
   size,
@@ -52,14 +43,17 @@ export function ExecutionStatusBadge({
   size?: 'sm' | 'md' | 'lg';
 }) {
   const labels = useExecutionStatusLabels();
+  const palette = useStatusPalette();
   return (
     <StatusBadge
       status={status}
-      colors={EXECUTION_STATUS_COLORS}
+      colors={palette.color}
       labels={labels}
       size={size}
       leftSection={
-        status === 'processing' ? <Loader size={10} color="blue" aria-hidden /> : undefined
+        status === 'processing' ? (
+          <Loader size={10} color={palette.color.processing} aria-hidden />
+        ) : undefined
       }
     />
   );

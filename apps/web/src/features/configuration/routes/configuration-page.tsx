@@ -1,12 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../../components/page-header';
+import StatusItemsPage from '../../status-items/routes/status-items-page';
 
+/** `/configuration` is another name of `/connector` (SPEC §2): the configuration items. */
 export default function ConfigurationPage() {
-  const { t } = useTranslation();
-  return (
-    <PageHeader
-      title={t('pages.configuration.title')}
-      subtitle={t('pages.configuration.subtitle')}
-    />
-  );
+  return <StatusItemsPage />;
 }

@@ -6,9 +6,18 @@ import {
   IconMoonStars,
   type Icon,
 } from '@tabler/icons-react';
-import { DASHBOARD_CATEGORIES, type Dashboard, type DashboardCategory } from '@rota/contract';
+import {
+  DASHBOARD_CATEGORIES,
+  EXECUTION_STATUSES,
+  type Dashboard,
+  type DashboardCategory,
+} from '@rota/contract';
 import { useFormat } from '../../../lib/format';
-import { CATEGORY_COLORS } from '../../activity/components/execution-status';
+import {
+  CATEGORY_COLORS,
+  useExecutionStatusLabels,
+} from '../../activity/components/execution-status';
+import { useStatusPalette } from '../../status-items/hooks/use-status-palette';
 import { useDashboardTranslation } from '../i18n';
 import { StatCard } from './stat-card';
 
@@ -29,6 +38,23 @@ export function CategoryCards({
 }) {
   const t = useDashboardTranslation();
   const format = useFormat();
+  // What each card counts follows the client's status items, so the hint names their statuses.
+  const palette = useStatusPalette();
+  const labels = useExecutionStatusLabels();
+  const hintOf = (category: DashboardCategory) => {
+    if (category === 'idle') return t('categories.hint.idle');
+    const statuses = EXECUTION_STATUSES.filter((s) => palette.category[s] === category);
+    if (statuses.length === 0) return t('categories.hint.none');
+    const list = new Intl.ListFormat(format.lang === 'pt' ? 'pt-BR' : 'en', {
+      type: 'disjunction',
+    });
+    return t('categories.hint.statuses', {
+      // A client's own label is kept as written; a translated name reads mid-sentence.
+      statuses: list.format(
+        statuses.map((s) => palette.label[s] ?? labels[s].toLocaleLowerCase(format.lang)),
+      ),
+    });
+  };
   return (
     <SimpleGrid
       component="section"
@@ -43,7 +69,7 @@ export function CategoryCards({
           <StatCard
             key={category}
             label={t(`categories.${category}`)}
-            hint={t(`categories.hint.${category}`)}
+            hint={hintOf(category)}
             value={typeof value === 'number' ? format.number(value) : '—'}
             loading={loading}
             color={CATEGORY_COLORS[category]}

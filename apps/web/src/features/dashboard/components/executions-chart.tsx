@@ -1,22 +1,9 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { EXECUTION_STATUSES, type Dashboard, type ExecutionStatus } from '@rota/contract';
+import { EXECUTION_STATUSES, type Dashboard } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
 import { useExecutionStatusLabels } from '../../activity/components/execution-status';
-
-/**
- * Bar colours: each status in its category's hue (DESIGN §6: Process blue, Failure red, Others
- * green/grey), in shades so the statuses of one category stay apart.
- */
-const STATUS_CHART_COLORS: Record<ExecutionStatus, string> = {
-  queued: 'blue.3',
-  processing: 'blue.6',
-  success: 'green.6',
-  cancelled: 'gray.5',
-  business_error: 'red.3',
-  application_error: 'red.8',
-  timeout: 'red.5',
-};
+import { useStatusPalette } from '../../status-items/hooks/use-status-palette';
 
 /**
  * Executions per day, stacked by status (its own chunk, with recharts, loaded only by the
@@ -31,6 +18,8 @@ export default function ExecutionsChart({
 }) {
   const format = useFormat();
   const labels = useExecutionStatusLabels();
+  // Bars in the client's status colours (its status items).
+  const palette = useStatusPalette();
   const dayFormat = new Intl.DateTimeFormat(format.lang === 'pt' ? 'pt-BR' : 'en-US', {
     day: '2-digit',
     month: '2-digit',
@@ -48,7 +37,7 @@ export default function ExecutionsChart({
       series={EXECUTION_STATUSES.map((status) => ({
         name: status,
         label: labels[status],
-        color: STATUS_CHART_COLORS[status],
+        color: palette.color[status],
       }))}
       withLegend
       // Keep the statuses in their order (Recharts sorts legend items by name otherwise).

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  dataResponseSchema,
+  environmentCreateSchema,
+  environmentListQuerySchema,
+  environmentSchema,
+  environmentTestResultSchema,
+  environmentUpdateSchema,
+  idBodySchema,
+} from '@rota/contract';
+import { scopeOf } from '../../http/auth.js';
+import { registerCrudRoutes } from '../../http/crud-routes.js';
+import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import type { Services } from '../../http/services.js';
+
+/** /api/rota/env/api/v1 (DESIGN §4), guarded by USUARIOS.* (DESIGN §5). */
+export const environmentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { environments } = services;
+
+  registerCrudRoutes(app, {
+    area: 'USUARIOS',
+    tag: 'environments',
+    noun: 'environment',
+    item: environmentSchema,
+    listQuery: environmentListQuerySchema,
+    create: {
+      body: environmentCreateSchema,
+      summary: 'Create an environment; `db_pass` and `rota_token` are sealed at rest',
+      run: (scope, input) => environments.create(scope, input),
+    },
+    update: environmentUpdateSchema,
+    service: environments,
+    audit: { log: services.audit, entity: 'environment', idKey: 'rota_environments_id' },
+    summaries: {
+      index: 'List environments; secrets show only as `has_db_pass` and `has_rota_token`',
+      update:
+        'Change an environment; a secret sent replaces the stored one, `null` clears it, leaving it out keeps it',
+    },
+  });
+
+  app.post(
+    '/test',
+    {
+      // Whoever may change the settings may try them: the call uses the stored password and
+      // makes this server open a connection to the host the environment names.
+      config: { permissions: ['USUARIOS.UPDATE'] },
+      schema: {
+        tags: ['environments'],
+        security: bearerSecurity,
+        summary:
+          'Try the PostgreSQL the environment describes (5 s at most): `ok` with the server version, or the error',
+        body: idBodySchema,
+        response: { 200: dataResponseSchema(environmentTestResultSchema), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      data: await environments.test(scopeOf(request), request.body.id, request.lang),
+    }),
+  );
+};

@@ -1,0 +1,373 @@
+import net from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs, rotaEnvironments } from '../src/db/schema.js';
+import { SecretBox } from '../src/lib/secret-box.js';
+import { createProfile, createUser } from './helpers/fixtures.js';
+import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
+import { setUpTenants, type Tenants } from './helpers/tenants.js';
+
+const B = '/api/rota/env/api/v1';
+let t: TestApp;
+let c: Tenants;
+
+/** The PostgreSQL of the project's machines (trust authentication), or the one tests run on. */
+const LOCAL_PG = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+
+beforeAll(async () => {
+  t = await createTestApp();
+  c = await setUpTenants(t, { permissions: ['USUARIOS.LIST'] });
+});
+afterAll(() => t.close());
+
+type Caller = Tenants['admin'];
+
+async function createEnvironment(as: Caller, body: object): Promise<number> {
+  const res = await as.post(`${B}/create`, body);
+  expect(res.status).toBe(201);
+  return res.body.data.rota_environments_id as number;
+}
+
+async function storedRow(id: number) {
+  const [row] = await t.db
+    .select()
+    .from(rotaEnvironments)
+    .where(eq(rotaEnvironments.rota_environments_id, id));
+  return row!;
+}
+
+async function auditOf(id: number) {
+  return t.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.entity, 'environment'), eq(auditLogs.entity_id, String(id))))
+    .orderBy(auditLogs.audit_logs_id);
+}
+
+const show = async (id: number) => (await c.admin.post(`${B}/show`, { id })).body.data;
+
+describe('environments', () => {
+  it('round-trips create, show, update, list and delete, each write audited', async () => {
+    const created = await c.admin.post(`${B}/create`, {
+      title: 'Production',
+      db_url: 'db.example.com',
+      db_name: 'erp',
+      db_user: 'robot',
+      db_port: 5433,
+      rota_api_url: 'https://rota.example.com/api',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe('Created!');
+    expect(created.body.data).toMatchObject({
+      title: 'Production',
+      db_url: 'db.example.com',
+      db_name: 'erp',
+      db_user: 'robot',
+      db_port: 5433,
+      rota_api_url: 'https://rota.example.com/api',
+      has_db_pass: false,
+      has_rota_token: false,
+    });
+    const id = created.body.data.rota_environments_id;
+    expect(await show(id)).toEqual(created.body.data);
+
+    const updated = await c.admin.put(`${B}/update`, { id, db_name: 'erp2', db_port: null });
+    expect(updated.status).toBe(204);
+    expect(await show(id)).toMatchObject({
+      title: 'Production',
+      db_url: 'db.example.com',
+      db_name: 'erp2',
+      db_port: null,
+      rota_api_url: 'https://rota.example.com/api',
+    });
+
+    const listed = await c.admin.post(`${B}/index`, { search: 'producti' });
+    expect(
+      listed.body.data.map((e: { rota_environments_id: number }) => e.rota_environments_id),
+    ).toEqual([id]);
+
+    const removed = await c.admin.post(`${B}/delete`, { id });
+    expect(removed.status).toBe(202);
+    expect(removed.body.message).toBe('Removed!');
+    expect((await c.admin.post(`${B}/show`, { id })).status).toBe(404);
+
+    const audit = await auditOf(id);
+    expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'delete']);
+    expect(audit[0]).toMatchObject({ rota_clients_id: c.defaultClientId, before: null });
+    expect(audit[1]!.before).toMatchObject({ db_name: 'erp', db_port: 5433 });
+    expect(audit[1]!.after).toMatchObject({ db_name: 'erp2', db_port: null });
+    expect(audit[2]).toMatchObject({ after: null });
+    expect(audit[2]!.before).toMatchObject({ title: 'Production' });
+  });
+
+  it('paginates, searches and sorts', async () => {
+    const fresh = await setUpTenants(t);
+    const admin = await clientAdmin(fresh.otherClientId);
+    for (let i = 1; i <= 23; i++) {
+      await createEnvironment(admin, { title: `Stage ${String(i).padStart(2, '0')}` });
+    }
+    const page = await admin.post(`${B}/index`, { search: 'stage', page: 3, per_page: 10 });
+    expect(page.status).toBe(200);
+    expect(page.body.meta).toEqual({ total: 23, current_page: 3, per_page: 10 });
+    expect(page.body.data.map((e: { title: string }) => e.title)).toEqual([
+      'Stage 21',
+      'Stage 22',
+      'Stage 23',
+    ]);
+    const desc = await admin.post(`${B}/index`, { sort: 'title', order: 'desc', per_page: 2 });
+    expect(desc.body.data.map((e: { title: string }) => e.title)).toEqual(['Stage 23', 'Stage 22']);
+    const defaults = await admin.post(`${B}/index`, {});
+    expect(defaults.body.meta).toEqual({ total: 23, current_page: 1, per_page: 20 });
+    const badSort = await admin.post(`${B}/index`, { sort: 'db_pass' });
+    expect(badSort.status).toBe(400);
+  });
+
+  it('says which fields are wrong, in the caller’s language', async () => {
+    const en = await c.admin.post(`${B}/create`, {
+      title: ' ',
+      db_port: 70000,
+      rota_api_url: 'ftp://x',
+      db_pass: 12,
+    });
+    expect(en.status).toBe(400);
+    expect(en.body.errors).toEqual([
+      { field: 'title', message: 'Required title' },
+      { field: 'db_pass', message: 'Invalid value' },
+      { field: 'db_port', message: 'Out of range' },
+      { field: 'rota_api_url', message: 'Must be an http(s) address' },
+    ]);
+    const missing = await c.admin.post(`${B}/create`, {});
+    expect(missing.body.errors).toEqual([{ field: 'title', message: 'Required title' }]);
+
+    const pt = client(t.app, {
+      token: await signIn(t.app, ADMIN.access, ADMIN.password),
+      lang: 'pt',
+    });
+    const inPt = await pt.post(`${B}/create`, { db_port: 0, rota_api_url: 'nope' });
+    expect(inPt.body.errors).toEqual([
+      { field: 'title', message: 'Título obrigatório' },
+      { field: 'db_port', message: 'Fora do intervalo permitido' },
+      { field: 'rota_api_url', message: 'Deve ser um endereço http(s)' },
+    ]);
+    const id = await createEnvironment(c.admin, { title: 'Validated' });
+    const update = await pt.put(`${B}/update`, { id, title: '' });
+    expect(update.status).toBe(400);
+    expect(update.body.errors).toEqual([{ field: 'title', message: 'Título obrigatório' }]);
+    expect((await c.admin.put(`${B}/update`, { title: 'x' })).body.errors).toEqual([
+      { field: 'id', message: 'Invalid value' },
+    ]);
+  });
+
+  it('refuses a duplicate title in the client with 409, but not in another client', async () => {
+    const first = await createEnvironment(c.admin, { title: 'Homologation' });
+    const dup = await c.admin.post(`${B}/create`, { title: 'HOMOLOGATION' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('conflict');
+    expect(dup.body.errors).toEqual([
+      { field: 'title', message: 'An environment with this title already exists' },
+    ]);
+    const second = await createEnvironment(c.admin, { title: 'Other env' });
+    const renamed = await c.admin.put(`${B}/update`, { id: second, title: 'homologation' });
+    expect(renamed.status).toBe(409);
+    expect((await show(first)).title).toBe('Homologation');
+    const otherAdmin = await clientAdmin(c.otherClientId);
+    expect((await otherAdmin.post(`${B}/create`, { title: 'Homologation' })).status).toBe(201);
+  });
+
+  it('keeps db_pass and rota_token sealed at rest and out of every answer', async () => {
+    const dbPass = 'Db-P@ss-9f2c';
+    const token = 'rota-token-7d1e5a';
+    const created = await c.admin.post(`${B}/create`, {
+      title: 'Secrets',
+      db_url: 'db.local',
+      db_pass: dbPass,
+      rota_token: token,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ has_db_pass: true, has_rota_token: true });
+    const id = created.body.data.rota_environments_id;
+
+    const answers = [
+      created,
+      await c.admin.post(`${B}/show`, { id }),
+      await c.admin.post(`${B}/index`, { search: 'Secrets' }),
+    ];
+    for (const answer of answers) {
+      const text = JSON.stringify(answer.body);
+      expect(text).not.toContain(dbPass);
+      expect(text).not.toContain(token);
+      expect(text).not.toContain('sealed');
+      expect(text).not.toMatch(/"db_pass"|"rota_token"/);
+    }
+
+    const box = new SecretBox(t.secretKey);
+    const row = await storedRow(id);
+    expect(row.db_pass_sealed).not.toContain(dbPass);
+    expect(row.rota_token_sealed).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(dbPass);
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(box.open(row.db_pass_sealed!)).toBe(dbPass);
+    expect(box.open(row.rota_token_sealed!)).toBe(token);
+
+    // Left out: kept. A new value: replaced. null: cleared.
+    expect((await c.admin.put(`${B}/update`, { id, title: 'Secrets 2' })).status).toBe(204);
+    expect(box.open((await storedRow(id)).db_pass_sealed!)).toBe(dbPass);
+    expect(box.open((await storedRow(id)).rota_token_sealed!)).toBe(token);
+    await c.admin.put(`${B}/update`, { id, db_pass: 'new-pass' });
+    expect(box.open((await storedRow(id)).db_pass_sealed!)).toBe('new-pass');
+    expect(box.open((await storedRow(id)).rota_token_sealed!)).toBe(token);
+    await c.admin.put(`${B}/update`, { id, rota_token: null, db_pass: '' });
+    expect(await storedRow(id)).toMatchObject({ db_pass_sealed: null, rota_token_sealed: null });
+    expect(await show(id)).toMatchObject({ has_db_pass: false, has_rota_token: false });
+
+    const audit = JSON.stringify(await auditOf(id));
+    expect(audit).not.toContain(dbPass);
+    expect(audit).not.toContain(token);
+    expect(audit).not.toContain('new-pass');
+  });
+
+  it('needs USUARIOS permissions: list alone can read but neither write nor test', async () => {
+    const id = await createEnvironment(c.admin, { title: 'Guarded' });
+    expect((await c.limited.post(`${B}/index`, {})).status).toBe(200);
+    expect((await c.limited.post(`${B}/show`, { id })).status).toBe(200);
+    expect((await c.limited.post(`${B}/create`, { title: 'Nope' })).status).toBe(403);
+    expect((await c.limited.put(`${B}/update`, { id, title: 'x' })).status).toBe(403);
+    expect((await c.limited.post(`${B}/delete`, { id })).status).toBe(403);
+    expect((await c.limited.post(`${B}/test`, { id })).status).toBe(403);
+
+    const none = await setUpTenants(t, { permissions: ['ROBOS.LIST'] });
+    expect((await none.limited.post(`${B}/index`, {})).status).toBe(403);
+    expect((await none.limited.post(`${B}/show`, { id })).status).toBe(403);
+    expect((await client(t.app).post(`${B}/index`, {})).status).toBe(401);
+  });
+
+  it('answers 404 for another client’s environment on every call and keeps it out of its list', async () => {
+    const mine = await createEnvironment(c.admin, { title: 'Private env', db_url: 'x' });
+    const other = await clientAdmin(c.otherClientId);
+    expect((await other.post(`${B}/show`, { id: mine })).status).toBe(404);
+    expect((await other.put(`${B}/update`, { id: mine, title: 'Stolen' })).status).toBe(404);
+    expect((await other.put(`${B}/update`, { id: mine, db_pass: 'x' })).status).toBe(404);
+    expect((await other.post(`${B}/delete`, { id: mine })).status).toBe(404);
+    expect((await other.post(`${B}/test`, { id: mine })).status).toBe(404);
+    expect((await other.post(`${B}/index`, { search: 'Private env' })).body.meta.total).toBe(0);
+    expect((await show(mine)).title).toBe('Private env');
+    expect(await storedRow(mine)).toMatchObject({ db_pass_sealed: null });
+  });
+});
+
+describe('environment connection test', () => {
+  const test = (id: number, as: Caller = c.admin) => as.post(`${B}/test`, { id });
+
+  it('connects to a reachable PostgreSQL and says its version', async () => {
+    const id = await createEnvironment(c.admin, {
+      title: 'Local PostgreSQL',
+      db_url: LOCAL_PG.hostname,
+      db_port: Number(LOCAL_PG.port || 5432),
+      db_name: LOCAL_PG.pathname.slice(1) || 'postgres',
+      db_user: decodeURIComponent(LOCAL_PG.username) || 'postgres',
+      db_pass: decodeURIComponent(LOCAL_PG.password) || 'unused-with-trust',
+    });
+    const res = await test(id);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ ok: true });
+    expect(res.body.data.message).toMatch(/^Connected: PostgreSQL \d+/);
+    expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(res.body.data.duration_ms).toBeLessThan(5000);
+    expect(JSON.stringify(res.body)).not.toContain('unused-with-trust');
+
+    const pt = client(t.app, { token: c.adminToken, lang: 'pt' });
+    expect((await test(id, pt)).body.data.message).toMatch(/^Conectado: PostgreSQL/);
+  });
+
+  it('says what the server answered when it refuses (a database that does not exist)', async () => {
+    const id = await createEnvironment(c.admin, {
+      title: 'Missing database',
+      db_url: LOCAL_PG.hostname,
+      db_port: Number(LOCAL_PG.port || 5432),
+      db_name: 'rota_no_such_database',
+      db_user: decodeURIComponent(LOCAL_PG.username) || 'postgres',
+    });
+    const res = await test(id);
+    expect(res.status).toBe(200);
+    expect(res.body.data.ok).toBe(false);
+    expect(res.body.data.message).toContain('rota_no_such_database');
+  });
+
+  it('reports a closed port at once, as an answer and not an HTTP error', async () => {
+    const id = await createEnvironment(c.admin, {
+      title: 'Closed port',
+      db_url: '127.0.0.1',
+      db_port: 1,
+    });
+    const started = Date.now();
+    const res = await test(id);
+    expect(res.status).toBe(200);
+    expect(res.body.data.ok).toBe(false);
+    expect(res.body.data.message).toMatch(/ECONNREFUSED/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('needs a host to try', async () => {
+    const id = await createEnvironment(c.admin, { title: 'No host' });
+    const res = await test(id);
+    expect(res.body.data).toEqual({
+      ok: false,
+      message: 'The environment has no database host (db_url)',
+      duration_ms: 0,
+    });
+  });
+
+  it('gives up on a host that never answers after 5 s', { timeout: 30_000 }, async () => {
+    // A listener that accepts and then stays silent, like a firewalled or hung server. (An
+    // unroutable address such as 10.255.255.1 would do the same where the network drops it;
+    // the sandbox these tests run in answers such addresses itself.)
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const id = await createEnvironment(c.admin, {
+        title: 'Silent server',
+        db_url: '127.0.0.1',
+        db_port: (silent.address() as net.AddressInfo).port,
+        db_pass: 'never-sent-anywhere',
+      });
+      const started = Date.now();
+      const res = await test(id);
+      const elapsed = Date.now() - started;
+      expect(res.status).toBe(200);
+      expect(res.body.data.ok).toBe(false);
+      expect(res.body.data.message).toMatch(/^No answer within 5 s/);
+      expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(4900);
+      expect(elapsed).toBeGreaterThanOrEqual(4900);
+      expect(elapsed).toBeLessThan(7000);
+      expect(JSON.stringify(res.body)).not.toContain('never-sent-anywhere');
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('ends an unroutable address within the 5 s too', { timeout: 30_000 }, async () => {
+    const id = await createEnvironment(c.admin, { title: 'Unroutable', db_url: '10.255.255.1' });
+    const started = Date.now();
+    const res = await test(id);
+    expect(res.status).toBe(200);
+    expect(res.body.data.ok).toBe(false);
+    expect(Date.now() - started).toBeLessThan(7000);
+  });
+});
+
+/** A member of `clientId` holding every USUARIOS permission. */
+async function clientAdmin(clientId: number) {
+  const profile = await createProfile(t.db, clientId, `Env admins ${Math.random()}`, [
+    'USUARIOS.LIST',
+    'USUARIOS.CREATE',
+    'USUARIOS.UPDATE',
+    'USUARIOS.DELETE',
+  ]);
+  const access = `envadmin${clientId}${Math.random().toString(36).slice(2, 6)}`;
+  await createUser(t.db, {
+    access,
+    password: 'env-admin-password',
+    memberships: [{ clientId, profileId: profile.profiles_id }],
+  });
+  return client(t.app, { token: await signIn(t.app, access, 'env-admin-password'), lang: 'en' });
+}

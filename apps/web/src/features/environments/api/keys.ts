@@ -1,0 +1,8 @@
+import type { EnvironmentListBody } from './list-environments';
+
+/** Query keys of the environments area, so no component writes one inline. */
+export const environmentKeys = {
+  all: ['environments'] as const,
+  lists: () => [...environmentKeys.all, 'list'] as const,
+  list: (body: EnvironmentListBody) => [...environmentKeys.lists(), body] as const,
+};

@@ -1,0 +1,9 @@
+import type { StatusItemListBody } from './list-status-items';
+
+/** Query keys of the status items area, so no component writes one inline. */
+export const statusItemKeys = {
+  all: ['status-items'] as const,
+  lists: () => [...statusItemKeys.all, 'list'] as const,
+  list: (body: StatusItemListBody) => [...statusItemKeys.lists(), body] as const,
+  palette: () => [...statusItemKeys.all, 'palette'] as const,
+};

@@ -1,0 +1,9 @@
+import { useTranslation } from 'react-i18next';
+import { registerTranslations } from '../../lib/i18n';
+import en from './locales/en.json';
+import pt from './locales/pt.json';
+
+/** The status items area's strings; `useStatusItemsTranslation()`. */
+export const STATUS_ITEMS_NS = registerTranslations('statusItems', { pt, en });
+
+export const useStatusItemsTranslation = () => useTranslation('statusItems').t;
