@@ -39,9 +39,15 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     return res.body as any;
   };
   const robot = ok(
-    await as.post('/api/rota/robot/api/v1/create', { name: `Robot ${tag}`, executor: 'node main.js' }),
+    await as.post('/api/rota/robot/api/v1/create', {
+      name: `Robot ${tag}`,
+      executor: 'node main.js',
+    }),
   ).data.rota_robots_id as number;
-  const form = multipart({ rota_robots_id: robot, version: '1.0.0' }, { name: 'robot.tar.gz', data: robotPackage() });
+  const form = multipart(
+    { rota_robots_id: robot, version: '1.0.0' },
+    { name: 'robot.tar.gz', data: robotPackage() },
+  );
   const uploaded = await t.app.inject({
     method: 'POST',
     url: '/api/rota/robot/version/api/v1/create',
@@ -51,15 +57,24 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
   expect(uploaded.statusCode, uploaded.body).toBe(201);
   const versionData = JSON.parse(uploaded.body).data;
   const field = ok(
-    await as.post('/api/rota/robot/field/api/v1/create', { rota_robots_id: robot, name: 'f', label: 'F' }),
+    await as.post('/api/rota/robot/field/api/v1/create', {
+      rota_robots_id: robot,
+      name: 'f',
+      label: 'F',
+    }),
   ).data.rota_robot_fields_id as number;
   const task = ok(
-    await as.post('/api/rota/task/api/v1/create', { rota_robots_id: robot, expiration_date: '2099-01-01' }),
+    await as.post('/api/rota/task/api/v1/create', {
+      rota_robots_id: robot,
+      expiration_date: '2099-01-01',
+    }),
   ).data.rota_tasks_id as number;
-  const vm = ok(await as.post('/api/rota/vm/api/v1/create', { name: `VM ${tag}`, hostname: `vm-${tag}` }))
-    .data.rota_vms_id as number;
-  const agent = ok(await as.post('/api/rota/node/api/v1/create', { name: `Agent ${tag}`, rota_vms_id: vm }))
-    .data.rota_nodes_id as number;
+  const vm = ok(
+    await as.post('/api/rota/vm/api/v1/create', { name: `VM ${tag}`, hostname: `vm-${tag}` }),
+  ).data.rota_vms_id as number;
+  const agent = ok(
+    await as.post('/api/rota/node/api/v1/create', { name: `Agent ${tag}`, rota_vms_id: vm }),
+  ).data.rota_nodes_id as number;
   const scheduling = ok(
     await as.post('/api/rota/scheduling/api/v1/create', {
       name: `Scheduling ${tag}`,
@@ -74,8 +89,9 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     await as.post('/api/rota/scheduling/vms/api/v1/index', { rota_schedulings_id: scheduling }),
     200,
   ).data[0].rota_scheduling_vms_id as number;
-  const parameter = ok(await as.post('/api/rota/parameter/api/v1/create', { name: `P_${tag}`, value: 'v' }))
-    .data.rota_parameters_id as number;
+  const parameter = ok(
+    await as.post('/api/rota/parameter/api/v1/create', { name: `P_${tag}`, value: 'v' }),
+  ).data.rota_parameters_id as number;
   const execution = ok(await as.post('/api/rota/robot/api/v1/run', { id: robot })).data
     .execution_id as number;
 
@@ -167,7 +183,10 @@ beforeAll(async () => {
     password: 'probe-password',
     memberships: [{ clientId: def.rota_clients_id, profileId: probeProfileId }],
   });
-  probe = client(t.app, { token: await signIn(t.app, 'matrix.probe', 'probe-password'), lang: 'en' });
+  probe = client(t.app, {
+    token: await signIn(t.app, 'matrix.probe', 'probe-password'),
+    lang: 'en',
+  });
 }, 120_000);
 afterAll(() => t.close());
 
@@ -213,7 +232,10 @@ describe('permission matrix', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    expect(documented.filter((k) => !(k in ENDPOINTS)), 'routes missing from the table').toEqual([]);
+    expect(
+      documented.filter((k) => !(k in ENDPOINTS)),
+      'routes missing from the table',
+    ).toEqual([]);
     expect(
       Object.keys(ENDPOINTS).filter((k) => !documented.includes(k)),
       'table entries with no route',

@@ -6,7 +6,7 @@ import { makeUser } from './fixtures';
 import { mockFetch } from './http-mock';
 import { renderWithRouter, resetEnvironment } from './render';
 import { callsTo, listOf, openPage } from './operations-fixtures';
-import { clientsProbe, makeAccessRequest, makeAccount, makeProfile } from './admin-fixtures';
+import { makeAccessRequest, makeAccount, makeProfile } from './admin-fixtures';
 
 const ALL = ['USUARIOS.LIST', 'USUARIOS.CREATE', 'USUARIOS.UPDATE', 'USUARIOS.DELETE'];
 
@@ -379,7 +379,6 @@ describe('/user', { timeout: 30_000 }, () => {
         { rota_clients_id: 2, client_name: 'Beta', profiles_id: 8, profile_name: 'Gestor' },
       ],
     });
-    const probe = clientsProbe(false);
     const { calls } = mockFetch((call) => {
       if (call.url.endsWith('/auth/v1/me')) {
         return {

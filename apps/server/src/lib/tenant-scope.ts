@@ -29,7 +29,10 @@ export interface TenantScope {
   stamp<T extends object>(values: T): T & { rota_clients_id: number };
 }
 
-export function tenantScope(clientId: number, robotIds: readonly number[] | null = null): TenantScope {
+export function tenantScope(
+  clientId: number,
+  robotIds: readonly number[] | null = null,
+): TenantScope {
   const visible = robotIds ? new Set(robotIds) : null;
   return {
     clientId,

@@ -75,7 +75,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     guard: 'session',
     foreign: 'one’s own password; setting another user’s needs USUARIOS.UPDATE (users tests)',
   },
-  'POST /api/user/profile/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/user/profile/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
   'POST /api/user/profile/api/v1/show': {
     guard: 'USUARIOS.LIST',
     body: (r) => ({ id: r.profile }),
@@ -169,7 +173,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   },
 
   // Tasks
-  'POST /api/rota/task/api/v1/index': { guard: 'ATIVIDADES.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/task/api/v1/index': {
+    guard: 'ATIVIDADES.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
   'POST /api/rota/task/api/v1/show': {
     guard: 'ATIVIDADES.LIST',
     body: (r) => ({ id: r.task }),
@@ -203,7 +211,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
 
   // VMs and agents
   'POST /api/rota/vm/api/v1/index': { guard: 'AGENTES.LIST', body: () => ({}), foreign: NO_ROW },
-  'POST /api/rota/vm/api/v1/show': { guard: 'AGENTES.LIST', body: (r) => ({ id: r.vm }), foreign: 404 },
+  'POST /api/rota/vm/api/v1/show': {
+    guard: 'AGENTES.LIST',
+    body: (r) => ({ id: r.vm }),
+    foreign: 404,
+  },
   'POST /api/rota/vm/api/v1/create': {
     guard: 'AGENTES.CREATE',
     body: () => ({ name: 'Matrix VM', hostname: 'matrix-vm' }),
@@ -379,7 +391,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
 
   // Users, profiles, memberships, clients, access requests (issue 5)
   'POST /api/user/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
-  'POST /api/user/api/v1/show': { guard: 'USUARIOS.LIST', body: (r) => ({ id: r.user }), foreign: 404 },
+  'POST /api/user/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.user }),
+    foreign: 404,
+  },
   'POST /api/user/api/v1/name': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
   'POST /api/user/api/v1/create': {
     guard: 'USUARIOS.CREATE',
@@ -427,7 +443,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.profile }),
     foreign: 404,
   },
-  'POST /api/user/client/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/user/client/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
   'POST /api/user/client/api/v1/show': {
     guard: 'USUARIOS.LIST',
     body: (r) => ({ id: r.userClient }),
@@ -463,7 +483,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.accessRequest, status: 'dismissed' }),
     foreign: PLATFORM,
   },
-  'POST /api/rota/client/api/v1/index': { guard: 'platform_admin', body: () => ({}), foreign: PLATFORM },
+  'POST /api/rota/client/api/v1/index': {
+    guard: 'platform_admin',
+    body: () => ({}),
+    foreign: PLATFORM,
+  },
   'POST /api/rota/client/api/v1/show': {
     guard: 'platform_admin',
     body: (r) => ({ id: r.client }),
@@ -526,7 +550,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
 
   // Teams
   'POST /api/teams/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
-  'POST /api/teams/api/v1/show': { guard: 'USUARIOS.LIST', body: (r) => ({ id: r.team }), foreign: 404 },
+  'POST /api/teams/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.team }),
+    foreign: 404,
+  },
   'POST /api/teams/api/v1/create': {
     guard: 'USUARIOS.CREATE',
     body: () => ({ name: 'Matrix team' }),
@@ -584,5 +612,9 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   },
 
   // Audit (issue 5)
-  'POST /api/rota/audit/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
+  'POST /api/rota/audit/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
 };

@@ -17,7 +17,12 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         tags: ['audit'],
         summary: 'The audit log of the selected client, newest first, with filters',
         security: bearerSecurity,
-        body: auditLogListQuerySchema.default({ page: 1, per_page: 20, order: 'desc', sort: 'created_at' }),
+        body: auditLogListQuerySchema.default({
+          page: 1,
+          per_page: 20,
+          order: 'desc',
+          sort: 'created_at',
+        }),
         response: { 200: listResponseSchema(auditLogSchema), ...errorResponses },
       },
     },

@@ -47,7 +47,10 @@ export class AuditService {
         user_name: who ? `${who.name} ${who.last_name}`.trim() : null,
         action: entry.action,
         entity: entry.entity,
-        entity_id: entry.entity_id === undefined || entry.entity_id === null ? null : String(entry.entity_id),
+        entity_id:
+          entry.entity_id === undefined || entry.entity_id === null
+            ? null
+            : String(entry.entity_id),
         before: redact(entry.before),
         after: redact(entry.after),
         ip: request.ip,
@@ -55,7 +58,10 @@ export class AuditService {
       });
     } catch (error) {
       // The change itself succeeded; losing its record is logged loudly rather than undoing it.
-      request.log.error({ err: error, audit: { action: entry.action, entity: entry.entity } }, 'audit record failed');
+      request.log.error(
+        { err: error, audit: { action: entry.action, entity: entry.entity } },
+        'audit record failed',
+      );
     }
   }
 
