@@ -18,7 +18,6 @@ export function makeUser(overrides: Partial<MeResponse> = {}): MeResponse {
     clients: [{ rota_clients_id: 1, name: 'Acme' }],
     rota_clients_id_selected: 1,
     group: null,
-    is_platform_admin: false,
     avatar: null,
     ...overrides,
   };

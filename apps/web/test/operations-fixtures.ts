@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import type { Agent, Language, MeResponse, Parameter, Scheduling, Vm } from '@rota/contract';
+import type { Agent, Language, Parameter, Scheduling, Vm } from '@rota/contract';
 import { setToken } from '../src/lib/session';
 import { makeUser } from './fixtures';
 import { mockFetch, type MockCall, type MockReply } from './http-mock';
@@ -90,13 +90,12 @@ export async function openPage(
   permissions: string[],
   handler: Handler,
   lang: Language = 'pt',
-  user: Partial<MeResponse> = {},
 ) {
   await resetEnvironment(lang);
   setToken('token');
   const { calls } = mockFetch((call) => {
     if (call.url.endsWith('/user/api/auth/v1/me')) {
-      return { status: 200, body: makeUser({ ...user, permissions }) };
+      return { status: 200, body: makeUser({ permissions }) };
     }
     const reply = handler(call);
     if (!reply) throw new Error(`unexpected API call: ${call.method} ${call.url}`);

@@ -1,9 +1,10 @@
 import { AppShell } from '@mantine/core';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MeResponse } from '@rota/contract';
 import { Sidebar } from '../src/features/shell/components/sidebar';
+import { clientsProbe } from './admin-fixtures';
 import { makeUser } from './fixtures';
 import { mockFetch } from './http-mock';
 import { renderElement, resetEnvironment } from './render';
@@ -28,9 +29,15 @@ function linkNames(): string[] {
     .map((link) => link.textContent ?? '');
 }
 
+/** The clients `index` tells platform administrators (200) from everybody else (403). */
+function answerClientsProbe(admin: boolean) {
+  const probe = clientsProbe(admin);
+  return mockFetch((call) => probe(call) ?? { status: 404, body: { message: 'Not found' } });
+}
+
 beforeEach(async () => {
   await resetEnvironment('pt');
-  mockFetch(() => ({ status: 404, body: { message: 'Not found' } }));
+  answerClientsProbe(false);
 });
 
 describe('sidebar', () => {
@@ -130,9 +137,8 @@ describe('sidebar', () => {
   });
 
   it('adds Clients under Configuration for a platform administrator', async () => {
-    const { user } = renderSidebar(
-      makeUser({ permissions: ['USUARIOS.LIST'], is_platform_admin: true }),
-    );
+    const { calls } = answerClientsProbe(true);
+    const { user } = renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }));
     await user.click(await screen.findByRole('button', { name: 'Configuração' }));
     expect(await screen.findByRole('link', { name: 'Clientes' })).toHaveAttribute(
       'href',
@@ -147,13 +153,23 @@ describe('sidebar', () => {
       'Clientes',
       'Log de auditoria',
     ]);
+    expect(calls.filter((call) => call.url.endsWith('/rota/client/api/v1/index'))).toHaveLength(1);
   });
 
   it('leaves Clients out for anybody else', async () => {
+    const { calls } = answerClientsProbe(false);
     const { user } = renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }));
     await user.click(await screen.findByRole('button', { name: 'Configuração' }));
     await screen.findByRole('link', { name: 'Log de auditoria' });
+    await waitFor(() => expect(calls).toHaveLength(1));
     expect(screen.queryByRole('link', { name: 'Clientes' })).not.toBeInTheDocument();
+  });
+
+  it('does not ask about clients without the users list permission', async () => {
+    const { calls } = answerClientsProbe(true);
+    renderSidebar(makeUser({ permissions: ['ROBOS.LIST'] }));
+    await screen.findByRole('link', { name: 'Robôs' });
+    expect(calls).toHaveLength(0);
   });
 
   it('marks the current page and reports navigations (to close the drawer)', async () => {

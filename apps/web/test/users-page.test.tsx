@@ -6,7 +6,7 @@ import { makeUser } from './fixtures';
 import { mockFetch } from './http-mock';
 import { renderWithRouter, resetEnvironment } from './render';
 import { callsTo, listOf, openPage } from './operations-fixtures';
-import { makeAccessRequest, makeAccount, makeProfile } from './admin-fixtures';
+import { clientsProbe, makeAccessRequest, makeAccount, makeProfile } from './admin-fixtures';
 
 const ALL = ['USUARIOS.LIST', 'USUARIOS.CREATE', 'USUARIOS.UPDATE', 'USUARIOS.DELETE'];
 
@@ -33,11 +33,14 @@ async function openUsers(
   } = {},
 ) {
   const users = options.users ?? [ana, bruno];
+  const probe = clientsProbe(options.admin ?? false);
   return openPage(
     options.path ?? '/user',
     /^(Usuários|Users)$/,
     permissions,
     (call) => {
+      const probed = probe(call);
+      if (probed) return probed;
       const { url, body } = call;
       if (url.endsWith('/user/api/v1/index')) return { status: 200, body: listOf(users) };
       if (url.endsWith('/user/profile/api/v1/index')) {
@@ -67,7 +70,6 @@ async function openUsers(
       return undefined;
     },
     options.lang,
-    { is_platform_admin: options.admin ?? false },
   );
 }
 
@@ -379,6 +381,7 @@ describe('/user', { timeout: 30_000 }, () => {
         { rota_clients_id: 2, client_name: 'Beta', profiles_id: 8, profile_name: 'Gestor' },
       ],
     });
+    const probe = clientsProbe(false);
     const { calls } = mockFetch((call) => {
       if (call.url.endsWith('/auth/v1/me')) {
         return {
@@ -392,6 +395,8 @@ describe('/user', { timeout: 30_000 }, () => {
           }),
         };
       }
+      const probed = probe(call);
+      if (probed) return probed;
       if (call.url.endsWith('/user/api/v1/index')) return { status: 200, body: listOf([both]) };
       if (call.url.endsWith('/user/profile/api/v1/index')) {
         return { status: 200, body: listOf([admin, operador]) };

@@ -67,8 +67,6 @@ export const signedInUserSchema = z.object({
   clients: z.array(clientSummarySchema),
   rota_clients_id_selected: z.number().int().nullable(),
   group: z.string().nullable(),
-  /** Manages clients and access requests (issue 5); not in SPEC §3, added beside its fields. */
-  is_platform_admin: z.boolean(),
 });
 export type SignedInUser = z.infer<typeof signedInUserSchema>;
 

@@ -61,7 +61,6 @@ type UserRow = Pick<
   | 'password_change_required'
   | 'group'
   | 'rota_clients_id_selected'
-  | 'is_platform_admin'
 >;
 
 const tooManyRequests = () =>
@@ -204,7 +203,6 @@ export class AuthService {
       clients: memberships.map(toClientSummary),
       rota_clients_id_selected: selected?.rota_clients_id ?? null,
       group: user.group,
-      is_platform_admin: user.is_platform_admin,
     };
   }
 
