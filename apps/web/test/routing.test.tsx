@@ -96,7 +96,9 @@ describe('shell', () => {
     ['/user', 'USUARIOS.LIST', 'Usuários'],
     ['/team', 'USUARIOS.LIST', 'Equipes'],
     ['/connector', 'USUARIOS.LIST', 'Item de configuração'],
-    ['/configuration', 'USUARIOS.LIST', 'Configuração'],
+    // SPEC names both routes for the configuration items: one page.
+    ['/configuration', 'USUARIOS.LIST', 'Item de configuração'],
+    ['/audit', 'USUARIOS.LIST', 'Log de auditoria'],
   ])('%s needs %s and then shows its header', async (path, permission, title) => {
     setToken('token');
     mockFetch(() => ({ status: 200, body: makeUser({ permissions: [permission] }) }));
