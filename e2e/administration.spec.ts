@@ -30,34 +30,34 @@ test('an administrator makes a profile holding only ROBOS.LIST and a user with i
   await expect(profileDrawer.getByText('1 de 28 permissões')).toBeVisible();
   await profileDrawer.getByRole('button', { name: 'Criar perfil' }).click();
   await expect(profileDrawer).toHaveCount(0);
-  await expect(page.getByRole('cell', { name: 'Somente robôs' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Somente robôs/ })).toBeVisible();
 
   await page.getByRole('tab', { name: 'Usuários' }).click();
   await page.getByRole('button', { name: 'Novo usuário' }).click();
   const userDrawer = page.getByRole('dialog', { name: 'Novo usuário' });
   await userDrawer.getByRole('button', { name: 'Criar usuário' }).click();
   // The SPEC §5 messages, from the same schemas the server uses.
-  await expect(userDrawer.getByText('Nome obrigatório')).toBeVisible();
+  await expect(userDrawer.getByText('Nome obrigatório', { exact: true })).toBeVisible();
   await expect(userDrawer.getByText('Acesso obrigatório')).toBeVisible();
-  await userDrawer.getByLabel('Nome', { exact: true }).fill('Paula 2');
+  await userDrawer.getByRole('textbox', { name: 'Nome', exact: true }).fill('Paula 2');
   await expect(
     userDrawer.getByText('Não está no formato correto, digite apenas letras.'),
   ).toBeVisible();
-  await userDrawer.getByLabel('Nome', { exact: true }).fill('Paula');
-  await userDrawer.getByLabel('Sobrenome').fill('Perfil');
-  await userDrawer.getByLabel('E-mail').fill('paula.perfil@example.com');
-  await userDrawer.getByLabel('Acesso', { exact: true }).fill('paula');
-  await userDrawer.getByLabel('Grupo').fill('Operações');
-  await userDrawer.getByLabel('Setor').fill('Financeiro');
-  await userDrawer.getByLabel('Trabalho').fill('Conciliação');
-  await userDrawer.getByLabel('Cargo').fill('Analista');
-  await userDrawer.getByLabel('Senha', { exact: true }).fill('Paula-first-1');
-  await userDrawer.getByLabel('Confirme a senha').fill('Paula-first-1');
-  await userDrawer.getByRole('textbox', { name: 'Perfil' }).click();
+  await userDrawer.getByRole('textbox', { name: 'Nome', exact: true }).fill('Paula');
+  await userDrawer.getByRole('textbox', { name: 'Sobrenome', exact: true }).fill('Perfil');
+  await userDrawer.getByRole('textbox', { name: 'E-mail', exact: true }).fill('paula.perfil@example.com');
+  await userDrawer.getByRole('textbox', { name: 'Acesso', exact: true }).fill('paula');
+  await userDrawer.getByRole('textbox', { name: 'Grupo', exact: true }).fill('Operações');
+  await userDrawer.getByRole('textbox', { name: 'Setor', exact: true }).fill('Financeiro');
+  await userDrawer.getByRole('textbox', { name: 'Trabalho', exact: true }).fill('Conciliação');
+  await userDrawer.getByRole('textbox', { name: 'Cargo', exact: true }).fill('Analista');
+  await userDrawer.getByRole('textbox', { name: 'Senha', exact: true }).fill('Paula-first-1');
+  await userDrawer.getByRole('textbox', { name: 'Confirme a senha', exact: true }).fill('Paula-first-1');
+  await userDrawer.getByRole('combobox', { name: 'Perfil' }).click();
   await page.getByRole('option', { name: 'Somente robôs' }).click();
   await userDrawer.getByRole('button', { name: 'Criar usuário' }).click();
   await expect(userDrawer).toHaveCount(0);
-  await expect(page.getByRole('cell', { name: /Paula Perfil/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Paula Perfil/ })).toBeVisible();
 
   await signOut(page);
   await signIn(page, { access: 'paula', password: 'Paula-first-1' });
@@ -105,10 +105,12 @@ test('a team limits what its member sees to the team’s robots', async ({ page 
   await page.getByRole('button', { name: 'Nova equipe' }).click();
   const drawer = page.getByRole('dialog', { name: 'Nova equipe' });
   await drawer.getByLabel('Nome').fill('Equipe Azul');
-  await drawer.getByRole('textbox', { name: 'Robôs' }).fill('Azul');
+  await drawer.getByPlaceholder('Buscar robôs').fill('Azul');
   await page.getByRole('option', { name: 'Robô Azul' }).click();
-  await drawer.getByRole('textbox', { name: 'Usuários' }).fill('Tomás');
+  await drawer.getByPlaceholder('Buscar usuários').fill('Tomás');
   await page.getByRole('option', { name: 'Tomás Time' }).click();
+  // A multi-select keeps its list open for the next pick: close it before submitting.
+  await drawer.getByRole('heading', { name: 'Nova equipe' }).click();
   await drawer.getByRole('button', { name: 'Criar equipe' }).click();
   await expect(drawer).toHaveCount(0);
   const row = page.getByRole('row', { name: /Equipe Azul/ });
