@@ -361,6 +361,15 @@ describe('robot API', () => {
       name: 'API_KEY',
       password: 's3cret!',
     });
+    await c.admin.post('/api/rota/env/api/v1/create', {
+      title: 'ERP production',
+      db_url: 'erp.lan',
+      db_name: 'erp',
+      db_user: 'robot',
+      db_pass: 'erp-pass!',
+      db_port: 5432,
+      rota_token: 'erp-token!',
+    });
 
     const one = await runNow(c.admin, { id: robot });
     const two = await runNow(c.admin, { id: robot });
@@ -421,6 +430,25 @@ describe('robot API', () => {
       { name: 'API_KEY', value: 's3cret!', secret: true },
       { name: 'API_URL', value: 'https://x', secret: false },
     ]);
+    // Environments the same way: secrets opened for the run, never in the claim.
+    expect(JSON.stringify(runOne)).not.toContain('erp-pass!');
+    const environments = await apiOne.post(`${RUN_API}/environment/index`, {});
+    expect(environments.status).toBe(200);
+    expect(environments.body.data).toEqual([
+      {
+        title: 'ERP production',
+        db_url: 'erp.lan',
+        db_name: 'erp',
+        db_user: 'robot',
+        db_pass: 'erp-pass!',
+        db_port: 5432,
+        rota_token: 'erp-token!',
+        rota_api_url: null,
+      },
+    ]);
+    // The run's token is worth nothing once its run has ended.
+    await agentA.finish(runOne!.execution_id, 1, 'success', 0);
+    expect((await apiOne.post(`${RUN_API}/environment/index`, {})).status).toBe(401);
   });
 });
 

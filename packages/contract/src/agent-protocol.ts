@@ -167,6 +167,26 @@ export const robotTaskFinishSchema = z.object({
 });
 export type RobotTaskFinish = z.infer<typeof robotTaskFinishSchema>;
 
+/**
+ * `POST environment/index`: the client's environments (SPEC §3 fields), `db_pass` and
+ * `rota_token` opened, for this run only. A robot picks one by its title.
+ */
+export const robotEnvironmentListResponseSchema = z.object({
+  data: z.array(
+    z.object({
+      title: z.string(),
+      db_url: z.string().nullable(),
+      db_name: z.string().nullable(),
+      db_user: z.string().nullable(),
+      db_pass: z.string().nullable(),
+      db_port: z.number().int().nullable(),
+      rota_token: z.string().nullable(),
+      rota_api_url: z.string().nullable(),
+    }),
+  ),
+});
+export type RunEnvironment = z.infer<typeof robotEnvironmentListResponseSchema>['data'][number];
+
 /** `POST parameter/index`: the client's parameters, passwords opened, for this run only. */
 export const robotParameterListResponseSchema = z.object({
   data: z.array(z.object({ name: z.string(), value: z.string(), secret: z.boolean() })),

@@ -155,6 +155,7 @@ export async function buildApp(options: AppOptions) {
   const parameters = new ParameterService(db, options.secretBox);
   const dispatch = new DispatchService(db, parameters, publisher, options.engine?.timings);
   const vms = new VmService(db);
+  const environments = new EnvironmentService(db, options.secretBox);
   const services: Services = {
     db,
     auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
@@ -170,8 +171,8 @@ export async function buildApp(options: AppOptions) {
     schedulingVms: new SchedulingVmService(db),
     parameters,
     dispatch,
+    runApi: new RunApiService(db, parameters, environments),
     runs: new RunService(db, dispatch),
-    runApi: new RunApiService(db, parameters),
     activity: new ActivityService(db, dispatch),
     dashboard: new DashboardService(db, vms),
     liveHub: new LiveHub(options.events),
@@ -179,7 +180,7 @@ export async function buildApp(options: AppOptions) {
     userClients: new UserClientService(db),
     clients: new ClientService(db),
     accessRequests: new AccessRequestService(db),
-    environments: new EnvironmentService(db, options.secretBox),
+    environments,
     statusItems: new StatusItemService(db),
     teams: new TeamService(db),
     teamRobots: new TeamRobotService(db),

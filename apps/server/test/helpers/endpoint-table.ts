@@ -388,6 +388,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/run/api/v1/task/next': { guard: 'run', foreign: 'the run’s own robot' },
   'POST /api/rota/run/api/v1/task/finish': { guard: 'run', foreign: 'the run’s own tasks' },
   'POST /api/rota/run/api/v1/parameter/index': { guard: 'run', foreign: 'the run’s own client' },
+  'POST /api/rota/run/api/v1/environment/index': { guard: 'run', foreign: 'the run’s own client' },
 
   // Users, profiles, memberships, clients, access requests (issue 5)
   'POST /api/user/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   messageResponseSchema,
+  robotEnvironmentListResponseSchema,
   robotParameterListResponseSchema,
   robotTaskFinishSchema,
   robotTaskNextResponseSchema,
@@ -73,6 +74,21 @@ export const runApiRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       await runApi.finishTask(runOf(request), request.body);
       return { message: translateMessage(request.lang, 'task_finished') };
     },
+  );
+
+  app.post(
+    '/environment/index',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "The client's environments, secrets opened, for this run only",
+        body: z.object({}).optional(),
+        response: { 200: robotEnvironmentListResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await runApi.environmentsOf(runOf(request)) }),
   );
 
   app.post(

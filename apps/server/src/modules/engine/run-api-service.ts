@@ -5,6 +5,8 @@ import { AppError } from '../../lib/errors.js';
 import { tenantScope } from '../../lib/tenant-scope.js';
 import { hashToken } from '../../lib/tokens.js';
 import type { ParameterService, RunParameter } from '../parameters/service.js';
+import type { EnvironmentService } from '../environments/service.js';
+import type { RunEnvironment } from '@rota/contract';
 import { rowsOf } from './sql-rows.js';
 
 /** The run a robot API call speaks for: valid only while that attempt is processing. */
@@ -19,6 +21,7 @@ export class RunApiService {
   constructor(
     private readonly db: Db,
     private readonly parameters: ParameterService,
+    private readonly environments: EnvironmentService,
   ) {}
 
   async authenticate(token: string): Promise<RunIdentity> {
@@ -74,6 +77,10 @@ export class RunApiService {
     if (updated.length === 0) {
       throw new AppError('conflict', [{ field: 'id', message: 'task_not_held' }]);
     }
+  }
+
+  environmentsOf(run: RunIdentity): Promise<RunEnvironment[]> {
+    return this.environments.readForRun(tenantScope(run.rota_clients_id));
   }
 
   parametersOf(run: RunIdentity): Promise<RunParameter[]> {

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { EnvironmentListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaEnvironments } from '../../db/schema.js';
@@ -93,6 +93,15 @@ export async function readConnection(db: Db, scope: TenantScope, id: number) {
     .from(rotaEnvironments)
     .where(scope.where(rotaEnvironments, eq(rotaEnvironments.rota_environments_id, id)));
   return row;
+}
+
+/** Every environment of the client with its sealed secrets, for a run's robot API. */
+export async function readEnvironmentsForRun(db: Db, scope: TenantScope) {
+  return db
+    .select()
+    .from(rotaEnvironments)
+    .where(scope.where(rotaEnvironments))
+    .orderBy(asc(rotaEnvironments.title));
 }
 
 export async function insertEnvironment(db: Db, scope: TenantScope, values: EnvironmentValues) {

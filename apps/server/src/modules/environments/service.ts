@@ -8,6 +8,7 @@ import {
   type EnvironmentUpdate,
   type Language,
   type ListResponse,
+  type RunEnvironment,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -22,6 +23,7 @@ import {
   insertEnvironment,
   listEnvironments,
   readConnection,
+  readEnvironmentsForRun,
   updateEnvironment,
   type EnvironmentRow,
   type EnvironmentValues,
@@ -120,6 +122,21 @@ export class EnvironmentService {
 
   async remove(scope: TenantScope, id: number): Promise<void> {
     if (!(await deleteEnvironment(this.db, scope, id))) throw notFound();
+  }
+
+  /** The client's environments with their secrets opened: only for a running robot's API. */
+  async readForRun(scope: TenantScope): Promise<RunEnvironment[]> {
+    const rows = await readEnvironmentsForRun(this.db, scope);
+    return rows.map((row) => ({
+      title: row.title,
+      db_url: row.db_url,
+      db_name: row.db_name,
+      db_user: row.db_user,
+      db_pass: row.db_pass_sealed ? this.secretBox.open(row.db_pass_sealed) : null,
+      db_port: row.db_port,
+      rota_token: row.rota_token_sealed ? this.secretBox.open(row.rota_token_sealed) : null,
+      rota_api_url: row.rota_api_url,
+    }));
   }
 
   /**
