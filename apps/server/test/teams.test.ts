@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_STREAM_PATH, type LiveEvent } from '@rota/contract';
 import { auditLogs, teamRobots } from '../src/db/schema.js';
 import { localDay } from '../src/lib/date-range.js';
 import { ACTIVITY, ROBOT, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import { createTeam, signedInUser, TEAM_ROBOTS, TEAM_USERS, TEAMS } from './helpers/teams.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
+import { openStream } from './helpers/event-stream.js';
 import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
@@ -546,8 +546,8 @@ describe('team visibility', () => {
   });
 
   it('withholds the live events of robots the member cannot see', async () => {
-    const mine = await openStream(member.token);
-    const everything = await openStream(free.token);
+    const mine = await openStream(base, member.token);
+    const everything = await openStream(base, free.token);
     const vmOfAgent = await createVm(c.admin, 'Live VM');
     const agent = simulatedAgent(
       t.app,
@@ -585,47 +585,3 @@ describe('team visibility', () => {
     await everything.close();
   });
 });
-
-/** A real SSE connection; `events` fills as they arrive (as in live-events.test.ts). */
-async function openStream(token: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${base}${EVENTS_STREAM_PATH}`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: controller.signal,
-  });
-  expect(res.status).toBe(200);
-  const events: { type: string; data: LiveEvent }[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let connected!: () => void;
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  const pump = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(':')) connected();
-        const type = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (type && data) events.push({ type, data: JSON.parse(data) as LiveEvent });
-      }
-    }
-  })().catch(() => undefined);
-  await ready;
-  return {
-    events,
-    async waitFor(predicate: () => boolean, ms = 5000) {
-      const until = Date.now() + ms;
-      while (!predicate() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    },
-    async close() {
-      controller.abort();
-      await pump;
-    },
-  };
-}
