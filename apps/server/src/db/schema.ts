@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -655,4 +656,20 @@ export const auditLogs = pgTable(
     index('audit_logs_client_created_idx').on(t.rota_clients_id, t.created_at.desc()),
     index('audit_logs_user_idx').on(t.users_id, t.created_at.desc()),
   ],
+);
+
+/**
+ * Rows per client of the big operations tables, kept exact by statement-level triggers
+ * (migration 0008), so an unfiltered list's total is one row read instead of a count over
+ * every row. Schedulings count only those not deleted. No foreign key: the triggers of a
+ * cascade that removes a client's rows must not trip over the client going first.
+ */
+export const rowCounts = pgTable(
+  'row_counts',
+  {
+    rota_clients_id: integer('rota_clients_id').notNull(),
+    table_name: text('table_name').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rota_clients_id, t.table_name] })],
 );

@@ -3,6 +3,7 @@ import type { AgentListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaNodes, rotaVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { agentIsActive, agentIsActiveFilter, agentIsInactiveFilter } from './connectivity.js';
 
@@ -40,8 +41,7 @@ export async function listAgents<R>(
   query: AgentListQuery,
   map: (row: AgentRow) => R,
 ) {
-  const where = scope.where(
-    rotaNodes,
+  const filters = [
     searchAny(query.search, [rotaNodes.name]),
     query.rota_vms_id === undefined ? undefined : eq(rotaNodes.rota_vms_id, query.rota_vms_id),
     query.connectivity === undefined
@@ -49,14 +49,22 @@ export async function listAgents<R>(
       : query.connectivity === 'active'
         ? agentIsActiveFilter()
         : agentIsInactiveFilter(),
-  );
+  ];
+  const where = scope.where(rotaNodes, ...filters);
   return pageOf(
     query,
     selectAgents(db, scope)
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, rotaNodes.rota_nodes_id))
       .$dynamic(),
-    db.select({ total: count() }).from(rotaNodes).where(where),
+    // No filter beyond the client: the maintained count, not a scan of every row.
+    listTotal(
+      db,
+      scope,
+      'rota_nodes',
+      filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(rotaNodes).where(where),
+    ),
     map,
   );
 }

@@ -3,6 +3,7 @@ import type { ParameterListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaParameters } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 
 /** What is stored for the value: exactly one of the two is set. */
@@ -42,17 +43,22 @@ export async function listParameters<R>(
   query: ParameterListQuery,
   map: (row: ParameterRow) => R,
 ) {
-  const where = scope.where(
-    rotaParameters,
-    searchAny(query.search, [rotaParameters.name, rotaParameters.description]),
-  );
+  const filters = [searchAny(query.search, [rotaParameters.name, rotaParameters.description])];
+  const where = scope.where(rotaParameters, ...filters);
   return pageOf(
     query,
     selectParameters(db)
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, rotaParameters.rota_parameters_id))
       .$dynamic(),
-    db.select({ total: count() }).from(rotaParameters).where(where),
+    // No filter beyond the client: the maintained count, not a scan of every row.
+    listTotal(
+      db,
+      scope,
+      'rota_parameters',
+      filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(rotaParameters).where(where),
+    ),
     map,
   );
 }

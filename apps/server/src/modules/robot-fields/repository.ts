@@ -3,6 +3,7 @@ import type { RobotFieldCreate, RobotFieldListQuery, RobotFieldUpdate } from '@r
 import type { Db } from '../../db/client.js';
 import { rotaRobotFields } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 
 const f = rotaRobotFields;
@@ -17,12 +18,12 @@ export async function listRobotFields<R>(
   query: RobotFieldListQuery,
   map: (row: RobotFieldRow) => R,
 ) {
-  const where = scope.where(
-    f,
+  const filters = [
     scope.robots(f.rota_robots_id),
     query.rota_robots_id === undefined ? undefined : eq(f.rota_robots_id, query.rota_robots_id),
     searchAny(query.search, [f.name, f.label]),
-  );
+  ];
+  const where = scope.where(f, ...filters);
   return pageOf(
     query,
     db
@@ -31,7 +32,14 @@ export async function listRobotFields<R>(
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, f.rota_robot_fields_id))
       .$dynamic(),
-    db.select({ total: count() }).from(f).where(where),
+    // No filter beyond the client: the maintained count, not a scan of every row.
+    listTotal(
+      db,
+      scope,
+      'rota_robot_fields',
+      filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(f).where(where),
+    ),
     map,
   );
 }

@@ -9,6 +9,7 @@ import {
   teamUsers,
 } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 
 const columns = {
@@ -58,19 +59,26 @@ export async function listRobots<R>(
   query: RobotListQuery,
   map: (row: RobotRow) => R,
 ) {
-  const where = scope.where(
-    rotaRobots,
+  const filters = [
     scope.robots(rotaRobots.rota_robots_id),
     searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
     query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
-  );
+  ];
+  const where = scope.where(rotaRobots, ...filters);
   return pageOf(
     query,
     selectRobots(db)
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
       .$dynamic(),
-    db.select({ total: count() }).from(rotaRobots).where(where),
+    // No filter beyond the client: the maintained count, not a scan of every row.
+    listTotal(
+      db,
+      scope,
+      'rota_robots',
+      filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(rotaRobots).where(where),
+    ),
     map,
   );
 }

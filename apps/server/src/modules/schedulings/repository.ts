@@ -3,6 +3,7 @@ import type { SchedulingCreate, SchedulingListQuery, SchedulingUpdate } from '@r
 import type { Db } from '../../db/client.js';
 import { rotaRobots, rotaSchedulings, rotaSchedulingVms, rotaVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 
 export type SchedulingFields = Omit<SchedulingCreate, 'vms'>;
@@ -64,16 +65,15 @@ function searchSchedulings(scope: TenantScope, search: string | undefined) {
 export type SchedulingRow = Awaited<ReturnType<typeof selectSchedulings>>[number];
 
 export async function listSchedulings(db: Db, scope: TenantScope, query: SchedulingListQuery) {
-  const where = scope.where(
-    rotaSchedulings,
+  const filters = [
     scope.robots(rotaSchedulings.rota_robots_id),
-    deletedFilter[query.deleted],
     searchSchedulings(scope, query.search),
     query.rota_robots_id === undefined
       ? undefined
       : eq(rotaSchedulings.rota_robots_id, query.rota_robots_id),
     query.active === undefined ? undefined : eq(rotaSchedulings.active, query.active),
-  );
+  ];
+  const where = scope.where(rotaSchedulings, deletedFilter[query.deleted], ...filters);
   return pageOf(
     query,
     selectSchedulings(db, scope)
@@ -81,7 +81,14 @@ export async function listSchedulings(db: Db, scope: TenantScope, query: Schedul
       .orderBy(...orderBy(sortable[query.sort], query.order, rotaSchedulings.rota_schedulings_id))
       .$dynamic(),
     // No join to the robot for the count: counting 100,000 schedulings through it costs ~80 ms.
-    db.select({ total: count() }).from(rotaSchedulings).where(where),
+    // The live schedulings of the client, unfiltered: the maintained count.
+    listTotal(
+      db,
+      scope,
+      'rota_schedulings',
+      query.deleted === 'not_deleted' && filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(rotaSchedulings).where(where),
+    ),
     (row) => row,
   );
 }

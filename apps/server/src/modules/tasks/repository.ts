@@ -3,6 +3,7 @@ import type { TaskListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaRobots, rotaTasks } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { withinDays } from '../../lib/date-range.js';
 
@@ -53,21 +54,28 @@ export async function listTasks<R>(
   query: TaskListQuery,
   map: (row: TaskRow) => R,
 ) {
-  const where = scope.where(
-    t,
+  const filters = [
     scope.robots(t.rota_robots_id),
     query.rota_robots_id === undefined ? undefined : eq(t.rota_robots_id, query.rota_robots_id),
     query.status === undefined ? undefined : eq(t.status, query.status),
     searchAny(query.search, [t.label]),
     ...withinDays(t.created_at, query),
-  );
+  ];
+  const where = scope.where(t, ...filters);
   return pageOf(
     query,
     selectTasks(db)
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, t.rota_tasks_id))
       .$dynamic(),
-    db.select({ total: count() }).from(t).where(where),
+    // No filter beyond the client: the maintained count, not a scan of every row.
+    listTotal(
+      db,
+      scope,
+      'rota_tasks',
+      filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(t).where(where),
+    ),
     map,
   );
 }

@@ -3,6 +3,7 @@ import type { VmCount, VmCreate, VmListQuery, VmUpdate } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaNodes, rotaVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { agentIsActive } from '../agents/connectivity.js';
 
@@ -52,22 +53,29 @@ export async function listVms<R>(
   query: VmListQuery,
   map: (row: VmRow) => R,
 ) {
-  const where = scope.where(
-    rotaVms,
+  const filters = [
     searchAny(query.search, [rotaVms.name, rotaVms.hostname, rotaVms.label]),
     query.connectivity === undefined
       ? undefined
       : query.connectivity === 'active'
         ? vmIsActive
         : not(vmIsActive),
-  );
+  ];
+  const where = scope.where(rotaVms, ...filters);
   return pageOf(
     query,
     selectVms(db)
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, rotaVms.rota_vms_id))
       .$dynamic(),
-    db.select({ total: count() }).from(rotaVms).where(where),
+    // No filter beyond the client: the maintained count, not a scan of every row.
+    listTotal(
+      db,
+      scope,
+      'rota_vms',
+      filters.every((f) => f === undefined),
+      () => db.select({ total: count() }).from(rotaVms).where(where),
+    ),
     map,
   );
 }
