@@ -45,14 +45,18 @@ test('an administrator makes a profile holding only ROBOS.LIST and a user with i
   ).toBeVisible();
   await userDrawer.getByRole('textbox', { name: 'Nome', exact: true }).fill('Paula');
   await userDrawer.getByRole('textbox', { name: 'Sobrenome', exact: true }).fill('Perfil');
-  await userDrawer.getByRole('textbox', { name: 'E-mail', exact: true }).fill('paula.perfil@example.com');
+  await userDrawer
+    .getByRole('textbox', { name: 'E-mail', exact: true })
+    .fill('paula.perfil@example.com');
   await userDrawer.getByRole('textbox', { name: 'Acesso', exact: true }).fill('paula');
   await userDrawer.getByRole('textbox', { name: 'Grupo', exact: true }).fill('Operações');
   await userDrawer.getByRole('textbox', { name: 'Setor', exact: true }).fill('Financeiro');
   await userDrawer.getByRole('textbox', { name: 'Trabalho', exact: true }).fill('Conciliação');
   await userDrawer.getByRole('textbox', { name: 'Cargo', exact: true }).fill('Analista');
   await userDrawer.getByRole('textbox', { name: 'Senha', exact: true }).fill('Paula-first-1');
-  await userDrawer.getByRole('textbox', { name: 'Confirme a senha', exact: true }).fill('Paula-first-1');
+  await userDrawer
+    .getByRole('textbox', { name: 'Confirme a senha', exact: true })
+    .fill('Paula-first-1');
   await userDrawer.getByRole('combobox', { name: 'Perfil' }).click();
   await page.getByRole('option', { name: 'Somente robôs' }).click();
   await userDrawer.getByRole('button', { name: 'Criar usuário' }).click();
@@ -95,6 +99,11 @@ test('a user of two clients picks the client in the header and sees that client�
   await expect(page.getByRole('combobox', { name: 'Cliente' })).toHaveValue('ACME');
   await expect(page.getByText('Robô da ACME')).toBeVisible();
   await expect(page.getByText('Robô do Default')).toHaveCount(0);
+
+  // The choice is kept on the server: put it back for the other specs that sign in as this user.
+  await page.getByRole('combobox', { name: 'Cliente' }).click();
+  await page.getByRole('option', { name: 'Default' }).click();
+  await expect(page.getByRole('link', { name: 'Robô do Default' })).toBeVisible();
 });
 
 test('a team limits what its member sees to the team’s robots', async ({ page }) => {

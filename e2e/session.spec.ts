@@ -21,8 +21,9 @@ test('a revoked session shows the 401 popup and goes to sign-in after 5 seconds'
   await signIn(page, USERS.expired);
   // Let the shell's own `me` call finish first: if it answered after the revocation below, the
   // 401 would be handled on this page already (cookie cleared) and the reload would go straight
-  // to sign-in without a popup.
-  await page.waitForLoadState('networkidle');
+  // to sign-in without a popup. The live stream opens after it (and keeps the network busy, so
+  // "network idle" may never come).
+  await expect(page.getByRole('status').filter({ hasText: 'Ao vivo' })).toBeVisible();
   const token = await sessionToken(page);
   // The session ends elsewhere (another device signs out, an administrator revokes it).
   const revoked = await page.request.post('/api/user/api/auth/v1/logout', {
