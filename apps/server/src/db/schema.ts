@@ -196,6 +196,8 @@ export const rotaRobots = pgTable(
     index('rota_robots_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     index('rota_robots_executor_trgm').using('gin', t.executor.op('gin_trgm_ops')),
     index('rota_robots_description_trgm').using('gin', t.description.op('gin_trgm_ops')),
+    // The active/inactive filter's total: an index-only count instead of reading every robot.
+    index('rota_robots_client_active_idx').on(t.rota_clients_id, t.active),
   ],
 );
 
@@ -372,6 +374,10 @@ export const rotaSchedulings = pgTable(
     index('rota_schedulings_robot_idx').on(t.rota_robots_id),
     index('rota_schedulings_client_name_idx').on(t.rota_clients_id, t.name),
     index('rota_schedulings_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
+    // "Deleted schedulings": their total without reading the live ones.
+    index('rota_schedulings_client_deleted_idx')
+      .on(t.rota_clients_id, t.deleted_at)
+      .where(sql`${t.deleted_at} is not null`),
   ],
 );
 

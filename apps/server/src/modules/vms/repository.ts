@@ -20,6 +20,12 @@ const agentsOfVm =
     Number,
   );
 const vmIsActive = sql<boolean>`exists (select 1 from ${rotaNodes} where ${rotaNodes.rota_vms_id} = ${vmId} and ${agentIsActive()})`;
+/**
+ * The same, for a page's column: as an aggregate it stays a per-row index probe. Written as
+ * `exists`, the planner hashes it into one scan of every agent of every VM (37 ms at 100,000
+ * against 0.5 ms), which suits the filter above but not 20 rows.
+ */
+const vmIsActiveColumn = sql<boolean>`(select coalesce(bool_or(${agentIsActive()}), false) from ${rotaNodes} where ${rotaNodes.rota_vms_id} = ${vmId})`;
 
 const sortable = {
   name: rotaVms.name,
@@ -38,7 +44,7 @@ function selectVms(db: Db) {
       os: rotaVms.os,
       description: rotaVms.description,
       agents: agentsOfVm,
-      active: vmIsActive,
+      active: vmIsActiveColumn,
       created_at: rotaVms.created_at,
       updated_at: rotaVms.updated_at,
     })

@@ -1,0 +1,2 @@
+CREATE INDEX "rota_robots_client_active_idx" ON "rota_robots" USING btree ("rota_clients_id","active");--> statement-breakpoint
+CREATE INDEX "rota_schedulings_client_deleted_idx" ON "rota_schedulings" USING btree ("rota_clients_id","deleted_at") WHERE "rota_schedulings"."deleted_at" is not null;
