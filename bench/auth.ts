@@ -8,13 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import pg from 'pg';
-import {
-  createPglite,
-  openPglite,
-  openPostgres,
-  type Database,
-} from '../apps/server/src/db/client.js';
+import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
@@ -22,30 +16,6 @@ import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PASSWORD = 'bench-password-1';
-
-async function openBenchDatabase(): Promise<{
-  database: Database;
-  label: string;
-  drop?: () => Promise<void>;
-}> {
-  const url = process.env.DATABASE_URL;
-  if (!url)
-    return { database: await openPglite(await createPglite()), label: 'PGlite (in memory)' };
-  const name = `rota_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    database: await openPostgres(target.toString(), 10),
-    label: 'PostgreSQL 15 (pg pool of 10)',
-    drop: async () => {
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -90,6 +60,9 @@ const app = await buildApp({
   webRoot: null,
   secretBox: new SecretBox(randomBytes(32)),
   dataDir: os.tmpdir(),
+  events: database.events,
+  // Requests only: no scheduler ticks in the figures.
+  engine: { loop: false },
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const post = (path: string, body: unknown, token?: string) =>
