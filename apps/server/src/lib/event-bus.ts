@@ -140,7 +140,12 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
 
   return {
     async publish(channel, payload) {
-      await pool.query('select pg_notify($1, $2)', [channel, asJson(payload)]);
+      // Named: each connection parses it once (it runs several times per execution).
+      await pool.query({
+        name: 'rota_notify',
+        text: 'select pg_notify($1, $2)',
+        values: [channel, asJson(payload)],
+      });
     },
     subscribe(channel, listener) {
       const entry = listeners.add(channel, listener);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AgentFinish, ExecutionStatus } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rowsOf } from './sql-rows.js';
+import { preparedRowsOf, rowsOf } from './sql-rows.js';
 
 /** The columns of rota_executions the engine works with, as the drivers answer them. */
 export interface ExecutionRow {
@@ -72,8 +72,9 @@ export async function claimNext(
   runTokenHash: string,
   leaseSeconds: number,
 ): Promise<ClaimedRow | undefined> {
-  const [row] = await rowsOf<ClaimedRow>(
+  const [row] = await preparedRowsOf<ClaimedRow>(
     db,
+    'rota_claim_next',
     sql`with next as (
           select e.rota_executions_id
             from rota_executions e
@@ -221,8 +222,9 @@ export async function finishCurrentAttempt(
   agent: { rota_clients_id: number; rota_nodes_id: number },
   result: AttemptResult & { execution_id: number; attempt: number },
 ): Promise<Settled | null> {
-  const [row] = await rowsOf<ExecutionRow & { requeued: boolean }>(
+  const [row] = await preparedRowsOf<ExecutionRow & { requeued: boolean }>(
     db,
+    'rota_finish_attempt',
     sql`with cur as (
           select e.rota_executions_id, e.attempts, e.retries, e.cancel_requested_at
             from rota_executions e
