@@ -109,3 +109,13 @@ export async function openPage(
 
 export const callsTo = (calls: MockCall[], suffix: string) =>
   calls.filter((call) => call.url.endsWith(suffix));
+
+/** Opens a row's action menu (by the row's label, pt) and picks `action`. */
+export async function openRowAction(
+  user: { click: (e: Element) => Promise<void> },
+  row: string,
+  action: string,
+) {
+  await user.click(await screen.findByRole('button', { name: `Ações de ${row}` }));
+  await user.click(await screen.findByRole('menuitem', { name: action }));
+}

@@ -40,32 +40,60 @@ async function assertTeam(db: Db, scope: TenantScope, teamId: number | undefined
   if (teamId !== undefined && !(await teamExists(db, scope, teamId))) throw notFound();
 }
 
-/** /teams/robots: the robots of a team, one at a time. */
-export class TeamRobotService {
-  constructor(private readonly db: Db) {}
+/** What differs between a team's robots and its users; the rules are the same. */
+interface MemberKind<Item, Row, Query, Create> {
+  /** The field naming the member in a create, and what an unknown one answers. */
+  field: 'rota_robots_id' | 'users_id';
+  unknown: 'robot_not_found' | 'user_not_found';
+  memberOf: (input: Create) => number;
+  idsOfClient: (db: Db, scope: TenantScope, ids: readonly number[]) => Promise<Set<number>>;
+  list: (
+    db: Db,
+    scope: TenantScope,
+    query: Query,
+    map: (row: Row) => Item,
+  ) => Promise<ListResponse<Item>>;
+  find: (db: Db, scope: TenantScope, id: number) => Promise<Row | undefined>;
+  insert: (db: Db, scope: TenantScope, input: Create) => Promise<number>;
+  remove: (db: Db, scope: TenantScope, id: number) => Promise<boolean>;
+  toItem: (row: Row) => Item;
+}
 
-  async list(scope: TenantScope, query: TeamRobotListQuery): Promise<ListResponse<TeamRobot>> {
+/** A team's members of one kind, one at a time (/teams/robots, /teams/users). */
+class TeamMemberService<
+  Item,
+  Row,
+  Query extends { teams_id?: number | undefined },
+  Create extends { teams_id: number },
+> {
+  constructor(
+    private readonly db: Db,
+    private readonly kind: MemberKind<Item, Row, Query, Create>,
+  ) {}
+
+  async list(scope: TenantScope, query: Query): Promise<ListResponse<Item>> {
     await assertTeam(this.db, scope, query.teams_id);
-    return listTeamRobots(this.db, scope, query, toTeamRobot);
+    return this.kind.list(this.db, scope, query, this.kind.toItem);
   }
 
-  async show(scope: TenantScope, id: number): Promise<TeamRobot> {
-    const row = await findTeamRobot(this.db, scope, id);
+  async show(scope: TenantScope, id: number): Promise<Item> {
+    const row = await this.kind.find(this.db, scope, id);
     if (!row) throw notFound();
-    return toTeamRobot(row);
+    return this.kind.toItem(row);
   }
 
-  async create(scope: TenantScope, input: TeamRobotCreate): Promise<TeamRobot> {
+  async create(scope: TenantScope, input: Create): Promise<Item> {
+    const { kind } = this;
     await assertTeam(this.db, scope, input.teams_id);
-    const unknown = () => invalidField('rota_robots_id', 'robot_not_found');
-    if (!(await robotIdsOfClient(this.db, scope, [input.rota_robots_id])).has(input.rota_robots_id))
-      throw unknown();
+    const member = kind.memberOf(input);
+    const unknown = () => invalidField(kind.field, kind.unknown);
+    if (!(await kind.idsOfClient(this.db, scope, [member])).has(member)) throw unknown();
     let id: number;
     try {
-      id = await insertTeamRobot(this.db, scope, input);
+      id = await kind.insert(this.db, scope, input);
     } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateMember('rota_robots_id');
-      // The team or the robot went away meanwhile.
+      if (isUniqueViolation(error)) throw duplicateMember(kind.field);
+      // The team or the member went away meanwhile.
       if (isForeignKeyViolation(error)) {
         await assertTeam(this.db, scope, input.teams_id);
         throw unknown();
@@ -76,45 +104,48 @@ export class TeamRobotService {
   }
 
   async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteTeamRobot(this.db, scope, id))) throw notFound();
+    if (!(await this.kind.remove(this.db, scope, id))) throw notFound();
   }
 }
 
-/** /teams/users: the users of a team, one at a time. */
-export class TeamUserService {
-  constructor(private readonly db: Db) {}
-
-  async list(scope: TenantScope, query: TeamUserListQuery): Promise<ListResponse<TeamUser>> {
-    await assertTeam(this.db, scope, query.teams_id);
-    return listTeamUsers(this.db, scope, query, toTeamUser);
+export class TeamRobotService extends TeamMemberService<
+  TeamRobot,
+  TeamRobotRow,
+  TeamRobotListQuery,
+  TeamRobotCreate
+> {
+  constructor(db: Db) {
+    super(db, {
+      field: 'rota_robots_id',
+      unknown: 'robot_not_found',
+      memberOf: (input) => input.rota_robots_id,
+      idsOfClient: robotIdsOfClient,
+      list: listTeamRobots,
+      find: findTeamRobot,
+      insert: insertTeamRobot,
+      remove: deleteTeamRobot,
+      toItem: toTeamRobot,
+    });
   }
+}
 
-  async show(scope: TenantScope, id: number): Promise<TeamUser> {
-    const row = await findTeamUser(this.db, scope, id);
-    if (!row) throw notFound();
-    return toTeamUser(row);
-  }
-
-  async create(scope: TenantScope, input: TeamUserCreate): Promise<TeamUser> {
-    await assertTeam(this.db, scope, input.teams_id);
-    const unknown = () => invalidField('users_id', 'user_not_found');
-    if (!(await userIdsOfClient(this.db, scope, [input.users_id])).has(input.users_id))
-      throw unknown();
-    let id: number;
-    try {
-      id = await insertTeamUser(this.db, scope, input);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateMember('users_id');
-      if (isForeignKeyViolation(error)) {
-        await assertTeam(this.db, scope, input.teams_id);
-        throw unknown();
-      }
-      throw error;
-    }
-    return this.show(scope, id);
-  }
-
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteTeamUser(this.db, scope, id))) throw notFound();
+export class TeamUserService extends TeamMemberService<
+  TeamUser,
+  TeamUserRow,
+  TeamUserListQuery,
+  TeamUserCreate
+> {
+  constructor(db: Db) {
+    super(db, {
+      field: 'users_id',
+      unknown: 'user_not_found',
+      memberOf: (input) => input.users_id,
+      idsOfClient: userIdsOfClient,
+      list: listTeamUsers,
+      find: findTeamUser,
+      insert: insertTeamUser,
+      remove: deleteTeamUser,
+      toItem: toTeamUser,
+    });
   }
 }

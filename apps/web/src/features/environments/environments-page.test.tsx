@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Environment, Language } from '@rota/contract';
 import type { MockCall, MockReply } from '../../../test/http-mock';
-import { callsTo, listOf, openPage } from '../../../test/operations-fixtures';
+import { callsTo, listOf, openPage, openRowAction } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
 import en from './locales/en.json';
 import pt from './locales/pt.json';
@@ -80,15 +80,6 @@ async function openEnvironments(
     },
     options.lang,
   );
-}
-
-async function openRowAction(
-  user: { click: (e: Element) => Promise<void> },
-  row: string,
-  action: string,
-) {
-  await user.click(await screen.findByRole('button', { name: `Ações de ${row}` }));
-  await user.click(await screen.findByRole('menuitem', { name: action }));
 }
 
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Language, Team, TeamRobot, TeamUser } from '@rota/contract';
 import { makeRobot } from '../../../test/fixtures';
 import type { MockCall, MockReply } from '../../../test/http-mock';
-import { callsTo, listOf, openPage } from '../../../test/operations-fixtures';
+import { callsTo, listOf, openPage, openRowAction } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
 
 const ALL = ['USUARIOS.LIST', 'USUARIOS.CREATE', 'USUARIOS.UPDATE', 'USUARIOS.DELETE'];
@@ -101,15 +101,6 @@ async function openTeams(
     },
     options.lang,
   );
-}
-
-async function openRowAction(
-  user: { click: (e: Element) => Promise<void> },
-  row: string,
-  action: string,
-) {
-  await user.click(await screen.findByRole('button', { name: `Ações de ${row}` }));
-  await user.click(await screen.findByRole('menuitem', { name: action }));
 }
 
 beforeEach(async () => {
