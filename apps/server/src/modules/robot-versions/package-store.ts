@@ -50,9 +50,13 @@ export class PackageStore {
         done(null, chunk);
       },
     });
+    const out = createWriteStream(tempPath, { flags: 'wx' });
     try {
-      await pipeline(source, meter, createWriteStream(tempPath, { flags: 'wx' }));
+      await pipeline(source, meter, out);
     } catch (error) {
+      // The file opens asynchronously: a stream torn down early may create it after this point
+      // unless we wait for it to close, which would leave a stray .part behind.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await this.discard(tempPath);
       throw error;
     }
