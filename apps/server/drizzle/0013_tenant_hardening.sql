@@ -1,0 +1,2 @@
+-- placeholder: filled by its issue 11 work
+SELECT 1;
