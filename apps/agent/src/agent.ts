@@ -10,6 +10,7 @@ import { Backoff, DEFAULT_BACKOFF, pause, type BackoffOptions } from './backoff.
 import { errorMessage, type Logger } from './logger.js';
 import { Outbox } from './outbox.js';
 import { PackageCache } from './package-cache.js';
+import { killMarkedProcesses, workDirMarker } from './process-tree.js';
 import {
   ProtocolClient,
   ProtocolRejectedError,
@@ -23,16 +24,29 @@ export interface AgentTimings extends RunTimings {
   /** After the last robot ended on shutdown, how long results and logs may still take to send. */
   deliveryGraceMs: number;
   backoff: BackoffOptions;
+  /** How often running robots are checked against their leases. */
+  fenceCheckMs: number;
+  /**
+   * A robot is killed this long before its lease, as last renewed, runs out: the server waits
+   * the lease out plus its own margin before it may hand the run on (DESIGN §6).
+   */
+  fenceMarginMs: number;
+  /** How long a stopping agent waits for the server to take its goodbye. */
+  goodbyeTimeoutMs: number;
 }
 
 export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
   ...DEFAULT_RUN_TIMINGS,
   deliveryGraceMs: 5_000,
   backoff: DEFAULT_BACKOFF,
+  fenceCheckMs: 500,
+  fenceMarginMs: 2_000,
+  goodbyeTimeoutMs: 3_000,
 };
 
 export interface AgentConfig {
-  server: string;
+  /** One Rota server, or several instances of one to fail over between. */
+  servers: string[];
   token: string;
   workDir: string;
   concurrency: number;
@@ -60,6 +74,13 @@ export class Agent {
   private readonly active = new Map<string, ExecutionRun>();
   /** Results written to the outbox and not yet answered by the server. */
   private readonly undelivered = new Map<string, AgentFinish>();
+  /**
+   * When each running robot's lease ends by this agent's clock (performance.now()): counted
+   * from the moment the claim's answer arrived or a heartbeat that renewed it was sent, which
+   * is never later than the server's own count.
+   */
+  private readonly leaseEnds = new Map<string, number>();
+  private leaseMs: number = ENGINE_TIMINGS.leaseSeconds * 1000;
 
   /** Aborted on stop: ends claiming. */
   private readonly stopping = new AbortController();
@@ -80,7 +101,7 @@ export class Agent {
     this.logger = config.logger;
     this.timings = { ...DEFAULT_AGENT_TIMINGS, ...config.timings };
     this.client = new ProtocolClient({
-      server: config.server,
+      servers: config.servers,
       token: config.token,
       logger: config.logger,
       backoff: this.timings.backoff,
@@ -101,7 +122,16 @@ export class Agent {
 
   async run(): Promise<void> {
     let heartbeat: Promise<void> = Promise.resolve();
+    const fencing = setInterval(() => this.fenceExpiredRuns(), this.timings.fenceCheckMs);
     try {
+      // An earlier instance of this agent that died may have left robots running here: they are
+      // no longer this agent's, and the server may already have handed their runs on.
+      const leftovers = await killMarkedProcesses(workDirMarker(this.config.workDir));
+      if (leftovers > 0) {
+        this.logger.warn(
+          `killed ${leftovers} process(es) an earlier run of this agent left behind`,
+        );
+      }
       await this.packages.removeLeftovers();
       for (const result of await this.outbox.readAll()) {
         this.undelivered.set(keyOf(result), result);
@@ -119,6 +149,8 @@ export class Agent {
     } finally {
       // A run may still be ending if run() failed early; wait for it before the end.
       await this.whenIdle();
+      clearInterval(fencing);
+      if (!this.fatalError) await this.sayGoodbye();
       this.finished.abort();
       clearTimeout(this.graceTimer);
       clearTimeout(this.deliveryTimer);
@@ -164,15 +196,47 @@ export class Agent {
     for (const run of this.active.values()) run.stop();
   }
 
+  /**
+   * The server shows this agent inactive at once and settles what it no longer holds, rather
+   * than waiting a lease out; results still undelivered stay listed (the outbox keeps them).
+   */
+  private async sayGoodbye(): Promise<void> {
+    try {
+      const released = await this.client.goodbye(
+        { running: this.heldRuns() },
+        this.timings.goodbyeTimeoutMs,
+      );
+      if (released > 0)
+        this.logger.info(`the server settled ${released} run(s) left on this agent`);
+    } catch (error) {
+      this.logger.warn(`goodbye: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Kills, without grace, every robot whose lease this agent could not renew in time. */
+  private fenceExpiredRuns(): void {
+    const now = performance.now();
+    for (const [key, run] of this.active) {
+      const end = this.leaseEnds.get(key);
+      if (end === undefined || now < end - this.timings.fenceMarginMs) continue;
+      this.leaseEnds.delete(key);
+      this.logger.error(
+        `execution ${run.ref.execution_id} attempt ${run.ref.attempt}: its lease could not be renewed; stopping the robot before the server hands the run on`,
+      );
+      run.fence();
+    }
+  }
+
   private async sayHello(): Promise<void> {
     const answer = await this.client.hello(
       { hostname: os.hostname(), version: agentVersion(), os: `${os.platform()} ${os.release()}` },
       this.stopping.signal,
     );
     this.heartbeatMs = Math.max(1, answer.heartbeat_seconds) * 1000;
+    this.leaseMs = Math.max(1, answer.lease_seconds) * 1000;
     this.claimWaitSeconds = Math.min(25, Math.max(0, answer.claim_wait_seconds));
     this.greeted = true;
-    this.logger.info(`connected to ${this.config.server} as agent "${answer.name}"`);
+    this.logger.info(`connected to ${this.client.server} as agent "${answer.name}"`);
   }
 
   /** Runs executing and results not yet delivered: the server keeps their leases. */
@@ -189,7 +253,18 @@ export class Agent {
     const signal = this.finished.signal;
     while (!signal.aborted) {
       try {
-        const cancel = await this.client.heartbeat(() => ({ running: this.heldRuns() }), signal);
+        // What the attempt that got through listed, and when it left: that is what it renewed.
+        let sent: { at: number; runs: AgentRunRef[] } = { at: 0, runs: [] };
+        const cancel = await this.client.heartbeat(() => {
+          sent = { at: performance.now(), runs: this.heldRuns() };
+          return { running: sent.runs };
+        }, signal);
+        for (const ref of sent.runs) {
+          const key = keyOf(ref);
+          if (this.leaseEnds.has(key) && !cancel.includes(ref.execution_id)) {
+            this.leaseEnds.set(key, sent.at + this.leaseMs);
+          }
+        }
         for (const run of this.active.values()) {
           if (cancel.includes(run.ref.execution_id)) run.cancel();
         }
@@ -226,7 +301,7 @@ export class Agent {
       `execution ${id} attempt ${attempt}: running robot "${claimed.robot.name}" (\`${claimed.robot.executor}\`)`,
     );
     const run = new ExecutionRun(claimed, {
-      server: this.config.server,
+      server: this.client.server,
       workDir: this.config.workDir,
       client: this.client,
       packages: this.packages,
@@ -236,6 +311,7 @@ export class Agent {
     });
     const key = keyOf(run.ref);
     this.active.set(key, run);
+    this.leaseEnds.set(key, performance.now() + this.leaseMs);
     let result: AgentFinish;
     try {
       result = await run.execute();
@@ -251,6 +327,7 @@ export class Agent {
         );
     } finally {
       this.active.delete(key);
+      this.leaseEnds.delete(key);
       this.checkIdle();
     }
     await run.logs.drain();
@@ -268,7 +345,11 @@ export class Agent {
         );
       }
     } catch (error) {
-      if (error instanceof ProtocolRejectedError) {
+      if (error instanceof ProtocolRejectedError && error.status === 409) {
+        // The server had already settled this attempt (its lease ran out): it recorded the
+        // result on the attempt as a late one, without applying it.
+        this.logger.warn(`${errorMessage(error)}; result of ${key} recorded as late`);
+      } else if (error instanceof ProtocolRejectedError) {
         this.logger.error(`${errorMessage(error)}; result of ${key} dropped`);
       } else if (!(error instanceof ProtocolResponseError)) {
         // Aborted or bad token: the outbox keeps it for the next start.

@@ -2,7 +2,11 @@ import type { AgentLogBatch, AgentLogLine, AgentRunRef, LogStream } from '@rota/
 import { pause } from './backoff.js';
 import { errorMessage, type Logger } from './logger.js';
 import { MAX_LINE_CHARS } from './line-splitter.js';
-import { ProtocolRejectedError, UnauthorizedError } from './protocol-client.js';
+import {
+  ProtocolGaveUpError,
+  ProtocolRejectedError,
+  UnauthorizedError,
+} from './protocol-client.js';
 
 export interface LogShipperOptions {
   ref: AgentRunRef;
@@ -26,6 +30,8 @@ interface PendingLine {
   line: AgentLogLine;
   /** A notice standing for this many dropped lines. */
   dropped?: number;
+  /** A notice that a batch was refused: never itself followed by another such notice. */
+  refusal?: boolean;
 }
 
 /**
@@ -104,15 +110,33 @@ export class LogShipper {
       // The server will not take this batch as it is (the attempt is no longer current…):
       // dropping it keeps the rest of the output flowing.
       const why =
-        error instanceof ProtocolRejectedError ? error.message : `logs: ${errorMessage(error)}`;
+        error instanceof ProtocolRejectedError || error instanceof ProtocolGaveUpError
+          ? error.message
+          : `logs: ${errorMessage(error)}`;
       this.options.logger.warn(
         `execution ${this.options.ref.execution_id}: ${batch.length} log lines not delivered (${why})`,
       );
       this.pending.splice(0, batch.length);
       this.lastSentAt = Date.now();
+      // Said in the run's own log, so whoever reads it knows lines are missing — once: a
+      // refused notice is not announced by another.
+      if (!batch.every((p) => p.refusal)) this.pushRefusal(batch.length, why);
     } finally {
       this.inFlight = 0;
     }
+  }
+
+  private pushRefusal(count: number, why: string): void {
+    this.seq += 1;
+    this.pending.push({
+      refusal: true,
+      line: {
+        seq: this.seq,
+        stream: 'system',
+        line: `${count} log lines dropped: the server refused them (${why})`.slice(0, 1000),
+        at: new Date().toISOString(),
+      },
+    });
   }
 
   /**

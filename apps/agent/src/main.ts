@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   const { options } = parsed;
   const logger = createStderrLogger();
   logger.info(
-    `rota-agent ${agentVersion()}: server ${options.server}, work dir ${options.workDir}, concurrency ${options.concurrency}`,
+    `rota-agent ${agentVersion()}: server ${options.servers.join(', ')}, work dir ${options.workDir}, concurrency ${options.concurrency}`,
   );
   const agent = new Agent({ ...options, logger });
 

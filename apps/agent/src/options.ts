@@ -3,8 +3,11 @@ import path from 'node:path';
 import { z } from 'zod';
 
 export interface AgentCliOptions {
-  /** Server origin without a trailing slash, e.g. `https://rota.example.com`. */
-  server: string;
+  /**
+   * Server origins without a trailing slash, e.g. `https://rota.example.com`: one, or several
+   * instances of one Rota to fail over between.
+   */
+  servers: string[];
   token: string;
   workDir: string;
   concurrency: number;
@@ -19,7 +22,8 @@ export type ParsedOptions =
 export const USAGE = `Usage: rota-agent --server <url> --token <token> [options]
 
 Options:
-  --server <url>         Rota server, e.g. https://rota.example.com  (env ROTA_SERVER)
+  --server <url>[,<url>] Rota server, e.g. https://rota.example.com  (env ROTA_SERVER);
+                         several instances of one Rota, comma-separated, to fail over
   --token <token>        agent token from the console                 (env ROTA_AGENT_TOKEN)
   --work-dir <dir>       packages, robots and undelivered results     (env ROTA_WORK_DIR,
                          default ~/.rota-agent)
@@ -30,7 +34,7 @@ Options:
 
 /** Flag name → option key; every flag takes a value. */
 const FLAGS = {
-  '--server': 'server',
+  '--server': 'servers',
   '--token': 'token',
   '--work-dir': 'workDir',
   '--concurrency': 'concurrency',
@@ -39,7 +43,7 @@ const FLAGS = {
 type OptionKey = (typeof FLAGS)[keyof typeof FLAGS];
 
 const FLAG_OF: Record<OptionKey, string> = {
-  server: '--server (or ROTA_SERVER)',
+  servers: '--server (or ROTA_SERVER)',
   token: '--token (or ROTA_AGENT_TOKEN)',
   workDir: '--work-dir (or ROTA_WORK_DIR)',
   concurrency: '--concurrency',
@@ -71,11 +75,20 @@ function isHttpUrl(value: string): boolean {
 
 /** One schema for flags and environment alike: flags win, then env, then defaults. */
 const optionsSchema = z.object({
-  server: z
+  servers: z
     .string({ error: 'is required' })
-    .trim()
-    .refine(isHttpUrl, 'must be an http(s) URL such as https://rota.example.com')
-    .transform((value) => value.replace(/\/+$/, '')),
+    .transform((value) => value.split(',').map((part) => part.trim()))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .refine(isHttpUrl, 'must be an http(s) URL such as https://rota.example.com')
+            .transform((value) => value.replace(/\/+$/, '')),
+        )
+        .min(1)
+        .max(16, 'takes at most 16 addresses'),
+    ),
   token: z.string({ error: 'is required' }).trim().min(1, 'is required'),
   workDir: z
     .string()
@@ -124,7 +137,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): P
     return value === undefined || value.trim() === '' ? undefined : value;
   };
   const result = optionsSchema.safeParse({
-    server: given.server ?? fromEnv('ROTA_SERVER'),
+    servers: given.servers ?? fromEnv('ROTA_SERVER'),
     token: given.token ?? fromEnv('ROTA_AGENT_TOKEN'),
     workDir: given.workDir ?? fromEnv('ROTA_WORK_DIR'),
     concurrency: given.concurrency,

@@ -67,3 +67,49 @@ function taskkill(pid: number): Promise<void> {
     child.once('exit', () => resolve());
   });
 }
+
+/** The environment variable that marks every process of a run (and survives setsid). */
+export const RUN_MARKER_VARIABLE = 'ROTA_AGENT_RUN';
+
+/** `ROTA_AGENT_RUN=<work dir>|` — the part of the marker every run of one work dir shares. */
+export function workDirMarker(workDir: string): string {
+  return `${RUN_MARKER_VARIABLE}=${workDir}|`;
+}
+
+/** The whole marker of one attempt. */
+export function runMarker(workDir: string, executionId: number, attempt: number): string {
+  return `${workDirMarker(workDir)}${executionId}-${attempt}`;
+}
+
+/**
+ * SIGKILLs every process (but this one) whose environment has an entry starting with
+ * `prefix`; answers how many. Linux only (it reads /proc); elsewhere it finds nothing. Used at
+ * start to end what an earlier instance of the agent left running in its work dir.
+ */
+export async function killMarkedProcesses(prefix: string): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const { readdir, readFile } = await import('node:fs/promises');
+  const inside = Buffer.from(`\0${prefix}`);
+  const atStart = Buffer.from(prefix);
+  let killed = 0;
+  // A process may fork while we look: a few passes catch its children.
+  for (let pass = 0; pass < 5; pass += 1) {
+    let found = 0;
+    const names = await readdir('/proc').catch(() => [] as string[]);
+    for (const name of names) {
+      if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+      const environ = await readFile(`/proc/${name}/environ`).catch(() => null);
+      if (!environ || (environ.indexOf(inside) < 0 && environ.indexOf(atStart) !== 0)) continue;
+      try {
+        process.kill(Number(name), 'SIGKILL');
+        found += 1;
+      } catch {
+        // already gone, or not ours
+      }
+    }
+    killed += found;
+    if (found === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return killed;
+}

@@ -2,11 +2,13 @@ import {
   AGENT_PROTOCOL_BASE,
   agentClaimResponseSchema,
   agentFinishResponseSchema,
+  agentGoodbyeResponseSchema,
   agentHeartbeatResponseSchema,
   agentHelloResponseSchema,
   agentLogResponseSchema,
   type AgentClaim,
   type AgentFinish,
+  type AgentGoodbye,
   type AgentHeartbeat,
   type AgentHello,
   type AgentHelloResponse,
@@ -48,9 +50,23 @@ export class ProtocolResponseError extends Error {
   }
 }
 
+/** A server kept answering 5xx to one call: it will not take it (the caller drops it). */
+export class ProtocolGaveUpError extends Error {
+  constructor(
+    readonly call: string,
+    detail: string,
+  ) {
+    super(`${call}: gave up after repeated server errors (${detail})`);
+    this.name = 'ProtocolGaveUpError';
+  }
+}
+
 export interface ProtocolClientOptions {
-  /** Origin without trailing slash. */
-  server: string;
+  /**
+   * Origins without trailing slash: instances of one Rota (or one address behind a load
+   * balancer). Calls go to one of them and move to the next when it does not answer.
+   */
+  servers: string[];
   token: string;
   logger: Logger;
   backoff?: BackoffOptions;
@@ -64,11 +80,15 @@ interface CallOptions {
   signal: AbortSignal;
   /** Per attempt. */
   timeoutMs?: number;
+  /** Give up (ProtocolGaveUpError) after this many 5xx answers in a row; unset: never. */
+  maxServerErrors?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** The claim long-poll is held by the server up to wait_seconds; allow that plus slack. */
 const CLAIM_SLACK_MS = 10_000;
+/** 5xx answers in a row after which a log batch is dropped (with a notice in the run's log). */
+const LOG_MAX_SERVER_ERRORS = 5;
 
 /**
  * Typed calls of the agent protocol. Network errors, timeouts, 429 and 5xx are retried with
@@ -76,8 +96,16 @@ const CLAIM_SLACK_MS = 10_000;
  */
 export class ProtocolClient {
   private unreachable = false;
+  private current = 0;
 
-  constructor(private readonly options: ProtocolClientOptions) {}
+  constructor(private readonly options: ProtocolClientOptions) {
+    if (options.servers.length === 0) throw new Error('no server to talk to');
+  }
+
+  /** The instance calls go to now. */
+  get server(): string {
+    return this.options.servers[this.current] as string;
+  }
 
   hello(body: AgentHello, signal: AbortSignal): Promise<AgentHelloResponse['data']> {
     return this.call('hello', body, agentHelloResponseSchema, { signal }).then((r) => r.data);
@@ -97,8 +125,27 @@ export class ProtocolClient {
     }).then((r) => r.data);
   }
 
+  /** A batch a server keeps failing on (5xx) is given up after a few tries: never forever. */
   logs(batch: AgentLogBatch, signal: AbortSignal): Promise<{ cancel: boolean }> {
-    return this.call('logs', batch, agentLogResponseSchema, { signal }).then((r) => r.data);
+    return this.call('logs', batch, agentLogResponseSchema, {
+      signal,
+      maxServerErrors: LOG_MAX_SERVER_ERRORS,
+    }).then((r) => r.data);
+  }
+
+  /** One try, a short wait: the agent is stopping and must not hang on an absent server. */
+  async goodbye(body: AgentGoodbye, timeoutMs: number): Promise<number> {
+    const url = `${this.server}${AGENT_PROTOCOL_BASE}/goodbye`;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...this.headers(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) throw new ProtocolRejectedError('goodbye', res.status, await readDetail(res));
+    const parsed = agentGoodbyeResponseSchema.safeParse(await res.json());
+    if (!parsed.success) throw new ProtocolResponseError('goodbye', parsed.error.message);
+    return parsed.data.data.released;
   }
 
   finish(body: AgentFinish, signal: AbortSignal): Promise<{ accepted: boolean }> {
@@ -114,11 +161,11 @@ export class ProtocolClient {
     if (!downloadPath.startsWith('/') || downloadPath.startsWith('//')) {
       throw new ProtocolResponseError('download', `bad download path ${downloadPath}`);
     }
-    const url = `${this.options.server}${downloadPath}`;
     return this.withRetry(
       'download',
       signal,
       async (attemptSignal) => {
+        const url = `${this.server}${downloadPath}`;
         // The timeout covers waiting for the answer, not streaming the (possibly big) body.
         const controller = new AbortController();
         const timer = setTimeout(
@@ -143,13 +190,13 @@ export class ProtocolClient {
     name: string,
     body: unknown,
     schema: z.ZodType<T>,
-    { signal, timeoutMs = DEFAULT_TIMEOUT_MS }: CallOptions,
+    { signal, timeoutMs = DEFAULT_TIMEOUT_MS, maxServerErrors }: CallOptions,
   ): Promise<T> {
-    const url = `${this.options.server}${AGENT_PROTOCOL_BASE}/${name}`;
     return this.withRetry(
       name,
       signal,
       async (attemptSignal) => {
+        const url = `${this.server}${AGENT_PROTOCOL_BASE}/${name}`;
         const payload = typeof body === 'function' ? (body as () => unknown)() : body;
         const res = await fetch(url, {
           method: 'POST',
@@ -171,6 +218,7 @@ export class ProtocolClient {
         return { res, value: parsed.data };
       },
       timeoutMs,
+      maxServerErrors,
     );
   }
 
@@ -180,8 +228,10 @@ export class ProtocolClient {
     attempt: (signal: AbortSignal) => Promise<{ res: Response; value: T | undefined }>,
     /** Per attempt; null: the attempt handles its own timeout. */
     timeoutMs: number | null = DEFAULT_TIMEOUT_MS,
+    maxServerErrors = Infinity,
   ): Promise<T> {
     const backoff = new Backoff(this.options.backoff ?? DEFAULT_BACKOFF);
+    let serverErrors = 0;
     for (;;) {
       if (signal.aborted) throw abortReason(signal);
       let problem: string;
@@ -204,11 +254,16 @@ export class ProtocolClient {
           throw new ProtocolRejectedError(name, res.status, detail);
         }
         problem = `the server answered ${res.status}`;
+        if (res.status >= 500) {
+          serverErrors += 1;
+          if (serverErrors >= maxServerErrors) throw new ProtocolGaveUpError(name, problem);
+        }
       } catch (error) {
         if (
           error instanceof UnauthorizedError ||
           error instanceof ProtocolRejectedError ||
-          error instanceof ProtocolResponseError
+          error instanceof ProtocolResponseError ||
+          error instanceof ProtocolGaveUpError
         ) {
           throw error;
         }
@@ -216,10 +271,20 @@ export class ProtocolClient {
         problem = errorMessage(error);
       }
       this.unreachable = true;
+      this.failOver(problem);
       const delay = backoff.nextDelayMs();
       this.options.logger.warn(`${name}: ${problem}; retrying in ${formatDelay(delay)}`);
       await sleep(delay, signal);
     }
+  }
+
+  /** The next instance, when there are several: the one called did not answer usefully. */
+  private failOver(problem: string): void {
+    const { servers, logger } = this.options;
+    if (servers.length < 2) return;
+    const from = this.server;
+    this.current = (this.current + 1) % servers.length;
+    logger.warn(`${from}: ${problem}; trying ${this.server}`);
   }
 
   private markReachable(): void {

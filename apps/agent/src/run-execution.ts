@@ -10,11 +10,17 @@ import { LineSplitter } from './line-splitter.js';
 import { LogShipper } from './log-shipper.js';
 import { errorMessage, type Logger } from './logger.js';
 import type { PackageCache } from './package-cache.js';
-import { killProcessTree, killProcessTreeNow } from './process-tree.js';
+import {
+  isProcessGroupAlive,
+  killProcessTree,
+  killProcessTreeNow,
+  runMarker,
+} from './process-tree.js';
 import type { ProtocolClient } from './protocol-client.js';
 import { installPackage, runDirectoryOf } from './run-directory.js';
+import { SUPERVISOR_SOURCE, type SupervisorConfig, type SupervisorMessage } from './supervisor.js';
 
-export type KillReason = 'timeout' | 'cancelled' | 'stopped';
+export type KillReason = 'timeout' | 'cancelled' | 'stopped' | 'fenced';
 
 export interface RunTimings {
   /** SIGTERM → SIGKILL delay when killing a robot's process tree. */
@@ -56,11 +62,13 @@ export interface RunContext {
 }
 
 const MAX_MESSAGE_CHARS = 2_000;
+/** The result of a run the agent itself stopped because its lease could not be renewed. */
+export const LEASE_LOST_MESSAGE = 'lease lost: stopped by the agent';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type ProcessOutcome =
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'error'; error: Error };
+  | { kind: 'error'; message: string };
 
 /**
  * One attempt of one execution on this VM: package, unpack, process, output, result. The result
@@ -71,7 +79,10 @@ export class ExecutionRun {
   readonly logs: LogShipper;
   private killReason: KillReason | null = null;
   private readonly abort = new AbortController();
+  /** The supervisor (supervisor.ts) that holds the robot's tree. */
   private child: ChildProcess | null = null;
+  /** The robot's own pid, leader of its process group. */
+  private robotPid: number | undefined;
   private processEnded = false;
   private settled = false;
   private lastStderrLine: string | null = null;
@@ -103,9 +114,18 @@ export class ExecutionRun {
     this.requestKill('stopped');
   }
 
+  /**
+   * The agent could not renew this run's lease in time: the server may soon hand the run to
+   * another agent, so the robot must be gone before that (no grace).
+   */
+  fence(): void {
+    this.requestKill('fenced');
+  }
+
   /** The agent must exit at once: SIGKILL, no grace, no waiting. */
   killNow(): void {
-    if (this.child?.pid !== undefined && !this.processEnded) killProcessTreeNow(this.child.pid);
+    if (this.robotPid !== undefined && !this.processEnded) killProcessTreeNow(this.robotPid);
+    this.child?.kill('SIGKILL');
   }
 
   async execute(): Promise<AgentFinish> {
@@ -174,14 +194,17 @@ export class ExecutionRun {
     delete env.ROTA_AGENT_TOKEN;
 
     this.system(`starting \`${executor}\` in ${dir}`);
-    const child = spawn(executor, {
-      shell: true,
+    const { execution_id, attempt } = this.ref;
+    const marker = runMarker(this.context.workDir, execution_id, attempt);
+    const markerAt = marker.indexOf('=');
+    env[marker.slice(0, markerAt)] = marker.slice(markerAt + 1);
+    const config: SupervisorConfig = { executor, cwd: dir, marker };
+    // The supervisor holds the robot's tree and kills it if this process dies (supervisor.ts).
+    const child = spawn(process.execPath, ['-e', SUPERVISOR_SOURCE, JSON.stringify(config)], {
       cwd: dir,
       env,
-      // Its own process group, so the whole tree can be signalled at once (process-tree.ts).
-      detached: process.platform !== 'win32',
       windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     this.child = child;
 
@@ -190,17 +213,37 @@ export class ExecutionRun {
       if (line.trim() !== '') this.lastStderrLine = line.trim();
       this.logs.push('stderr', line);
     });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
 
     const outcome = await new Promise<ProcessOutcome>((resolve) => {
-      child.once('error', (error) => resolve({ kind: 'error', error }));
-      child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
+      child.on('message', (message: SupervisorMessage) => {
+        if (message.type === 'started') {
+          this.robotPid = message.pid;
+          // A kill asked for while the robot was starting applies now.
+          if (this.killReason) this.killTree(this.killReason === 'fenced' ? 0 : undefined);
+        } else if (message.type === 'exit') {
+          resolve({ kind: 'exit', code: message.code, signal: message.signal });
+        } else {
+          resolve({ kind: 'error', message: message.message });
+        }
+      });
+      child.once('error', (error) => resolve({ kind: 'error', message: error.message }));
+      child.once('exit', (code, signal) =>
+        resolve({
+          kind: 'error',
+          message: `the run's supervisor ended unexpectedly (${code !== null ? `exit code ${code}` : `signal ${signal}`})`,
+        }),
+      );
     });
     this.processEnded = true;
 
-    // A helper the robot left behind may hold the pipes open: wait a little, not forever.
+    // A helper the robot left behind may still be writing: a little time, not forever; then
+    // the supervisor ends what is left of the tree (a run's processes end with the run).
+    await this.waitForGroupToEnd(this.context.timings.outputCloseMs);
+    if (child.connected) child.send({ type: 'cleanup' }, () => undefined);
+    else if (this.robotPid !== undefined) killProcessTreeNow(this.robotPid);
     let closeTimer: NodeJS.Timeout | undefined;
     await Promise.race([
       closed,
@@ -209,13 +252,14 @@ export class ExecutionRun {
       ),
     ]);
     clearTimeout(closeTimer);
-    child.stdout.destroy();
-    child.stderr.destroy();
+    child.kill('SIGKILL');
+    child.stdout!.destroy();
+    child.stderr!.destroy();
     stdout.end();
     stderr.end();
 
     if (outcome.kind === 'error') {
-      const message = `could not start \`${executor}\`: ${outcome.error.message}`;
+      const message = `could not start \`${executor}\`: ${outcome.message}`;
       this.system(message);
       return this.result(null, message);
     }
@@ -242,6 +286,8 @@ export class ExecutionRun {
         return { ...base, status: 'cancelled', message: 'cancelled' };
       case 'stopped':
         return { ...base, status: 'application_error', message: 'agent stopped' };
+      case 'fenced':
+        return { ...base, status: 'application_error', message: LEASE_LOST_MESSAGE };
       case null:
         break;
     }
@@ -259,14 +305,34 @@ export class ExecutionRun {
       timeout: timeoutMessage(this.claimed.timeout_seconds),
       cancelled: 'cancel requested',
       stopped: 'the agent is stopping',
+      fenced: 'the server could not be reached to renew the lease',
     }[reason];
-    const pid = this.child?.pid;
+    const pid = this.robotPid;
     this.system(pid === undefined ? `${why}: stopping` : `${why}: killing the process tree`);
     this.abort.abort(new Error(why));
-    if (pid !== undefined) {
-      killProcessTree(pid, { graceMs: this.context.timings.killGraceMs }).catch((error: unknown) =>
-        this.context.logger.warn(`could not kill process tree ${pid}: ${errorMessage(error)}`),
-      );
+    this.killTree(reason === 'fenced' ? 0 : undefined);
+  }
+
+  private killTree(graceMs = this.context.timings.killGraceMs): void {
+    const pid = this.robotPid;
+    if (pid === undefined) return;
+    if (graceMs === 0) {
+      killProcessTreeNow(pid);
+      return;
+    }
+    killProcessTree(pid, { graceMs }).catch((error: unknown) =>
+      this.context.logger.warn(`could not kill process tree ${pid}: ${errorMessage(error)}`),
+    );
+  }
+
+  /** Until the robot's process group is empty, or `ms` passed (POSIX; Windows just waits). */
+  private async waitForGroupToEnd(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    const pid = this.robotPid;
+    if (pid === undefined) return;
+    while (Date.now() < deadline) {
+      if (process.platform !== 'win32' && !isProcessGroupAlive(pid)) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 

@@ -75,7 +75,7 @@ afterEach(async () => {
 
 function makeAgent(overrides: Partial<AgentConfig> = {}): Agent {
   return new Agent({
-    server: server.url,
+    servers: [server.url],
     token: 'agent-secret',
     workDir,
     concurrency: 1,

@@ -2,7 +2,7 @@ import type { AgentLogBatch } from '@rota/contract';
 import { describe, expect, it } from 'vitest';
 import { LogShipper } from '../src/log-shipper.js';
 import { silentLogger } from '../src/logger.js';
-import { ProtocolRejectedError } from '../src/protocol-client.js';
+import { ProtocolGaveUpError, ProtocolRejectedError } from '../src/protocol-client.js';
 
 const ref = { execution_id: 5, attempt: 2 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,7 +120,30 @@ describe('LogShipper', () => {
     shipper.push('stdout', 'one');
     shipper.push('stdout', 'two');
     await shipper.drain();
-    expect(batches.map((b) => b.lines[0]?.line)).toEqual(['two']);
+    // The run's log says what was lost, once.
+    expect(batches.map((b) => b.lines[0]?.line)).toEqual([
+      'two',
+      '1 log lines dropped: the server refused them (logs: the server answered 409 (superseded))',
+    ]);
+  });
+
+  it('gives up a batch the server keeps failing on, and never announces a refused notice', async () => {
+    const { batches, send } = recorder(async () => {
+      throw new ProtocolGaveUpError('logs', 'the server answered 500');
+    });
+    const shipper = new LogShipper({
+      ref,
+      send,
+      onCancel: () => {},
+      signal: new AbortController().signal,
+      logger: silentLogger,
+      flushMs: 10,
+    });
+    shipper.start();
+    shipper.push('stdout', 'bad\u0000line');
+    await shipper.drain();
+    // The line, then its notice; the notice refused too ends it: no loop.
+    expect(batches.map((b) => b.lines.map((l) => l.stream))).toEqual([['stdout'], ['system']]);
   });
 
   it('stops trying when its signal ends delivery', async () => {

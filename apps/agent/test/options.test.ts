@@ -17,7 +17,7 @@ const problems = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 describe('parseOptions', () => {
   it('reads flags, with defaults for the rest', () => {
     expect(ok(['--server', 'https://rota.example.com/', '--token', 'tok'])).toEqual({
-      server: 'https://rota.example.com',
+      servers: ['https://rota.example.com'],
       token: 'tok',
       workDir: path.join(os.homedir(), '.rota-agent'),
       concurrency: 1,
@@ -35,7 +35,7 @@ describe('parseOptions', () => {
       '0',
     ]);
     expect(options).toMatchObject({
-      server: 'http://127.0.0.1:8080',
+      servers: ['http://127.0.0.1:8080'],
       token: 'a=b',
       workDir: path.resolve('rel/dir'),
       concurrency: 4,
@@ -46,7 +46,7 @@ describe('parseOptions', () => {
   it('falls back to the environment, and flags win over it', () => {
     const env = { ROTA_SERVER: 'http://env:1', ROTA_AGENT_TOKEN: 'env-token', ROTA_WORK_DIR: '/w' };
     expect(ok([], env)).toMatchObject({
-      server: 'http://env:1',
+      servers: ['http://env:1'],
       token: 'env-token',
       workDir: path.resolve('/w'),
     });

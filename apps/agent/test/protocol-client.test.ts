@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const client = (hooks: { onUnauthorized?: () => void; onReconnect?: () => void } = {}) =>
   new ProtocolClient({
-    server: server.url,
+    servers: [server.url],
     token: 'tok',
     logger: silentLogger,
     backoff: { initialMs: 10, maxMs: 40 },

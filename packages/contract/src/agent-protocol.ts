@@ -54,6 +54,21 @@ export const agentHeartbeatResponseSchema = z.object({
 });
 export type AgentHeartbeatResponse = z.infer<typeof agentHeartbeatResponseSchema>;
 
+/**
+ * `POST goodbye`: said by an agent that stops cleanly, after its robots ended. It lists the
+ * results it still holds (kept for its next start); the server shows the agent inactive at
+ * once and settles any other run still on it, instead of waiting for its lease to run out.
+ */
+export const agentGoodbyeSchema = z.object({
+  running: z.array(agentRunRefSchema).max(1000).default([]),
+});
+export type AgentGoodbye = z.infer<typeof agentGoodbyeSchema>;
+
+export const agentGoodbyeResponseSchema = z.object({
+  /** Runs the server settled because the agent no longer held them. */
+  data: z.object({ released: z.number().int() }),
+});
+
 /** `POST claim`: waits up to `wait_seconds` for the next execution this agent's VM may run. */
 export const agentClaimSchema = z.object({
   wait_seconds: z.number().int().min(0).max(25).default(25),
