@@ -78,9 +78,27 @@ export type EnvironmentListQuery = z.infer<typeof environmentListQuerySchema>;
 
 /** POST /rota/env/api/v1/test: tries the PostgreSQL described (5 s timeout). */
 export const ENVIRONMENT_TEST_TIMEOUT_MS = 5000;
+/** Connection tests one user may run per minute. */
+export const ENVIRONMENT_TESTS_PER_MINUTE = 10;
+/**
+ * The stored `db_pass` is sent only to the host, port, user and database it was saved for; to
+ * try another target (the settings changed since), the password is typed again here. A typed
+ * password is used for this try only, not saved.
+ */
+export const environmentTestSchema = z.object({
+  id: idSchema,
+  db_pass: z
+    .string({ error: msg('invalid_value') })
+    .max(1000, msg('too_long'))
+    .optional(),
+});
+export type EnvironmentTest = z.infer<typeof environmentTestSchema>;
 export const environmentTestResultSchema = z.object({
   ok: z.boolean(),
-  /** The server's version when ok; the driver's error otherwise. */
+  /**
+   * The server's version when ok; PostgreSQL's own error (wrong password, unknown database), or
+   * one generic "no PostgreSQL server answered" for anything that did not answer as PostgreSQL.
+   */
   message: z.string(),
   duration_ms: z.number().int(),
 });

@@ -135,6 +135,12 @@ const en = {
   route_not_found: 'This API route does not exist',
   invalid_input: 'Some fields are not valid',
   invalid_json: 'The request body is not valid JSON',
+  no_postgres_answered: 'No PostgreSQL server answered at this address',
+  retype_db_pass:
+    'The host, port, user or database changed since the password was saved: type the password again',
+  connection_target_refused: 'This address cannot be tried (link-local or cloud metadata)',
+  connection_tests_too_many: 'Too many connection tests. Wait a minute and try again.',
+  service_unavailable: 'The service is unavailable: its database does not answer',
   body_too_large: 'The request body is larger than the 1 MB limit',
   unsupported_media_type: 'Unsupported content type',
   too_many_requests: 'Too many attempts. Please wait a few minutes and try again.',
@@ -294,6 +300,13 @@ const pt: Record<MessageKey, string> = {
   code_invalid: 'O código é inválido ou expirou',
   password_reset: 'Senha alterada. Você já pode entrar com a nova senha.',
   password_changed: 'Senha alterada',
+  no_postgres_answered: 'Nenhum servidor PostgreSQL respondeu neste endereço',
+  retype_db_pass:
+    'O host, a porta, o usuário ou o banco mudaram desde que a senha foi salva: digite a senha novamente',
+  connection_target_refused:
+    'Este endereço não pode ser testado (link-local ou metadados de nuvem)',
+  connection_tests_too_many: 'Testes de conexão demais. Aguarde um minuto e tente novamente.',
+  service_unavailable: 'Serviço indisponível: o banco de dados não responde',
   signed_out: 'Sessão encerrada',
   client_not_member: 'Você não pertence a este cliente',
   client_selected: 'Cliente selecionado',

@@ -639,6 +639,8 @@ export const rotaStatusItems = pgTable(
 /**
  * Who did what, append-only (a trigger refuses UPDATE and DELETE). Actor and client are copied,
  * not referenced, so the record outlives the user or the client it names.
+    /** The target (host, port, user, database) db_pass was typed for; null: not known. */
+    db_pass_target: text('db_pass_target'),
  */
 export const auditLogs = pgTable(
   'audit_logs',

@@ -17,7 +17,10 @@ export const ERROR_STATUS = {
   body_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  /** A rate limit with its own message (see the key's text). */
+  connection_tests_too_many: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const satisfies Partial<Record<MessageKey, number>>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -14,6 +14,8 @@ export interface EnvironmentValues {
   db_port: number | null;
   rota_api_url: string | null;
   db_pass_sealed: string | null;
+  /** The target db_pass was typed for (see EnvironmentService); null when none is stored. */
+  db_pass_target: string | null;
   rota_token_sealed: string | null;
 }
 
@@ -89,9 +91,25 @@ export async function readConnection(db: Db, scope: TenantScope, id: number) {
       db_user: rotaEnvironments.db_user,
       db_port: rotaEnvironments.db_port,
       db_pass_sealed: rotaEnvironments.db_pass_sealed,
+      db_pass_target: rotaEnvironments.db_pass_target,
     })
     .from(rotaEnvironments)
     .where(scope.where(rotaEnvironments, eq(rotaEnvironments.rota_environments_id, id)));
+  return row;
+}
+
+/** The connection settings, the row locked until the transaction ends. */
+export async function lockConnection(db: Db, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select({
+      db_url: rotaEnvironments.db_url,
+      db_name: rotaEnvironments.db_name,
+      db_user: rotaEnvironments.db_user,
+      db_port: rotaEnvironments.db_port,
+    })
+    .from(rotaEnvironments)
+    .where(scope.where(rotaEnvironments, eq(rotaEnvironments.rota_environments_id, id)))
+    .for('update');
   return row;
 }
 

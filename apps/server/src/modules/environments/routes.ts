@@ -5,10 +5,10 @@ import {
   environmentListQuerySchema,
   environmentSchema,
   environmentTestResultSchema,
+  environmentTestSchema,
   environmentUpdateSchema,
-  idBodySchema,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { actorOf, scopeOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { Services } from '../../http/services.js';
@@ -51,13 +51,19 @@ export const environmentRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
         tags: ['environments'],
         security: bearerSecurity,
         summary:
-          'Try the PostgreSQL the environment describes (5 s at most): `ok` with the server version, or the error',
-        body: idBodySchema,
+          'Try the PostgreSQL the environment describes (5 s at most): `ok` with the server version, PostgreSQL’s own error, or a generic "no PostgreSQL server answered". The stored `db_pass` is used only for the host, port, user and database it was saved for; otherwise send `db_pass` (400 without it). Link-local and metadata addresses: 400. 10 tries a minute per user (429).',
+        body: environmentTestSchema,
         response: { 200: dataResponseSchema(environmentTestResultSchema), ...errorResponses },
       },
     },
     async (request) => ({
-      data: await environments.test(scopeOf(request), request.body.id, request.lang),
+      data: await environments.test(
+        scopeOf(request),
+        actorOf(request).user.users_id,
+        request.body,
+        request.lang,
+        request.log,
+      ),
     }),
   );
 };

@@ -1,9 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
 import {
   ENVIRONMENT_TEST_TIMEOUT_MS,
+  ENVIRONMENT_TESTS_PER_MINUTE,
   translateMessage,
   type Environment,
   type EnvironmentCreate,
   type EnvironmentListQuery,
+  type EnvironmentTest,
   type EnvironmentTestResult,
   type EnvironmentUpdate,
   type Language,
@@ -12,16 +15,18 @@ import {
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
+import { RateLimiter } from '../../lib/rate-limiter.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { tryPostgres, type ConnectionTarget } from './connection-test.js';
+import { resolveHost, tryAddresses } from './connection-test.js';
 import {
   deleteEnvironment,
   findEnvironment,
   insertEnvironment,
   listEnvironments,
+  lockConnection,
   readConnection,
   readEnvironmentsForRun,
   updateEnvironment,
@@ -65,13 +70,61 @@ function hostAndPort(dbUrl: string): { host: string; port?: number } {
   }
 }
 
+/** The connection settings as stored; what the test reads them from. */
+interface ConnectionSettings {
+  db_url: string | null;
+  db_name: string | null;
+  db_user: string | null;
+  db_port: number | null;
+}
+
+/** Where a connection test goes: host as written (a name or an address), effective defaults. */
+interface Target {
+  host: string;
+  port: number;
+  user: string;
+  database: string;
+}
+
+function targetOf(row: ConnectionSettings): Target | null {
+  if (!row.db_url) return null;
+  const { host, port } = hostAndPort(row.db_url);
+  const user = row.db_user ?? 'postgres';
+  return {
+    host,
+    port: row.db_port ?? port ?? DEFAULT_PORT,
+    user,
+    // PostgreSQL's own default: the database named after the user.
+    database: row.db_name ?? user,
+  };
+}
+
+/**
+ * What a stored `db_pass` is bound to: the target it was typed for. The host compares
+ * case-insensitively and without a trailing dot; everything else exactly.
+ */
+function bindingOf(row: ConnectionSettings): string | null {
+  const target = targetOf(row);
+  if (!target) return null;
+  return JSON.stringify([
+    target.host.toLowerCase().replace(/\.$/, ''),
+    target.port,
+    target.user,
+    target.database,
+  ]);
+}
+
 /** `/rota/env/api/v1`: connection settings with `db_pass` and `rota_token` sealed at rest. */
 export class EnvironmentService {
+  private readonly testLimiter: RateLimiter;
+
   constructor(
     private readonly db: Db,
     private readonly secretBox: SecretBox,
     private readonly testTimeoutMs = ENVIRONMENT_TEST_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.testLimiter = new RateLimiter(db, 60);
+  }
 
   list(scope: TenantScope, query: EnvironmentListQuery): Promise<ListResponse<Environment>> {
     return listEnvironments(this.db, scope, query, toEnvironment);
@@ -92,6 +145,9 @@ export class EnvironmentService {
       db_port: input.db_port ?? null,
       rota_api_url: input.rota_api_url,
       db_pass_sealed: this.seal(input.db_pass) ?? null,
+      db_pass_target: input.db_pass
+        ? bindingOf({ ...input, db_port: input.db_port ?? null })
+        : null,
       rota_token_sealed: this.seal(input.rota_token) ?? null,
     };
     try {
@@ -102,18 +158,34 @@ export class EnvironmentService {
     }
   }
 
-  /** Fields left out keep their value; a secret sent replaces it and `null` clears it. */
+  /**
+   * Fields left out keep their value; a secret sent replaces it and `null` clears it. A
+   * `db_pass` sent is bound to the target the row has after this change; one left out keeps
+   * its old binding, so a changed host, port, user or database needs it typed again.
+   */
   async update(
     scope: TenantScope,
     { id, db_pass, rota_token, ...changes }: EnvironmentUpdate,
   ): Promise<void> {
     try {
-      const changed = await updateEnvironment(this.db, scope, id, {
-        ...changes,
-        db_pass_sealed: this.seal(db_pass),
-        rota_token_sealed: this.seal(rota_token),
+      await this.db.transaction(async (tx) => {
+        let db_pass_target: string | null | undefined;
+        if (db_pass === null) db_pass_target = null;
+        if (typeof db_pass === 'string') {
+          // Locked, so a concurrent change of the host cannot slip between read and write.
+          const current = await lockConnection(tx, scope, id);
+          if (!current) throw notFound();
+          const given = Object.entries(changes).filter(([, value]) => value !== undefined);
+          db_pass_target = bindingOf({ ...current, ...Object.fromEntries(given) });
+        }
+        const changed = await updateEnvironment(tx, scope, id, {
+          ...changes,
+          db_pass_sealed: this.seal(db_pass),
+          db_pass_target,
+          rota_token_sealed: this.seal(rota_token),
+        });
+        if (!changed) throw notFound();
       });
-      if (!changed) throw notFound();
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateTitle();
       throw error;
@@ -142,30 +214,55 @@ export class EnvironmentService {
   /**
    * Tries the PostgreSQL the environment describes. A failed connection is an answer
    * (`ok: false` and why), not an error; only an environment the caller cannot see is a 404.
+   *
+   * The stored password goes only to the target it was saved for (else `db_pass` must be typed
+   * again: 400); link-local and metadata addresses are refused (400), the name resolved once
+   * and the checked address connected to; whatever does not answer as PostgreSQL gets one
+   * generic answer, its detail in the log; each user may try ENVIRONMENT_TESTS_PER_MINUTE a
+   * minute (429).
    */
-  async test(scope: TenantScope, id: number, lang: Language): Promise<EnvironmentTestResult> {
-    const row = await readConnection(this.db, scope, id);
+  async test(
+    scope: TenantScope,
+    usersId: number,
+    input: EnvironmentTest,
+    lang: Language,
+    log: FastifyBaseLogger,
+  ): Promise<EnvironmentTestResult> {
+    const tries = await this.testLimiter.hit(`environment-test:${usersId}`);
+    if (tries > ENVIRONMENT_TESTS_PER_MINUTE) {
+      throw new AppError('connection_tests_too_many', undefined, 60);
+    }
+    const row = await readConnection(this.db, scope, input.id);
     if (!row) throw notFound();
     const started = Date.now();
     const elapsed = () => Date.now() - started;
-    if (!row.db_url) {
+    const target = targetOf(row);
+    if (!target) {
       return {
         ok: false,
         message: translateMessage(lang, 'environment_without_host'),
         duration_ms: 0,
       };
     }
-    const { host, port } = hostAndPort(row.db_url);
-    const user = row.db_user ?? 'postgres';
-    const target: ConnectionTarget = {
-      host,
-      port: row.db_port ?? port ?? DEFAULT_PORT,
-      // PostgreSQL's own default: the database named after the user.
-      database: row.db_name ?? user,
-      user,
-      password: row.db_pass_sealed ? this.secretBox.open(row.db_pass_sealed) : '',
-    };
-    const outcome = await tryPostgres(target, this.testTimeoutMs);
+    let password = '';
+    if (input.db_pass !== undefined) {
+      password = input.db_pass;
+    } else if (row.db_pass_sealed) {
+      if (row.db_pass_target === null || row.db_pass_target !== bindingOf(row)) {
+        throw invalidField('db_pass', 'retype_db_pass');
+      }
+      password = this.secretBox.open(row.db_pass_sealed);
+    }
+    const resolution = await resolveHost(target.host);
+    if (resolution.kind === 'refused') throw invalidField('db_url', 'connection_target_refused');
+    const outcome =
+      resolution.kind === 'addresses'
+        ? await tryAddresses(
+            resolution.addresses,
+            { port: target.port, user: target.user, database: target.database, password },
+            this.testTimeoutMs,
+          )
+        : ({ ok: false, postgres: false, detail: resolution.detail } as const);
     if (outcome.ok) {
       return {
         ok: true,
@@ -173,12 +270,18 @@ export class EnvironmentService {
         duration_ms: elapsed(),
       };
     }
-    const seconds = String(Math.round(this.testTimeoutMs / 100) / 10);
+    if (outcome.postgres) return { ok: false, message: outcome.error, duration_ms: elapsed() };
+    log.info(
+      {
+        environment: input.id,
+        target: { host: target.host, port: target.port },
+        detail: outcome.detail,
+      },
+      'environment connection test: no PostgreSQL answered',
+    );
     return {
       ok: false,
-      message: outcome.timedOut
-        ? `${translateMessage(lang, 'connection_timeout', { seconds })} (${outcome.error})`
-        : outcome.error,
+      message: translateMessage(lang, 'no_postgres_answered'),
       duration_ms: elapsed(),
     };
   }
