@@ -88,9 +88,20 @@ export const resetCodeSchema = z
 export const checkCodeSchema = z.object({ code: resetCodeSchema });
 export type CheckCode = z.infer<typeof checkCodeSchema>;
 
+/**
+ * SPEC §7: `code, password`. A client that also sends `confirm_password` gets it checked, but it
+ * is never required (issue 11: a client sending what SPEC says was refused).
+ */
 export const resetPasswordSchema = z
-  .object({ code: resetCodeSchema, ...passwordPairShape })
-  .superRefine(refineMatch);
+  .object({
+    code: resetCodeSchema,
+    password: newPasswordSchema,
+    confirm_password: z.string({ error: msg('required_password') }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.confirm_password !== undefined)
+      refineMatch({ ...value, confirm_password: value.confirm_password }, ctx);
+  });
 export type ResetPassword = z.infer<typeof resetPasswordSchema>;
 
 /** PUT /user/api/v1/update/password for one's own password. */

@@ -30,11 +30,31 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const RESET_CODE_TTL_MINUTES = 30;
 
-/** Sign-in and recovery throttles (issue 2): failures per identifier, attempts per IP, in one window. */
+/**
+ * Sign-in and recovery throttles (issues 2 and 11). Sign-in failures slow the account-and-address
+ * pair that made them (a few free, then an exponential wait) instead of locking the account; see
+ * docs/decisions.md, "Sign-in slows a guesser without locking the owner out".
+ */
 export const RATE_LIMITS = {
   windowSeconds: 15 * 60,
-  signInFailuresPerAccess: 10,
+  /** Failures one address may make against one account before it has to wait. */
+  signInFreeFailuresPerPair: 5,
+  /** The first wait after those; each further failure doubles it, up to `signInMaxWaitSeconds`. */
+  signInFirstWaitSeconds: 30,
+  signInMaxWaitSeconds: 15 * 60,
+  /** A pair's failures are forgotten after this long without one. */
+  signInPairMemorySeconds: 24 * 60 * 60,
+  /** Failures on one account from all addresses before new addresses share a slow lane. */
+  signInFailuresPerAccountBeforeSlowLane: 10,
+  /** The slow lane: one password check per this many seconds, per account, for unknown addresses. */
+  signInSlowLaneSeconds: 5,
+  /** An account's failures are forgotten after this long without one. */
+  signInAccountMemorySeconds: 60 * 60,
+  /** An address the account signed in from within this many days is known (skips the slow lane). */
+  signInKnownAddressDays: 30,
   signInFailuresPerIp: 100,
   recoverPerEmail: 10,
   recoverPerIp: 100,
+  /** Wrong recovery codes (check-code and reset-password together) per address per window. */
+  resetCodeFailuresPerIp: 10,
 } as const;

@@ -148,6 +148,36 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
 });
 
+/**
+ * Sign-in throttles (issue 11, migration 0012): per account-and-address pair, per account and the
+ * account's slow lane. A row counts failures (and attempts in flight) and bars the key until
+ * `blocked_until`; claimed and counted by one statement, so concurrent attempts cannot overrun it.
+ */
+export const signInThrottles = pgTable(
+  'sign_in_throttles',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    last_failure_at: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+    blocked_until: timestamp('blocked_until', { withTimezone: true }),
+  },
+  (t) => [index('sign_in_throttles_last_failure_idx').on(t.last_failure_at)],
+);
+
+/** Recovery requests waiting to be mailed (issue 11): the request path only adds a row. */
+export const recoveryOutbox = pgTable(
+  'recovery_outbox',
+  {
+    recovery_outbox_id: integer('recovery_outbox_id').primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(),
+    lang: text('lang').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    created_at: createdAt(),
+  },
+  (t) => [index('recovery_outbox_next_attempt_idx').on(t.next_attempt_at)],
+);
+
 /** Requests sent from /login/request-access (DESIGN §8); reviewed by platform administrators. */
 export const accessRequests = pgTable(
   'access_requests',

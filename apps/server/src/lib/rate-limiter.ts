@@ -40,6 +40,17 @@ export class RateLimiter {
     return row?.count ?? 0;
   }
 
+  /**
+   * Gives back one hit of the current window: callers `hit` before doing the guarded work (so
+   * concurrent requests cannot all pass a separate count) and release when it was not a failure.
+   */
+  async release(key: string): Promise<void> {
+    await this.db
+      .update(rateLimits)
+      .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+      .where(sql`${rateLimits.key} = ${key}`);
+  }
+
   async reset(key: string): Promise<void> {
     await this.db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
   }

@@ -122,11 +122,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         tags,
         summary: 'Tell whether a recovery code can still be used',
         body: checkCodeSchema,
-        response: { 200: messageResponseSchema, 400: badRequest },
+        response: { 200: messageResponseSchema, 400: badRequest, 429: throttled },
       },
     },
     async (request) => {
-      await auth.checkCode(request.body.code);
+      await auth.checkCode(request.body.code, meta(request));
       return { message: translateMessage(request.lang, 'code_valid') };
     },
   );
@@ -137,13 +137,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: { public: true },
       schema: {
         tags,
-        summary: 'Set a new password with a recovery code (single use, 30 minutes)',
+        summary:
+          'Set a new password with a recovery code (single use, 30 minutes); confirm_password is optional',
         body: resetPasswordSchema,
-        response: { 200: messageResponseSchema, 400: badRequest },
+        response: { 200: messageResponseSchema, 400: badRequest, 429: throttled },
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body);
+      await auth.resetPassword(request.body, meta(request));
       return { message: translateMessage(request.lang, 'password_reset') };
     },
   );

@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
   RATE_LIMITS,
-  RESET_CODE_TTL_MINUTES,
   SESSION_TTL_SECONDS,
-  translateMessage,
   type AccessRequestCreate,
   type Language,
   type MeResponse,
@@ -22,15 +20,20 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { Actor, SessionUser } from '../../http/types.js';
+import { RecoveryOutbox } from './recovery-outbox.js';
 import {
   consumeResetCode,
   invalidateUserCodes,
   isResetCodeUsable,
-  issueResetCode,
 } from './reset-code-repository.js';
-import { insertSession, revokeSession, revokeUserSessions } from './session-repository.js';
 import {
-  findUserByEmail,
+  insertSession,
+  isKnownAddress,
+  revokeSession,
+  revokeUserSessions,
+} from './session-repository.js';
+import { SignInThrottle, type ThrottlePolicy } from './sign-in-throttle.js';
+import {
   findUserByIdentifier,
   listMemberships,
   setPassword,
@@ -63,16 +66,59 @@ type UserRow = Pick<
   | 'rota_clients_id_selected'
 >;
 
-const tooManyRequests = () =>
-  new AppError('too_many_requests', undefined, RATE_LIMITS.windowSeconds);
+const tooManyRequests = (retryAfter: number = RATE_LIMITS.windowSeconds) =>
+  new AppError('too_many_requests', undefined, retryAfter);
+
+/** One account-and-address pair: a few free failures, then a wait that doubles (issue 11). */
+const PAIR_POLICY: ThrottlePolicy = {
+  freeFailures: RATE_LIMITS.signInFreeFailuresPerPair,
+  firstWaitSeconds: RATE_LIMITS.signInFirstWaitSeconds,
+  factor: 2,
+  maxSeconds: RATE_LIMITS.signInMaxWaitSeconds,
+  memorySeconds: RATE_LIMITS.signInPairMemorySeconds,
+};
+/** The account from every address: only counted, it decides whether the slow lane applies. */
+const ACCOUNT_POLICY: ThrottlePolicy = {
+  freeFailures: null,
+  firstWaitSeconds: 0,
+  factor: 1,
+  maxSeconds: 0,
+  memorySeconds: RATE_LIMITS.signInAccountMemorySeconds,
+};
+/** The slow lane of an account under attack: one check per few seconds for unknown addresses. */
+const SLOW_LANE_POLICY: ThrottlePolicy = {
+  freeFailures: 1,
+  firstWaitSeconds: RATE_LIMITS.signInSlowLaneSeconds,
+  factor: 1,
+  maxSeconds: RATE_LIMITS.signInSlowLaneSeconds,
+  memorySeconds: RATE_LIMITS.signInSlowLaneSeconds,
+};
 
 export class AuthService {
-  /** Mails on their way; awaited at shutdown so none is dropped. */
-  private readonly outbox = new Set<Promise<void>>();
+  /** Recovery requests are mailed from here, after the answer (issue 11). */
+  readonly recoveryOutbox: RecoveryOutbox;
+  private readonly throttle: SignInThrottle;
 
-  constructor(private readonly deps: AuthServiceDeps) {}
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.throttle = new SignInThrottle(deps.db);
+    this.recoveryOutbox = new RecoveryOutbox({
+      db: deps.db,
+      mailer: deps.mailer,
+      logger: deps.logger,
+      publicUrl: deps.config.publicUrl,
+    });
+  }
 
-  /** The answer, and the session's key for the audit log (never answered). */
+  /**
+   * The answer, and the session's key for the audit log (never answered).
+   *
+   * Throttles (docs/decisions.md, "Sign-in slows a guesser without locking the owner out"): every
+   * attempt is counted before its password is checked, atomically, on its account-and-address
+   * pair (a few free failures, then a doubling wait), on its address (100 failures a window) and
+   * on its account; an account with many failures from everywhere lets addresses it has never
+   * signed in from check one password every few seconds. The owner is never locked out: from a
+   * known address at once, from a new one at worst a few seconds later.
+   */
   async signIn(
     input: SessionCreate,
     meta: RequestMeta,
@@ -81,27 +127,47 @@ export class AuthService {
     const identifier = input.access.toLowerCase();
     const user = await findUserByIdentifier(db, identifier);
     // Keyed by the account when it exists, so its access id and its email share one budget.
-    const accountKey = `sign-in:account:${user ? `user-${user.users_id}` : identifier}`;
+    const account = user ? `user-${user.users_id}` : `name-${identifier}`;
+    const pairKey = `pair:${account}:${meta.ip}`;
+    const accountKey = `account:${account}`;
     const ipKey = `sign-in:ip:${meta.ip}`;
-    const [accountFailures, ipFailures] = await Promise.all([
-      limiter.count(accountKey),
-      limiter.count(ipKey),
-    ]);
-    if (
-      accountFailures >= RATE_LIMITS.signInFailuresPerAccess ||
-      ipFailures >= RATE_LIMITS.signInFailuresPerIp
-    ) {
+
+    const pair = await this.throttle.claim(pairKey, PAIR_POLICY);
+    if (!pair.allowed) throw tooManyRequests(pair.retryAfter);
+    if ((await limiter.hit(ipKey)) > RATE_LIMITS.signInFailuresPerIp) {
+      await this.throttle.release(pairKey);
       throw tooManyRequests();
     }
+    const accountClaim = await this.throttle.claim(accountKey, ACCOUNT_POLICY);
+    if (
+      accountClaim.allowed &&
+      accountClaim.failures > RATE_LIMITS.signInFailuresPerAccountBeforeSlowLane &&
+      !(
+        user &&
+        (await isKnownAddress(db, user.users_id, meta.ip, RATE_LIMITS.signInKnownAddressDays))
+      )
+    ) {
+      const lane = await this.throttle.claim(`slow-lane:${account}`, SLOW_LANE_POLICY);
+      if (!lane.allowed) {
+        await Promise.all([
+          this.throttle.release(pairKey),
+          this.throttle.release(accountKey),
+          limiter.release(ipKey),
+        ]);
+        throw tooManyRequests(lane.retryAfter);
+      }
+    }
+
     const valid = await verifyPassword(
       input.password,
       user?.password_hash ?? (await decoyPasswordHash()),
     );
-    if (!user || !valid) {
-      await Promise.all([limiter.hit(accountKey), limiter.hit(ipKey)]);
-      throw new AppError('invalid_credentials');
-    }
-    await limiter.reset(accountKey);
+    if (!user || !valid) throw new AppError('invalid_credentials');
+    await Promise.all([
+      this.throttle.clear(pairKey),
+      this.throttle.release(accountKey),
+      limiter.release(ipKey),
+    ]);
 
     const token = generateToken();
     const sessionId = await insertSession(db, {
@@ -125,42 +191,36 @@ export class AuthService {
   }
 
   /**
-   * Answers the same whether the email exists or not, and sends the mail without waiting for
-   * it, so neither the answer nor its timing tells who has an account.
+   * Answers the same whether the email exists or not, after the same work: two counters and one
+   * outbox row, never a look-up of the email. The outbox finds the user and mails the code after
+   * the answer (issue 11: the unknown email was answered measurably faster).
    */
   async recoverPassword(input: RecoverPassword, meta: RequestMeta): Promise<void> {
-    const { db, limiter } = this.deps;
+    const { limiter } = this.deps;
     const [perEmail, perIp] = await Promise.all([
       limiter.hit(`recover:email:${input.email}`),
       limiter.hit(`recover:ip:${meta.ip}`),
     ]);
     if (perEmail > RATE_LIMITS.recoverPerEmail || perIp > RATE_LIMITS.recoverPerIp)
       throw tooManyRequests();
-
-    const user = await findUserByEmail(db, input.email);
-    if (!user) return;
-    const code = generateToken(24);
-    await issueResetCode(
-      db,
-      user.users_id,
-      hashToken(code),
-      new Date(Date.now() + RESET_CODE_TTL_MINUTES * 60_000),
-    );
-    const link = `${this.deps.config.publicUrl}/login/change-password?code=${encodeURIComponent(code)}`;
-    this.deliver({
-      to: user.email,
-      subject: translateMessage(meta.lang, 'mail_recover_subject'),
-      text: translateMessage(meta.lang, 'mail_recover_body', { name: user.name, link, code }),
-    });
+    await this.recoveryOutbox.enqueue(input.email, meta.lang);
+    this.recoveryOutbox.kick();
   }
 
-  async checkCode(code: string): Promise<void> {
+  /**
+   * Wrong codes are counted per address (check-code and reset-password together), before the
+   * code is looked at, so concurrent guesses cannot overrun the budget; a right one is given back.
+   */
+  async checkCode(code: string, meta: Pick<RequestMeta, 'ip'>): Promise<void> {
+    const key = await this.claimCodeAttempt(meta.ip);
     if (!(await isResetCodeUsable(this.deps.db, hashToken(code))))
       throw new AppError('code_invalid');
+    await this.deps.limiter.release(key);
   }
 
   /** Single use: the code is spent in the same transaction that sets the password. */
-  async resetPassword(input: ResetPassword): Promise<void> {
+  async resetPassword(input: ResetPassword, meta: Pick<RequestMeta, 'ip'>): Promise<void> {
+    const key = await this.claimCodeAttempt(meta.ip);
     const passwordHash = await hashPassword(input.password);
     await this.deps.db.transaction(async (tx) => {
       const usersId = await consumeResetCode(tx, hashToken(input.code));
@@ -169,6 +229,14 @@ export class AuthService {
       await invalidateUserCodes(tx, usersId);
       await revokeUserSessions(tx, usersId);
     });
+    await this.deps.limiter.release(key);
+  }
+
+  private async claimCodeAttempt(ip: string): Promise<string> {
+    const key = `reset-code:ip:${ip}`;
+    if ((await this.deps.limiter.hit(key)) > RATE_LIMITS.resetCodeFailuresPerIp)
+      throw tooManyRequests();
+    return key;
   }
 
   async requestAccess(input: AccessRequestCreate, meta: RequestMeta): Promise<void> {
@@ -206,17 +274,8 @@ export class AuthService {
     };
   }
 
-  private deliver(mail: { to: string; subject: string; text: string }) {
-    const sending = this.deps.mailer
-      .send(mail)
-      .catch((err: unknown) =>
-        this.deps.logger.error({ err, to: mail.to }, 'could not send the recovery mail'),
-      )
-      .finally(() => this.outbox.delete(sending));
-    this.outbox.add(sending);
-  }
-
+  /** Stops the outbox and waits for the mail being sent (shutdown). */
   async drain(): Promise<void> {
-    await Promise.all([...this.outbox]);
+    await this.recoveryOutbox.close();
   }
 }

@@ -84,3 +84,24 @@ export async function revokeUserSessions(db: Db, usersId: number, keep?: number)
       ),
     );
 }
+
+/** Whether the user signed in from this address within `days` (it then skips the slow lane). */
+export async function isKnownAddress(
+  db: Db,
+  usersId: number,
+  ip: string,
+  days: number,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.sessions_id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.users_id, usersId),
+        eq(sessions.ip, ip),
+        sql`${sessions.created_at} > now() - make_interval(days => ${days})`,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
