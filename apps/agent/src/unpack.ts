@@ -3,13 +3,21 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import {
+  ROBOT_PACKAGE_MAX_ENTRIES,
+  ROBOT_PACKAGE_MAX_RATIO,
+  ROBOT_PACKAGE_MAX_UNPACKED_BYTES,
+} from '@rota/contract';
 import * as tar from 'tar';
 import yauzl from 'yauzl';
 
 export type PackageFormat = 'zip' | 'tar.gz';
 
-/** A package may not unpack to more than this; it guards the disk against an archive bomb. */
-export const MAX_UNPACKED_BYTES = 2 * 1024 ** 3;
+/**
+ * A package may not unpack to more than this; it guards the disk against an archive bomb. The
+ * limits are the contract's, so the server refuses at upload what this would refuse here.
+ */
+export const MAX_UNPACKED_BYTES = ROBOT_PACKAGE_MAX_UNPACKED_BYTES;
 
 /** The archive is broken or holds something that must not be written: none of it is used. */
 export class UnsafeArchiveError extends Error {
@@ -72,6 +80,7 @@ const TAR_ALLOWED_TYPES = new Set(['File', 'OldFile', 'ContiguousFile', 'Directo
 async function extractTarGz(archive: string, dest: string, maxBytes: number): Promise<void> {
   let violation = null as string | null;
   let total = 0;
+  let entries = 0;
   await tar.x({
     file: archive,
     cwd: dest,
@@ -81,6 +90,10 @@ async function extractTarGz(archive: string, dest: string, maxBytes: number): Pr
     filter: (entryPath, entry) => {
       // Once one entry is refused nothing more is written; the caller clears the directory.
       if (violation !== null) return false;
+      if (++entries > ROBOT_PACKAGE_MAX_ENTRIES) {
+        violation = `it holds more than ${ROBOT_PACKAGE_MAX_ENTRIES} entries`;
+        return false;
+      }
       const type = 'type' in entry ? entry.type : 'File';
       const size = 'size' in entry ? entry.size : 0;
       const checked = targetOf(dest, entryPath);
@@ -134,6 +147,9 @@ async function extractZip(archive: string, dest: string, maxBytes: number): Prom
   }
   try {
     let total = 0;
+    if (zip.entryCount > ROBOT_PACKAGE_MAX_ENTRIES) {
+      throw new UnsafeArchiveError(`it holds more than ${ROBOT_PACKAGE_MAX_ENTRIES} entries`);
+    }
     for await (const entry of zip.eachEntry()) {
       const checked = targetOf(dest, entry.fileName);
       if ('reason' in checked) throw new UnsafeArchiveError(checked.reason);
@@ -153,6 +169,11 @@ async function extractZip(archive: string, dest: string, maxBytes: number): Prom
       }
       if (entry.isEncrypted()) {
         throw new UnsafeArchiveError(`entry "${entry.fileName}" is encrypted`);
+      }
+      if (entry.uncompressedSize > ROBOT_PACKAGE_MAX_RATIO * Math.max(entry.compressedSize, 1)) {
+        throw new UnsafeArchiveError(
+          `entry "${entry.fileName}" claims a compression over ${ROBOT_PACKAGE_MAX_RATIO}:1`,
+        );
       }
       total += entry.uncompressedSize;
       if (total > maxBytes)

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROBOT_PACKAGE_MAX_ENTRIES } from '@rota/contract';
 import { buildApp, type App } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { tar, tarGz, zip } from './helpers/archives.js';
@@ -58,12 +59,22 @@ function download(id: number, token = tokens.admin) {
   });
 }
 
-/** The files under DATA_DIR/packages: stored packages and what is left in tmp. */
+/**
+ * The packages the blob store keeps (files under DATA_DIR/packages on PGlite, rows on
+ * PostgreSQL) and the temp files uploads left in DATA_DIR/packages/tmp.
+ */
 async function packagesOnDisk() {
-  const root = path.join(t.dataDir, 'packages');
-  const stored = (await readdir(root).catch(() => [] as string[])).filter((f) => f !== 'tmp');
-  const temp = await readdir(path.join(root, 'tmp')).catch(() => [] as string[]);
-  return { stored: stored.sort(), temp };
+  const stored = await t.app.services.blobs.names('package');
+  const temp = await readdir(path.join(t.dataDir, 'packages', 'tmp')).catch(() => [] as string[]);
+  return { stored, temp };
+}
+
+async function storedBytes(sha: string): Promise<Buffer> {
+  const opened = await t.app.services.blobs.open('package', sha);
+  if (!opened) throw new Error(`package ${sha} is not stored`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 describe('robot versions', () => {
@@ -90,13 +101,13 @@ describe('robot versions', () => {
       size_bytes: zipped.length,
       current: false,
     });
-    const stored = await readFile(path.join(t.dataDir, 'packages', sha256(zipped)));
-    expect(stored.equals(zipped)).toBe(true);
+    expect((await storedBytes(sha256(zipped))).equals(zipped)).toBe(true);
+    expect(t.app.services.blobs.backend).toBe(process.env.DATABASE_URL ? 'postgres' : 'disk');
 
     const tarred = tarGz([
       { name: 'robot', type: '5' },
       { name: 'robot/main.py', data: 'print("v2")' },
-      { name: 'robot/run', type: '2', linkname: 'main.py' },
+      { name: 'robot/run.sh', data: 'python3 main.py' },
     ]);
     for (const [version, name] of [
       ['2.0.0', 'robot-2.0.0.tar.gz'],
@@ -358,6 +369,111 @@ describe('robot versions', () => {
     }
     expect((await c.admin.post(`${B}/index`, { rota_robots_id: robot })).body.meta.total).toBe(0);
     expect(await packagesOnDisk()).toEqual(before);
+  });
+
+  it('refuses at upload what the agent refuses to unpack, with the reason, keeping nothing', async () => {
+    const robot = await createRobot(c.admin, 'Hostile robot');
+    const link = 'The package holds a link (symbolic or hard); only files and folders are allowed';
+    const special =
+      'The package holds a special file (named pipe, device or socket); only files and folders are allowed';
+    const unsafe = 'The package holds a path that leaves its folder (absolute or with "..")';
+    const main = { name: 'main.js', data: 'console.log(1)' };
+    const cases: [string, Buffer, string][] = [
+      ['zip-symlink.zip', zip([main, { name: 'run', data: 'main.js', mode: 0o120777 }]), link],
+      ['zip-fifo.zip', zip([main, { name: 'pipe', mode: 0o010644 }]), special],
+      ['zip-device.zip', zip([main, { name: 'dev', mode: 0o020644 }]), special],
+      ['zip-socket.zip', zip([main, { name: 'sock', mode: 0o140644 }]), special],
+      ['tar-symlink.tar.gz', tarGz([main, { name: 'run', type: '2', linkname: 'main.js' }]), link],
+      [
+        'tar-hardlink.tar.gz',
+        tarGz([main, { name: 'copy', type: '1', linkname: 'main.js' }]),
+        link,
+      ],
+      ['tar-fifo.tar.gz', tarGz([main, { name: 'pipe', type: '6' }]), special],
+      ['tar-chardev.tar.gz', tarGz([main, { name: 'null', type: '3' }]), special],
+      ['tar-blockdev.tar.gz', tarGz([main, { name: 'sda', type: '4' }]), special],
+      [
+        // 1 MB of zeros deflates to ~1 KB; the headers claim a thousand times more again.
+        'bomb.zip',
+        zip([
+          main,
+          {
+            name: 'zeros.bin',
+            data: Buffer.alloc(1 << 20),
+            deflate: true,
+            declaredSize: 1_000_000_000,
+          },
+        ]),
+        'The package claims to unpack to more than its data can hold (compression over 1100:1)',
+      ],
+      [
+        'bomb-stored.zip',
+        zip([{ name: 'big.bin', data: 'x', declaredSize: 1_000_000 }]),
+        'The package is corrupt or not the archive its name says',
+      ],
+      ['traversal.tar.gz', tarGz([main, { name: 'a/../../evil.js', data: 'x' }]), unsafe],
+      ['traversal-abs.tar.gz', tarGz([{ name: '/etc/cron.d/evil', data: 'x' }]), unsafe],
+      ['traversal.zip', zip([main, { name: 'lib\\..\\..\\evil.js', data: 'x' }]), unsafe],
+      ['nul.zip', zip([{ name: 'a\0.js', data: 'x' }]), unsafe],
+      [
+        'encrypted.zip',
+        zip([{ name: 'secret.js', data: 'x', encrypted: true }]),
+        'The package holds an encrypted entry',
+      ],
+      [
+        'bzip2.zip',
+        zip([{ name: 'a.js', data: 'x', method: 12 }]),
+        'The package uses a compression method other than deflate',
+      ],
+    ];
+    const before = await packagesOnDisk();
+    for (const [name, data, message] of cases) {
+      const res = await upload({ rota_robots_id: robot, version: name }, { name, data });
+      expect({ name, status: res.status, errors: res.body.errors }).toEqual({
+        name,
+        status: 400,
+        errors: [{ field: 'file', message }],
+      });
+    }
+    const pt = await upload(
+      { rota_robots_id: robot, version: 'pt' },
+      { name: 'link.tar.gz', data: cases[4]![1] },
+      { lang: 'pt' },
+    );
+    expect(pt.body.errors).toEqual([
+      {
+        field: 'file',
+        message:
+          'O pacote contém um link (simbólico ou físico); só arquivos e pastas são permitidos',
+      },
+    ]);
+    expect((await c.admin.post(`${B}/index`, { rota_robots_id: robot })).body.meta.total).toBe(0);
+    expect(await packagesOnDisk()).toEqual(before);
+
+    // What deflate really reaches (~1030:1 on zeros) still passes.
+    const dense = zip([main, { name: 'zeros.bin', data: Buffer.alloc(8 << 20), deflate: true }]);
+    const ok = await upload(
+      { rota_robots_id: robot, version: 'dense' },
+      { name: 'dense.zip', data: dense },
+    );
+    expect(ok.status).toBe(201);
+  });
+
+  it('refuses a package of more entries than the agent unpacks', async () => {
+    const robot = await createRobot(c.admin, 'Crowded robot');
+    const entries = Array.from({ length: ROBOT_PACKAGE_MAX_ENTRIES + 1 }, (_, i) => ({
+      name: `d${i}`,
+      type: '5' as const,
+    }));
+    const crowded = tarGz([{ name: 'main.js', data: 'x' }, ...entries]);
+    const res = await upload(
+      { rota_robots_id: robot, version: '1' },
+      { name: 'crowded.tar.gz', data: crowded },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { field: 'file', message: 'The package holds more than 100,000 entries' },
+    ]);
   });
 
   it('refuses a package over the size limit before keeping it', async () => {

@@ -67,6 +67,14 @@ const en = {
   package_empty: 'The package holds no files',
   package_unsafe_path: 'The package holds a path that leaves its folder (absolute or with "..")',
   package_unpacked_too_large: 'Unpacked, the package would be larger than 2 GB',
+  package_link: 'The package holds a link (symbolic or hard); only files and folders are allowed',
+  package_special_file:
+    'The package holds a special file (named pipe, device or socket); only files and folders are allowed',
+  package_ratio:
+    'The package claims to unpack to more than its data can hold (compression over 1100:1)',
+  package_too_many_entries: 'The package holds more than 100,000 entries',
+  package_encrypted: 'The package holds an encrypted entry',
+  package_compression: 'The package uses a compression method other than deflate',
   duplicate_robot_name: 'A robot with this name already exists',
   duplicate_field_name: 'This robot already has a field with this name',
   duplicate_parameter_name: 'A parameter with this name already exists',
@@ -224,6 +232,15 @@ const pt: Record<MessageKey, string> = {
   package_empty: 'O pacote não contém arquivos',
   package_unsafe_path: 'O pacote contém um caminho que sai da sua pasta (absoluto ou com "..")',
   package_unpacked_too_large: 'Descompactado, o pacote passaria de 2 GB',
+  package_link:
+    'O pacote contém um link (simbólico ou físico); só arquivos e pastas são permitidos',
+  package_special_file:
+    'O pacote contém um arquivo especial (pipe nomeado, dispositivo ou socket); só arquivos e pastas são permitidos',
+  package_ratio:
+    'O pacote declara descompactar mais do que seus dados podem conter (compressão acima de 1100:1)',
+  package_too_many_entries: 'O pacote contém mais de 100.000 entradas',
+  package_encrypted: 'O pacote contém uma entrada criptografada',
+  package_compression: 'O pacote usa um método de compressão diferente de deflate',
   duplicate_robot_name: 'Já existe um robô com este nome',
   duplicate_field_name: 'Este robô já tem um campo com este nome',
   duplicate_parameter_name: 'Já existe um parâmetro com este nome',

@@ -56,6 +56,20 @@ export type RobotListQuery = z.infer<typeof robotListQuerySchema>;
 /** Robot package uploads (multipart): .zip or .tar.gz, at most 100 MB. */
 export const ROBOT_PACKAGE_MAX_BYTES = 100 * 1024 * 1024;
 export const ROBOT_PACKAGE_FORMATS = ['zip', 'tar.gz'] as const;
+
+/**
+ * Limits a package must keep to be unpacked, read by the server at upload and by the agent when
+ * it unpacks, so a version the server accepted is never refused at run time.
+ */
+/** Sum of the entries' (declared) sizes. */
+export const ROBOT_PACKAGE_MAX_UNPACKED_BYTES = 2 * 1024 * 1024 * 1024;
+/** Entries (files, folders) in one archive; a node_modules holds tens of thousands. */
+export const ROBOT_PACKAGE_MAX_ENTRIES = 100_000;
+/**
+ * Declared size over compressed size of one zip entry. Deflate cannot exceed about 1032:1, so a
+ * higher ratio is a size the data cannot hold (a bomb, or a lie the unzip would stop on).
+ */
+export const ROBOT_PACKAGE_MAX_RATIO = 1100;
 export type RobotPackageFormat = (typeof ROBOT_PACKAGE_FORMATS)[number];
 
 export const robotVersionSchema = z.object({

@@ -72,6 +72,8 @@ import { teamRoutes } from '../modules/teams/routes.js';
 import { teamRobotRoutes, teamUserRoutes } from '../modules/teams/member-routes.js';
 import { TeamService } from '../modules/teams/service.js';
 import { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
+import { createBlobStore } from '../modules/blobs/blob-store.js';
+import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -93,6 +95,8 @@ export interface AppOptions {
   dataDir: string;
   /** Largest robot package accepted; ROBOT_PACKAGE_MAX_BYTES unless a test lowers it. */
   robotPackageMaxBytes?: number;
+  /** The periodic sweep of unused packages, pictures and temp files (on unless false). */
+  blobSweep?: boolean;
   /** NOTIFY/LISTEN of the database (Database.events). */
   events: EventBus;
   /** The scheduler/reaper loop; tests turn it off and call `engine.tick()` themselves. */
@@ -156,13 +160,25 @@ export async function buildApp(options: AppOptions) {
   const dispatch = new DispatchService(db, parameters, publisher, options.engine?.timings);
   const vms = new VmService(db);
   const environments = new EnvironmentService(db, options.secretBox);
+  // Packages and pictures: in PostgreSQL when the database is, so every instance serves them.
+  const blobs = createBlobStore(db, options.dataDir);
+  const blobSweeper = new BlobSweeper(db, blobs, blobTempDirs(options.dataDir), {
+    log: app.log,
+  });
   const services: Services = {
     db,
     auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
-    users: new UserService(db, options.dataDir),
+    users: new UserService(db, blobs),
     profiles: new ProfileService(db),
     robots: new RobotService(db),
-    robotVersions: new RobotVersionService(db, options.dataDir, options.robotPackageMaxBytes),
+    robotVersions: new RobotVersionService(
+      db,
+      options.dataDir,
+      blobs,
+      options.robotPackageMaxBytes,
+    ),
+    blobs,
+    blobSweeper,
     robotFields: new RobotFieldService(db),
     tasks: new TaskService(db),
     vms,
@@ -200,6 +216,7 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onReady', async () => {
     await engine.recover();
     if (options.engine?.loop !== false) engine.start();
+    if (options.blobSweep !== false) blobSweeper.start();
   });
   app.addHook('preClose', async () => {
     // Waiting agents get "no work" at once and re-poll (another instance, or this one later).
@@ -207,6 +224,7 @@ export async function buildApp(options: AppOptions) {
   });
   app.addHook('onClose', async () => {
     await engine.stop();
+    await blobSweeper.stop();
     stopWork();
     services.liveHub.close();
     await services.auth.drain();

@@ -25,6 +25,8 @@ import type { EnvironmentService } from '../modules/environments/service.js';
 import type { StatusItemService } from '../modules/status-items/service.js';
 import type { TeamService } from '../modules/teams/service.js';
 import type { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
+import type { BlobStore } from '../modules/blobs/blob-store.js';
+import type { BlobSweeper } from '../modules/blobs/sweeper.js';
 
 /** What route modules are handed; built once per app in http/app.ts. */
 export interface Services {
@@ -34,6 +36,9 @@ export interface Services {
   profiles: ProfileService;
   robots: RobotService;
   robotVersions: RobotVersionService;
+  /** Where packages and pictures live (disk or PostgreSQL, chosen at boot). */
+  blobs: BlobStore;
+  blobSweeper: BlobSweeper;
   robotFields: RobotFieldService;
   tasks: TaskService;
   vms: VmService;

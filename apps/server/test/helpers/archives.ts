@@ -1,4 +1,4 @@
-import { crc32, gzipSync } from 'node:zlib';
+import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 
 /** Small archive writers for tests that upload robot packages (no zip library is installed). */
 
@@ -7,35 +7,55 @@ export interface ArchiveEntry {
   data?: Buffer | string;
 }
 
-/** A zip of stored (uncompressed) entries with CRC32s, as any unzip reads it. */
-export function zip(entries: ArchiveEntry[]): Buffer {
+/** What a hostile zip may say about an entry (tests of the upload's checks). */
+export interface ZipEntry extends ArchiveEntry {
+  /** Compressed with deflate instead of stored. */
+  deflate?: boolean;
+  /** The uncompressed size the headers claim, instead of the real one (a bomb's lie). */
+  declaredSize?: number;
+  /** Unix mode bits with the file type (0o120777 a symlink, 0o010644 a FIFO); made by Unix. */
+  mode?: number;
+  /** The encryption flag set (the data is not actually encrypted). */
+  encrypted?: boolean;
+  /** A compression method number other than stored (0) or deflate (8). */
+  method?: number;
+}
+
+/** A zip of stored (or deflated) entries with CRC32s, as any unzip reads it. */
+export function zip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
-    const data = Buffer.from(entry.data ?? '');
-    const crc = crc32(data);
+    const raw = Buffer.from(entry.data ?? '');
+    const crc = crc32(raw);
+    const data = entry.deflate ? deflateRawSync(raw, { level: 9 }) : raw;
+    const method = entry.method ?? (entry.deflate ? 8 : 0);
+    const flags = 0x0800 | (entry.encrypted ? 1 : 0); // names are UTF-8
+    const size = entry.declaredSize ?? raw.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt16LE(flags, 6);
+    local.writeUInt16LE(method, 8);
     local.writeUInt16LE(0x21, 12); // 1980-01-01
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(entry.mode === undefined ? 20 : 0x0314, 4); // made by (3 = Unix)
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(flags, 8);
+    central.writeUInt16LE(method, 10);
     central.writeUInt16LE(0x21, 14);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((entry.mode ?? 0) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, data);
     centrals.push(central, name);
@@ -52,8 +72,8 @@ export function zip(entries: ArchiveEntry[]): Buffer {
 }
 
 export interface TarEntry extends ArchiveEntry {
-  /** '0' file (default), '5' directory, '2' symlink. */
-  type?: '0' | '2' | '5';
+  /** '0' file (default), '5' directory, '1' hard link, '2' symlink, '3'/'4' devices, '6' FIFO. */
+  type?: '0' | '1' | '2' | '3' | '4' | '5' | '6';
   linkname?: string;
 }
 

@@ -18,7 +18,6 @@ import { bearerToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/responses.js';
 import type { Services } from '../../http/services.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { PackageStore } from '../robot-versions/package-store.js';
 import type { AgentIdentity } from './dispatch-service.js';
 import { rowsOf } from './sql-rows.js';
 
@@ -42,9 +41,8 @@ function agentOf(request: FastifyRequest): AgentIdentity {
 export const agentProtocolRoutes: FastifyPluginAsyncZod<{
   services: Services;
   dataDir: string;
-}> = async (app, { services, dataDir }) => {
+}> = async (app, { services }) => {
   const { dispatch } = services;
-  const store = new PackageStore(dataDir);
   app.decorateRequest('agent', null);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
@@ -169,7 +167,8 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
              limit 1`,
       );
       if (!known) throw notFound();
-      const file = await store.open(request.params.sha256);
+      // From the blob store: another instance may have received the upload.
+      const file = await services.blobs.open('package', request.params.sha256);
       if (!file) throw notFound();
       return reply
         .header('content-type', 'application/octet-stream')

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Db } from '../../db/client.js';
+import type { BlobStore, OpenedBlob } from '../blobs/blob-store.js';
 
 export interface ReceivedFile {
   tempPath: string;
@@ -14,26 +16,20 @@ export interface ReceivedFile {
 /** Raised when a stream passes the size it may have; the partial temp file is already gone. */
 export class TooLarge extends Error {}
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-
 /**
- * Robot packages on disk, content-addressed: DATA_DIR/packages/<sha256>, so versions (of any
- * client) with the same bytes share one file. Uploads land in packages/tmp first and are moved
- * in only once checked, so a package path never holds a partial or unchecked file.
+ * Robot packages, content-addressed by sha256 in the blob store (DATA_DIR/packages/<sha256> on
+ * the embedded database, PostgreSQL otherwise), so versions (of any client) with the same bytes
+ * share one blob. Uploads land in a local temp folder first (DATA_DIR/packages/tmp) and reach
+ * the store only once checked, so a package name never holds a partial or unchecked file.
  */
 export class PackageStore {
-  readonly root: string;
   readonly tmpDir: string;
 
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'packages');
-    this.tmpDir = path.join(this.root, 'tmp');
-  }
-
-  pathOf(sha256: string): string {
-    // The hash comes from our own rows; still, never let it name another path.
-    if (!SHA256_HEX.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
-    return path.join(this.root, sha256);
+  constructor(
+    dataDir: string,
+    readonly blobs: BlobStore,
+  ) {
+    this.tmpDir = path.join(dataDir, 'packages', 'tmp');
   }
 
   /** Streams to a temp file, hashing and counting; more than `maxBytes` throws TooLarge. */
@@ -63,31 +59,28 @@ export class PackageStore {
     return { tempPath, sha256: hash.digest('hex'), size };
   }
 
-  /** Moves a checked temp file to its content address; the same bytes already there win. */
-  async commit(file: ReceivedFile): Promise<void> {
-    const target = this.pathOf(file.sha256);
-    const existing = await stat(target).catch(() => null);
-    if (existing?.size === file.size) {
-      await this.discard(file.tempPath);
-      return;
-    }
-    // rename is atomic: readers see the old file or the whole new one.
-    await rename(file.tempPath, target);
+  /**
+   * Keeps a checked temp file as its sha256, in `tx` on PostgreSQL; the same bytes already
+   * kept win (and are touched, so the orphan sweep leaves them to the row being written).
+   */
+  async commit(tx: Db, file: ReceivedFile): Promise<void> {
+    await this.blobs.put(tx, 'package', file.sha256, {
+      sha256: file.sha256,
+      size: file.size,
+      file: file.tempPath,
+    });
   }
 
   async discard(tempPath: string): Promise<void> {
     await rm(tempPath, { force: true });
   }
 
-  async remove(sha256: string): Promise<void> {
-    await rm(this.pathOf(sha256), { force: true });
+  async remove(tx: Db, sha256: string): Promise<void> {
+    await this.blobs.remove(tx, 'package', sha256);
   }
 
-  /** The stored package and its size; null when the file is missing. */
-  async open(sha256: string): Promise<{ stream: Readable; size: number } | null> {
-    const file = this.pathOf(sha256);
-    const found = await stat(file).catch(() => null);
-    if (!found) return null;
-    return { stream: createReadStream(file), size: found.size };
+  /** The stored package and its size; null when it is missing. */
+  open(sha256: string): Promise<OpenedBlob | null> {
+    return this.blobs.open('package', sha256);
   }
 }

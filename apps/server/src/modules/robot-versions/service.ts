@@ -17,6 +17,7 @@ import { AppError, invalidField, notFound, type FieldIssue } from '../../lib/err
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { robotExists, updateRobot } from '../robots/repository.js';
+import type { BlobStore } from '../blobs/blob-store.js';
 import { PackageStore, TooLarge, type ReceivedFile } from './package-store.js';
 import {
   deleteRobotVersion,
@@ -66,15 +67,16 @@ const checks: Record<RobotPackageFormat, (file: string) => ReturnType<typeof che
 };
 
 export class RobotVersionService {
-  private readonly store: PackageStore;
+  readonly store: PackageStore;
 
   constructor(
     private readonly db: Db,
     dataDir: string,
+    blobs: BlobStore,
     /** Injectable so a test can pass the limit without sending 100 MB. */
     readonly maxPackageBytes: number = ROBOT_PACKAGE_MAX_BYTES,
   ) {
-    this.store = new PackageStore(dataDir);
+    this.store = new PackageStore(dataDir, blobs);
   }
 
   list(scope: TenantScope, query: RobotVersionListQuery): Promise<ListResponse<RobotVersion>> {
@@ -150,8 +152,9 @@ export class RobotVersionService {
           size_bytes: file.size,
           created_by: actor.user.users_id,
         });
-        // Inside the transaction: if the move fails, no row points at a missing file.
-        await this.store.commit(file);
+        // Inside the transaction: if keeping the bytes fails, no row points at a missing blob
+        // (on PostgreSQL the blob is written in this very transaction).
+        await this.store.commit(tx, file);
         return inserted;
       });
       return await this.show(scope, id);
@@ -189,7 +192,7 @@ export class RobotVersionService {
       await deleteRobotVersion(tx, scope, id);
       // Removed under the lock, before commit: an upload of the same bytes waits for us and
       // then finds no file, so it moves its own in.
-      if (!(await packageStillUsed(tx, row.sha256, id))) await this.store.remove(row.sha256);
+      if (!(await packageStillUsed(tx, row.sha256, id))) await this.store.remove(tx, row.sha256);
     });
   }
 
@@ -197,7 +200,7 @@ export class RobotVersionService {
     const row = await findRobotVersion(this.db, scope, id);
     if (!row) throw notFound();
     const opened = await this.store.open(row.sha256);
-    // A row without its file means DATA_DIR lost it (or is not shared between instances).
+    // A row without its blob means DATA_DIR lost it (the database never does: same transaction).
     if (!opened) throw new Error(`package ${row.sha256} of version ${id} is missing`);
     return {
       ...opened,

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { ROBOT_PACKAGE_MAX_ENTRIES } from '@rota/contract';
 import {
   isUnsafeEntryPath,
   isUnsafeLinkTarget,
@@ -14,6 +15,14 @@ const BLOCK = 512;
 const META_MAX_BYTES = 1024 * 1024;
 /** Types whose size field says nothing of data following them (POSIX). */
 const NO_DATA_TYPES = new Set(['1', '2', '3', '4', '5', '6']);
+/** What the agent unpacks (node-tar's File, OldFile, ContiguousFile, Directory); all else is refused. */
+const FILE_TYPES = new Set(['0', '\0', '7']);
+const LINK_TYPES = new Set(['1', '2']);
+/**
+ * Headers, padding and pax records on top of the entries' own bytes: the inflated stream may
+ * pass the unpacked limit by this much before it is a bomb rather than a big package.
+ */
+const TAR_OVERHEAD_BYTES = 256 * 1024 * 1024;
 
 class Problem extends Error {
   constructor(readonly problem: PackageProblem) {
@@ -92,12 +101,16 @@ class TarScanner {
   private pax = new Map<string, string>();
   private ended = false;
   private inflated = 0;
+  private entries = 0;
+  private unpacked = 0;
   files = 0;
 
   push(chunk: Buffer) {
     // Counted before the end marker too: zeros after it would inflate just as long.
     this.inflated += chunk.length;
-    if (this.inflated > UNPACKED_MAX_BYTES) throw new Problem('package_unpacked_too_large');
+    if (this.inflated > UNPACKED_MAX_BYTES + TAR_OVERHEAD_BYTES) {
+      throw new Problem('package_unpacked_too_large');
+    }
     let p = 0;
     while (p < chunk.length && !this.ended) {
       if (this.skip > 0) {
@@ -136,7 +149,7 @@ class TarScanner {
     if (!checksumMatches(block)) throw corrupt();
     const size = readNumber(block.subarray(124, 136));
     const type = String.fromCharCode(block[156]!);
-    if (type === 'L' || type === 'K' || type === 'x') {
+    if (type === 'L' || type === 'K' || type === 'x' || type === 'X') {
       if (size > META_MAX_BYTES) throw corrupt();
       this.want = padded(size);
       this.onCollected = (data) => {
@@ -146,7 +159,7 @@ class TarScanner {
       if (this.want === 0) this.onCollected(Buffer.alloc(0));
       return;
     }
-    if (type !== 'g') this.entry(block, type);
+    if (type !== 'g') this.entry(block, type, size);
     if (!NO_DATA_TYPES.has(type)) this.skip = padded(size);
     this.expectHeader();
   }
@@ -157,7 +170,7 @@ class TarScanner {
     else this.pax = paxValues(data);
   }
 
-  private entry(block: Buffer, type: string) {
+  private entry(block: Buffer, type: string, size: number) {
     const posix = block.toString('latin1', 257, 263) === 'ustar\0';
     const prefix = posix ? cString(block.subarray(345, 500)) : '';
     const ownName = cString(block.subarray(0, 100));
@@ -171,8 +184,16 @@ class TarScanner {
     // A hard link names another entry of the archive; a symlink points from its own folder.
     if (type === '1' && isUnsafeEntryPath(link)) throw new Problem('package_unsafe_path');
     if (type === '2' && isUnsafeLinkTarget(name, link)) throw new Problem('package_unsafe_path');
-    if (type === '0' || type === '\0' || type === '7') {
+    if (++this.entries > ROBOT_PACKAGE_MAX_ENTRIES) throw new Problem('package_too_many_entries');
+    // The agent writes files and folders only: a link could point a later file anywhere.
+    if (LINK_TYPES.has(type)) throw new Problem('package_link');
+    if (!FILE_TYPES.has(type) && type !== '5') throw new Problem('package_special_file');
+    // node-tar refuses a link target on anything but a link (strict mode).
+    if (link !== '') throw corrupt();
+    if (FILE_TYPES.has(type)) {
       this.files += 1;
+      this.unpacked += size;
+      if (this.unpacked > UNPACKED_MAX_BYTES) throw new Problem('package_unpacked_too_large');
     }
   }
 }

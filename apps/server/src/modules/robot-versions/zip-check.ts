@@ -1,4 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { ROBOT_PACKAGE_MAX_ENTRIES, ROBOT_PACKAGE_MAX_RATIO } from '@rota/contract';
 import { isUnsafeEntryPath, UNPACKED_MAX_BYTES, type PackageProblem } from './package-problems.js';
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -16,6 +18,15 @@ const ZIP64_EXTRA_ID = 0x0001;
 const U16_MAX = 0xffff;
 const U32_MAX = 0xffffffff;
 const UTF8_FLAG = 0x0800;
+const ENCRYPTED_FLAG = 0x0001;
+const UNICODE_PATH_EXTRA_ID = 0x7075;
+const STORED = 0;
+const DEFLATED = 8;
+const MADE_BY_UNIX = 3;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
 const WINDOW_BYTES = 1024 * 1024;
 
 /** Thrown inside this file only: the archive does not hold together. */
@@ -97,6 +108,10 @@ async function directoryAt(
 
 interface Entry {
   name: string;
+  flags: number;
+  method: number;
+  /** The Unix file type bits (S_IFMT) when a Unix zip wrote them, else 0. */
+  fileType: number;
   compressedSize: number;
   uncompressedSize: number;
   localOffset: number;
@@ -140,21 +155,66 @@ function parseCentralDirectory(cd: Buffer, expected: number): Entry[] {
     const next = p + CENTRAL_SIZE + nameLength + extraLength + commentLength;
     if (next > cd.length) throw new Corrupt();
     const nameStart = p + CENTRAL_SIZE;
+    const madeBy = cd.readUInt16LE(p + 4);
+    const extra = cd.subarray(nameStart + nameLength, nameStart + nameLength + extraLength);
+    const rawName = cd.subarray(nameStart, nameStart + nameLength);
     const entry: Entry = {
-      name: cd.toString(flags & UTF8_FLAG ? 'utf8' : 'latin1', nameStart, nameStart + nameLength),
+      name: entryName(rawName, flags, extra),
+      flags,
+      method: cd.readUInt16LE(p + 10),
+      fileType: madeBy >> 8 === MADE_BY_UNIX ? (cd.readUInt32LE(p + 38) >>> 16) & S_IFMT : 0,
       compressedSize: cd.readUInt32LE(p + 20),
       uncompressedSize: cd.readUInt32LE(p + 24),
       localOffset: cd.readUInt32LE(p + 42),
     };
-    applyZip64Extra(
-      cd.subarray(nameStart + nameLength, nameStart + nameLength + extraLength),
-      entry,
-    );
+    applyZip64Extra(extra, entry);
     entries.push(entry);
     p = next;
   }
   if (entries.length !== expected) throw new Corrupt();
   return entries;
+}
+
+/**
+ * The name the agent's unzip (yauzl) uses: an Info-ZIP Unicode Path extra field whose CRC matches
+ * the header's name wins over it; backslashes count as separators.
+ */
+function entryName(raw: Buffer, flags: number, extra: Buffer): string {
+  let name: string | undefined;
+  for (let p = 0; p + 4 <= extra.length;) {
+    const id = extra.readUInt16LE(p);
+    const length = extra.readUInt16LE(p + 2);
+    const body = extra.subarray(p + 4, p + 4 + length);
+    if (id === UNICODE_PATH_EXTRA_ID && body.length >= 6 && body[0] === 1) {
+      if (body.readUInt32LE(1) === crc32(raw)) {
+        name = body.toString('utf8', 5);
+        break;
+      }
+    }
+    p += 4 + length;
+  }
+  name ??= raw.toString(flags & UTF8_FLAG ? 'utf8' : 'latin1');
+  return name.replaceAll('\\', '/');
+}
+
+/** The agent's refusal of one entry, or null; folders are only created, never read. */
+function entryProblem(entry: Entry): PackageProblem | null {
+  if (isUnsafeEntryPath(entry.name)) return 'package_unsafe_path';
+  if (entry.fileType === S_IFLNK) return 'package_link';
+  if (entry.fileType !== 0 && entry.fileType !== S_IFREG && entry.fileType !== S_IFDIR) {
+    return 'package_special_file';
+  }
+  // yauzl refuses a stored entry whose two sizes differ, whatever it is.
+  if (entry.method === STORED && !(entry.flags & ENCRYPTED_FLAG)) {
+    if (entry.compressedSize !== entry.uncompressedSize) return 'package_corrupt';
+  }
+  if (entry.name.endsWith('/') || entry.fileType === S_IFDIR) return null;
+  if (entry.flags & ENCRYPTED_FLAG) return 'package_encrypted';
+  if (entry.method !== STORED && entry.method !== DEFLATED) return 'package_compression';
+  if (entry.uncompressedSize > ROBOT_PACKAGE_MAX_RATIO * Math.max(entry.compressedSize, 1)) {
+    return 'package_ratio';
+  }
+  return null;
 }
 
 /**
@@ -190,12 +250,17 @@ export async function checkZip(filePath: string): Promise<PackageProblem | null>
   try {
     const { size: fileSize } = await file.stat();
     const dir = await readDirectory(file, fileSize);
+    if (dir.entries > ROBOT_PACKAGE_MAX_ENTRIES) return 'package_too_many_entries';
     if (dir.offset + dir.size > dir.end) throw new Corrupt();
     const entries = parseCentralDirectory(await readAt(file, dir.offset, dir.size), dir.entries);
     await checkLocalHeaders(file, entries, dir.offset);
-    if (entries.some((e) => isUnsafeEntryPath(e.name))) return 'package_unsafe_path';
-    if (!entries.some((e) => !e.name.endsWith('/'))) return 'package_empty';
-    const unpacked = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
+    for (const entry of entries) {
+      const problem = entryProblem(entry);
+      if (problem) return problem;
+    }
+    const files = entries.filter((e) => !e.name.endsWith('/') && e.fileType !== S_IFDIR);
+    if (files.length === 0) return 'package_empty';
+    const unpacked = files.reduce((sum, e) => sum + e.uncompressedSize, 0);
     return unpacked > UNPACKED_MAX_BYTES ? 'package_unpacked_too_large' : null;
   } catch (error) {
     if (error instanceof Corrupt || error instanceof RangeError) return 'package_corrupt';

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -102,14 +100,13 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       },
     },
     async (request, reply) => {
-      const file = users.avatars.fileOf(request.params.file);
-      const found = file && (await stat(file.path).catch(() => null));
-      if (!file || !found?.isFile()) throw notFound();
+      const picture = await users.avatars.open(request.params.file);
+      if (!picture) throw notFound();
       return reply
-        .header('content-type', file.contentType)
-        .header('content-length', String(found.size))
+        .header('content-type', picture.contentType)
+        .header('content-length', String(picture.size))
         .header('cache-control', CACHE_CONTROL)
-        .send(createReadStream(file.path));
+        .send(picture.stream);
     },
   );
 };

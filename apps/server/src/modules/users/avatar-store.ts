@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import type { BlobStore, OpenedBlob } from '../blobs/blob-store.js';
 
 export const AVATAR_FORMATS = {
   png: 'image/png',
@@ -30,52 +30,38 @@ export function sniffImage(data: Buffer): AvatarFormat | null {
 }
 
 /**
- * Pictures on disk under DATA_DIR/avatars, named by the SHA-256 of their bytes: the name cannot
- * be guessed, never changes for the same bytes (so it may be cached for good), and users with
- * the same picture share one file.
+ * Pictures in the blob store (DATA_DIR/avatars on the embedded database, PostgreSQL otherwise),
+ * named by the SHA-256 of their bytes: the name cannot be guessed, never changes for the same
+ * bytes (so it may be cached for good), and users with the same picture share one blob.
  */
 export class AvatarStore {
-  readonly root: string;
-
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'avatars');
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+  ) {}
 
   /** Keeps the bytes and answers the address `users.avatar` holds. */
   async save(data: Buffer, format: AvatarFormat): Promise<string> {
-    const name = `${createHash('sha256').update(data).digest('hex')}.${format}`;
-    const target = path.join(this.root, name);
-    const existing = await stat(target).catch(() => null);
-    if (existing?.size !== data.length) {
-      await mkdir(this.root, { recursive: true });
-      // Written aside and renamed: a reader never sees half a picture.
-      const temp = path.join(this.root, `.${randomUUID()}.part`);
-      try {
-        await writeFile(temp, data, { flag: 'wx' });
-        await rename(temp, target);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
-    }
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const name = `${sha256}.${format}`;
+    // Kept before the user row points at it; the sweep's grace period covers the gap.
+    await this.blobs.put(this.db, 'avatar', name, { sha256, size: data.length, data });
     return `${AVATAR_URL_PREFIX}${name}`;
   }
 
-  /** The file behind a served name, or null for a name this store would never have made. */
-  fileOf(name: string): { path: string; contentType: string } | null {
+  /** The picture behind a served name, or null for a name this store would never have made. */
+  async open(name: string): Promise<(OpenedBlob & { contentType: string }) | null> {
     const match = FILE_NAME.exec(name);
     if (!match) return null;
-    return {
-      path: path.join(this.root, name),
-      contentType: AVATAR_FORMATS[match[1] as AvatarFormat],
-    };
+    const opened = await this.blobs.open('avatar', name);
+    return opened && { ...opened, contentType: AVATAR_FORMATS[match[1] as AvatarFormat] };
   }
 
-  /** Drops the file behind an address once nobody shows it any more. */
+  /** Drops the picture behind an address once nobody shows it any more. */
   async release(url: string | null, stillUsed: (url: string) => Promise<boolean>): Promise<void> {
     if (!url?.startsWith(AVATAR_URL_PREFIX)) return;
-    const file = this.fileOf(url.slice(AVATAR_URL_PREFIX.length));
-    if (!file || (await stillUsed(url))) return;
-    await rm(file.path, { force: true });
+    const name = url.slice(AVATAR_URL_PREFIX.length);
+    if (!FILE_NAME.test(name) || (await stillUsed(url))) return;
+    await this.blobs.remove(this.db, 'avatar', name);
   }
 }

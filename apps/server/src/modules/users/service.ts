@@ -39,6 +39,7 @@ import {
 } from '../user-clients/repository.js';
 import { toUserClient } from '../user-clients/service.js';
 import { Authority } from './authority.js';
+import type { BlobStore } from '../blobs/blob-store.js';
 import { AvatarStore, sniffImage } from './avatar-store.js';
 import {
   accountConflicts,
@@ -114,9 +115,9 @@ export class UserService {
 
   constructor(
     private readonly db: Db,
-    dataDir: string,
+    blobs: BlobStore,
   ) {
-    this.avatars = new AvatarStore(dataDir);
+    this.avatars = new AvatarStore(db, blobs);
   }
 
   /* ---------- One's own account (issue 2). ---------- */

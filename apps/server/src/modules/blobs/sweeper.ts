@@ -1,0 +1,110 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { lockPackage } from '../robot-versions/repository.js';
+import { AVATAR_URL_PREFIX } from '../users/avatar-store.js';
+import { BLOB_KINDS, type BlobKind, type BlobStore, type Referenced } from './blob-store.js';
+
+/**
+ * How long a blob or temp file nobody uses is kept before the sweep removes it. An upload
+ * writes its bytes before the row that uses them (a picture) or keeps writing a temp file for
+ * as long as the body streams in; an hour covers both with room to spare.
+ */
+export const SWEEP_GRACE_MS = 60 * 60 * 1000;
+export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+/** Who uses a blob: versions of any client (packages are shared by content), users' pictures. */
+const REFERENCES: Record<BlobKind, Referenced> = {
+  package: {
+    exists: (name) => sql`exists (select 1 from rota_robot_versions v where v.sha256 = ${name})`,
+    lock: (tx, name) => lockPackage(tx, name),
+  },
+  avatar: {
+    exists: (name) =>
+      sql`exists (select 1 from users u where u.avatar = ${AVATAR_URL_PREFIX} || ${name})`,
+  },
+};
+
+export interface SweepReport {
+  blobs: { kind: BlobKind; name: string }[];
+  /** Temp files of uploads that never finished (a crash, a connection that hung). */
+  temp: string[];
+}
+
+/**
+ * Removes what nobody uses any more: blobs of deleted versions and robots (a robot's delete
+ * cascades to its versions without a word to the store), pictures nobody shows, and temp
+ * files of crashed uploads. Every instance may sweep; the statements are idempotent.
+ */
+export class BlobSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: BlobStore,
+    /** Folders holding `*.part` temp files (local disk in either backend). */
+    private readonly tempDirs: string[],
+    private readonly options: {
+      intervalMs?: number;
+      graceMs?: number;
+      log?: FastifyBaseLogger;
+    } = {},
+  ) {}
+
+  async sweep(graceMs = this.options.graceMs ?? SWEEP_GRACE_MS): Promise<SweepReport> {
+    const before = new Date(Date.now() - graceMs);
+    const report: SweepReport = { blobs: [], temp: [] };
+    for (const kind of BLOB_KINDS) {
+      const names = await this.store.sweep(this.db, kind, before, REFERENCES[kind]);
+      report.blobs.push(...names.map((name) => ({ kind, name })));
+    }
+    for (const dir of this.tempDirs) {
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (!name.endsWith('.part')) continue;
+        const file = path.join(dir, name);
+        const found = await stat(file).catch(() => null);
+        // A temp file still being written keeps a fresh modification time.
+        if (!found?.isFile() || found.mtimeMs >= before.getTime()) continue;
+        await rm(file, { force: true });
+        report.temp.push(file);
+      }
+    }
+    return report;
+  }
+
+  /** Sweeps every `intervalMs` (not at once: boot has enough to do). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .then((report) => {
+          if (report.blobs.length + report.temp.length > 0) {
+            this.options.log?.info(
+              { blobs: report.blobs.length, temp: report.temp.length },
+              'swept unused packages, pictures and temp files',
+            );
+          }
+        })
+        .catch((error: unknown) => this.options.log?.warn({ err: error }, 'blob sweep failed'))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.options.intervalMs ?? SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}
+
+/** Where uploads write their temp files, under DATA_DIR, whichever backend keeps the blobs. */
+export function blobTempDirs(dataDir: string): string[] {
+  return [path.join(dataDir, 'packages', 'tmp'), path.join(dataDir, 'avatars')];
+}
