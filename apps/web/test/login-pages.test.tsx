@@ -62,7 +62,7 @@ describe('change-password page', () => {
     expect(await screen.findByText('O código é inválido ou expirou')).toBeInTheDocument();
   });
 
-  it('with a valid code validates the new password, resets it and goes to sign-in', async () => {
+  it('with a valid code asks for the new password once, resets it and goes to sign-in', async () => {
     const { calls } = mockFetch(({ url }) =>
       url.endsWith('/check-code')
         ? { status: 200, body: { message: 'O código é válido' } }
@@ -70,40 +70,49 @@ describe('change-password page', () => {
     );
     const { user, router } = renderWithRouter({ path: '/login/change-password?code=abc123' });
     const submit = await screen.findByRole('button', { name: 'Salvar nova senha' });
+    // SPEC §7: code and password; no second field to type it again.
+    expect(screen.queryByLabelText(/^Confirme a nova senha/)).not.toBeInTheDocument();
 
     await user.click(submit);
-    expect(await screen.findAllByText('Senha obrigatória')).toHaveLength(2);
+    expect(await screen.findAllByText('Senha obrigatória')).toHaveLength(1);
 
+    await user.type(screen.getByLabelText(/^Nova senha/), 'short');
+    await user.click(submit);
+    expect(await screen.findByText('A senha deve ter pelo menos 8 caracteres')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText(/^Nova senha/));
     await user.type(screen.getByLabelText(/^Nova senha/), 'long-enough-1');
-    await user.type(screen.getByLabelText(/^Confirme a nova senha/), 'long-enough-2');
-    await user.click(submit);
-    expect(await screen.findByText('As senhas devem ser iguais')).toBeInTheDocument();
-
-    await user.clear(screen.getByLabelText(/^Confirme a nova senha/));
-    await user.type(screen.getByLabelText(/^Confirme a nova senha/), 'long-enough-1');
     await user.click(submit);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/login/sign-in'));
     const reset = calls.find((call) => call.url.endsWith('/reset-password'));
-    expect(reset?.body).toEqual({
-      code: 'abc123',
-      password: 'long-enough-1',
-      confirm_password: 'long-enough-1',
-    });
+    expect(reset?.body).toEqual({ code: 'abc123', password: 'long-enough-1' });
     expect(notices()[0]).toMatchObject({
       color: 'teal',
       message: 'Senha alterada. Você já pode entrar.',
     });
   });
 
-  it('shows "Passwords must match" in English', async () => {
+  it('shows a rule on the new password from the server in English', async () => {
     await resetEnvironment('en');
-    mockFetch(() => ({ status: 200, body: { message: 'ok' } }));
-    const { user } = renderWithRouter({ path: '/login/change-password?code=abc123' });
+    mockFetch(({ url }) =>
+      url.endsWith('/check-code')
+        ? { status: 200, body: { message: 'ok' } }
+        : {
+            status: 400,
+            body: {
+              code: 'validation_failed',
+              message: 'Invalid fields',
+              errors: [{ field: 'password', message: 'Password is too long' }],
+            },
+          },
+    );
+    const { user, router } = renderWithRouter({ path: '/login/change-password?code=abc123' });
     await user.type(await screen.findByLabelText(/^New password/), 'long-enough-1');
-    await user.type(screen.getByLabelText(/^Confirm the new password/), 'other-one-22');
+    expect(screen.queryByLabelText(/^Confirm the new password/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save new password' }));
-    expect(await screen.findByText('Passwords must match')).toBeInTheDocument();
+    expect(await screen.findByText('Password is too long')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login/change-password');
   });
 
   it('goes back to recover-password when the reset fails', async () => {
@@ -117,7 +126,6 @@ describe('change-password page', () => {
     );
     const { user, router } = renderWithRouter({ path: '/login/change-password?code=abc123' });
     await user.type(await screen.findByLabelText(/^Nova senha/), 'long-enough-1');
-    await user.type(screen.getByLabelText(/^Confirme a nova senha/), 'long-enough-1');
     await user.click(screen.getByRole('button', { name: 'Salvar nova senha' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login/recover-password'));
     expect(notices()[0]).toMatchObject({ color: 'red', message: 'O código é inválido ou expirou' });

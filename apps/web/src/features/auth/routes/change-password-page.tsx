@@ -64,7 +64,8 @@ function ResetForm({ code }: { code: string }) {
   const navigate = useNavigate();
   const form = useForm({
     resolver: zodResolver(resetPasswordSchema),
-    defaultValues: { code, password: '', confirm_password: '' },
+    // SPEC §7 sends `code, password`: the password is asked once (its eye shows what was typed).
+    defaultValues: { code, password: '' },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -82,7 +83,7 @@ function ResetForm({ code }: { code: string }) {
     } catch (error) {
       // A rule on the new password is fixable here; anything else (the code expired meanwhile)
       // means starting over, as SPEC §4 says.
-      if (applyFieldErrors(error, ['password', 'confirm_password'], form.setError)) return;
+      if (applyFieldErrors(error, ['password'], form.setError)) return;
       notifications.show({
         color: 'red',
         title: t('changePassword.errorTitle'),
@@ -109,12 +110,6 @@ function ResetForm({ code }: { code: string }) {
             autoComplete="new-password"
             error={fieldError(errors.password)}
             {...form.register('password')}
-          />
-          <PasswordInput
-            label={t('changePassword.confirmPassword')}
-            autoComplete="new-password"
-            error={fieldError(errors.confirm_password)}
-            {...form.register('confirm_password')}
           />
           <Button type="submit" fullWidth loading={isSubmitting}>
             {t('changePassword.submit')}
