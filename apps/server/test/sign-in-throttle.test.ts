@@ -215,9 +215,7 @@ describe('password recovery off the request path', () => {
 
 describe('recovery code attempts', () => {
   it('refuses an address after 10 wrong codes, even its right code, and counts concurrent guesses atomically', async () => {
-    await client(t.app, { ip: '10.6.0.9' }).post(`${AUTH}/recover-password`, {
-      email: 'resetter@example.com',
-    });
+    await t.app.services.auth.recoveryOutbox.idle();
     t.mailbox.mails.length = 0;
     await client(t.app, { ip: '10.6.0.9' }).post(`${AUTH}/recover-password`, {
       email: 'resetter@example.com',
@@ -269,6 +267,7 @@ describe('recovery code attempts', () => {
 
 describe('reset-password (SPEC §7: code, password)', () => {
   const issueCode = async (): Promise<string> => {
+    await t.app.services.auth.recoveryOutbox.idle();
     t.mailbox.mails.length = 0;
     await client(t.app, { ip: '10.7.0.9' }).post(`${AUTH}/recover-password`, {
       email: 'spec@example.com',
