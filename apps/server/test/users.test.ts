@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR_MAX_BYTES } from '@rota/contract';
@@ -693,13 +691,14 @@ describe('avatars', () => {
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['cache-control']).toContain('immutable');
     expect(served.rawPayload.equals(PNG)).toBe(true);
-    const file = path.join(t.dataDir, 'avatars', url.split('/').pop()!);
-    expect(existsSync(file)).toBe(true);
+    // Kept by the blob store: DATA_DIR/avatars on PGlite, PostgreSQL with DATABASE_URL.
+    const file = url.split('/').pop()!;
+    expect(await t.app.services.blobs.names('avatar')).toContain(file);
 
     // A JPEG sent as "image/png" is stored as what it is.
     const jpeg = await upload(c.adminToken, {}, { data: JPEG });
     expect(jpeg.body.data.avatar).toMatch(/\.jpg$/);
-    expect(existsSync(file)).toBe(false);
+    expect(await t.app.services.blobs.names('avatar')).not.toContain(file);
 
     expect((await c.admin.put(`${USERS}/update`, { id: adminId, avatar: null })).status).toBe(204);
     expect((await c.admin.post(`${AUTH}/me`)).body.avatar).toBeNull();
