@@ -213,6 +213,51 @@ describe('password recovery off the request path', () => {
   });
 });
 
+describe('recovery outbox retries and throttle housekeeping', () => {
+  it('keeps a request whose mail failed and sends it once its lease passes', async () => {
+    const outbox = t.app.services.auth.recoveryOutbox;
+    await outbox.idle();
+    t.mailbox.mails.length = 0;
+    const send = t.mailbox.send.bind(t.mailbox);
+    // The SMTP server refuses once.
+    t.mailbox.send = () => {
+      t.mailbox.send = send;
+      return Promise.reject(new Error('421 try again later'));
+    };
+    await client(t.app, { ip: '10.8.0.1' }).post(`${AUTH}/recover-password`, {
+      email: 'keeper@example.com',
+    });
+    await outbox.idle();
+    expect(t.mailbox.mails).toEqual([]);
+    const [left] = await rowsOf<{ attempts: number; leased: boolean }>(
+      t.db,
+      sql`select attempts, next_attempt_at > now() as leased from recovery_outbox`,
+    );
+    expect(left).toEqual({ attempts: 1, leased: true });
+
+    await t.db.execute(sql`update recovery_outbox set next_attempt_at = now()`);
+    outbox.kick();
+    await outbox.idle();
+    expect(codeFromMail(await t.mailbox.waitFor('keeper@example.com'))).toEqual(expect.any(String));
+    expect(await t.db.select().from(recoveryOutbox)).toEqual([]);
+  });
+
+  it('prunes throttle rows that are neither barring nor remembered', async () => {
+    await t.db.execute(
+      sql`insert into sign_in_throttles (key, failures, last_failure_at, blocked_until) values
+        ('pair:old:1', 3, now() - interval '2 days', null),
+        ('pair:old-barred:1', 9, now() - interval '2 days', now() + interval '1 minute'),
+        ('pair:recent:1', 1, now(), null)`,
+    );
+    await t.app.services.auth.prune();
+    const keys = await rowsOf<{ key: string }>(
+      t.db,
+      sql`select key from sign_in_throttles where key in ('pair:old:1', 'pair:old-barred:1', 'pair:recent:1') order by key`,
+    );
+    expect(keys.map((k) => k.key)).toEqual(['pair:old-barred:1', 'pair:recent:1']);
+  });
+});
+
 describe('recovery code attempts', () => {
   it('refuses an address after 10 wrong codes, even its right code, and counts concurrent guesses atomically', async () => {
     await t.app.services.auth.recoveryOutbox.idle();

@@ -98,9 +98,13 @@ export class AuthService {
   /** Recovery requests are mailed from here, after the answer (issue 11). */
   readonly recoveryOutbox: RecoveryOutbox;
   private readonly throttle: SignInThrottle;
+  private readonly housekeeping: NodeJS.Timeout;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.throttle = new SignInThrottle(deps.db);
+    // Throttle rows no longer barring or remembered are dropped now and then (any instance).
+    this.housekeeping = setInterval(() => void this.prune(), 10 * 60_000);
+    this.housekeeping.unref();
     this.recoveryOutbox = new RecoveryOutbox({
       db: deps.db,
       mailer: deps.mailer,
@@ -274,8 +278,21 @@ export class AuthService {
     };
   }
 
+  /** Drops throttle rows that neither bar nor are remembered any more. */
+  async prune(): Promise<void> {
+    try {
+      await this.throttle.prune(
+        Math.max(RATE_LIMITS.signInPairMemorySeconds, RATE_LIMITS.signInAccountMemorySeconds),
+      );
+      await this.deps.limiter.prune();
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'could not prune the sign-in throttles');
+    }
+  }
+
   /** Stops the outbox and waits for the mail being sent (shutdown). */
   async drain(): Promise<void> {
+    clearInterval(this.housekeeping);
     await this.recoveryOutbox.close();
   }
 }
