@@ -141,7 +141,7 @@ describe('user clients', () => {
     expect(inAcme.body.meta.total).toBe(0);
   });
 
-  it('says which fields are wrong: unknown user, another client’s profile, duplicate', async () => {
+  it('says which fields are wrong: unknown user (404), another client’s profile, duplicate', async () => {
     const empty = await c.admin.post(`${USER_CLIENTS}/create`, {});
     expect(empty.status).toBe(400);
     expect(empty.body.errors.map((e: { field: string }) => e.field)).toEqual([
@@ -152,12 +152,17 @@ describe('user clients', () => {
       users_id: 999_999,
       profiles_id: acme.adminProfileId,
     });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([
-      { field: 'users_id', message: 'This user does not exist' },
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: 'not_found', message: 'Not found' });
+    const member = await acmeUser('dora');
+    const foreignProfile = await c.admin.post(`${USER_CLIENTS}/create`, {
+      users_id: member.usersId,
+      profiles_id: acme.adminProfileId,
+    });
+    expect(foreignProfile.status).toBe(400);
+    expect(foreignProfile.body.errors).toEqual([
       { field: 'profiles_id', message: 'This profile does not exist in the client' },
     ]);
-    const member = await acmeUser('dora');
     await c.admin.post(`${USER_CLIENTS}/create`, {
       users_id: member.usersId,
       profiles_id: defaultReaders,
@@ -190,6 +195,99 @@ describe('user clients', () => {
     expect(foreign.body.errors).toEqual([
       { field: 'profiles_id', message: 'This profile does not exist in the client' },
     ]);
+  });
+
+  it('adds only users the caller already sees: another client’s user answers like no user', async () => {
+    // The attack: Acme's administrator tries every id, to add users of other clients to Acme
+    // and then read their email and access there.
+    const victim = await createUser(t.db, {
+      access: `victim.${Math.random().toString(36).slice(2, 8)}`,
+      password: 'victim-password',
+      email: `victim.${Math.random().toString(36).slice(2, 8)}@other.test`,
+      memberships: [
+        {
+          clientId: c.otherClientId,
+          profileId: (await createProfile(t.db, c.otherClientId, 'Victims', [])).profiles_id,
+        },
+      ],
+    });
+    // The victim, the seeded platform administrator (of Default) and an id nobody has.
+    const tries = [victim.users_id, 1, 999_999];
+    const answers = [];
+    for (const id of tries) {
+      answers.push(
+        await acme.as.post(`${USER_CLIENTS}/create`, {
+          users_id: id,
+          profiles_id: acme.adminProfileId,
+        }),
+      );
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ code: 'not_found', message: 'Not found' });
+    }
+    const inAcme = await acme.as.post(`${USER_CLIENTS}/index`, { users_id: victim.users_id });
+    expect(inAcme.body.meta.total).toBe(0);
+    expect((await acme.as.post(`${USERS}/show`, { id: victim.users_id })).status).toBe(404);
+
+    // Someone who administers two clients may bring a user of one into the other...
+    const beta = await clientWithAdmin(t);
+    const betaUser = await createUser(t.db, {
+      access: `beta.${Math.random().toString(36).slice(2, 8)}`,
+      password: 'beta-password',
+      memberships: [{ clientId: beta.clientId, profileId: beta.adminProfileId }],
+    });
+    const both = await createUser(t.db, {
+      access: `both.${Math.random().toString(36).slice(2, 8)}`,
+      password: 'both-password',
+      memberships: [
+        { clientId: acme.clientId, profileId: acme.adminProfileId },
+        { clientId: beta.clientId, profileId: beta.adminProfileId },
+      ],
+    });
+    const bothAs = client(t.app, { token: await signIn(t.app, both.access, 'both-password') });
+    await bothAs.put(`${USERS}/client_select`, {
+      users_id: both.users_id,
+      rota_clients_id_selected: acme.clientId,
+    });
+    const added = await bothAs.post(`${USER_CLIENTS}/create`, {
+      users_id: betaUser.users_id,
+      profiles_id: acme.adminProfileId,
+    });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toMatchObject({
+      users_id: betaUser.users_id,
+      rota_clients_id: acme.clientId,
+    });
+
+    // ...but not where they may not list users.
+    const blind = await createProfile(t.db, beta.clientId, 'No users', ['ROBOS.LIST']);
+    const other = await createUser(t.db, {
+      access: `blind.${Math.random().toString(36).slice(2, 8)}`,
+      password: 'blind-password',
+      memberships: [
+        { clientId: acme.clientId, profileId: acme.adminProfileId },
+        { clientId: beta.clientId, profileId: blind.profiles_id },
+      ],
+    });
+    const otherAs = client(t.app, { token: await signIn(t.app, other.access, 'blind-password') });
+    await otherAs.put(`${USERS}/client_select`, {
+      users_id: other.users_id,
+      rota_clients_id_selected: acme.clientId,
+    });
+    const hidden = await createUser(t.db, {
+      access: `hidden.${Math.random().toString(36).slice(2, 8)}`,
+      password: 'hidden-password',
+      memberships: [{ clientId: beta.clientId, profileId: beta.adminProfileId }],
+    });
+    expect(
+      (
+        await otherAs.post(`${USER_CLIENTS}/create`, {
+          users_id: hidden.users_id,
+          profiles_id: acme.adminProfileId,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('keeps a user’s last membership (409): delete the user instead', async () => {

@@ -457,7 +457,8 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/user/client/api/v1/create': {
     guard: 'USUARIOS.CREATE',
     body: (r) => ({ users_id: r.user, profiles_id: r.profile }),
-    foreign: 400,
+    // Another client's user answers like an id nobody has (issue 11).
+    foreign: 404,
   },
   'PUT /api/user/client/api/v1/update': {
     guard: 'USUARIOS.UPDATE',

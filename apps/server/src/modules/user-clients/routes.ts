@@ -5,6 +5,7 @@ import {
   userClientSchema,
   userClientUpdateSchema,
 } from '@rota/contract';
+import { actorOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { Services } from '../../http/services.js';
 
@@ -22,8 +23,9 @@ export const userClientRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     listQuery: userClientListQuerySchema,
     create: {
       body: userClientCreateSchema,
-      summary: 'Add an existing user to the selected client with one of its profiles',
-      run: (scope, input) => userClients.create(scope, input),
+      summary:
+        'Add an existing user to the selected client with one of its profiles: a user the caller already sees (a member of a client where the caller may list users; any user for a platform administrator); any other id answers 404 like one that does not exist',
+      run: (scope, input, request) => userClients.create(scope, actorOf(request), input),
     },
     update: userClientUpdateSchema,
     service: userClients,

@@ -6,10 +6,12 @@ import type {
   UserClientUpdate,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import type { Actor } from '../../http/types.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
-import { AppError, invalidField, notFound, type FieldIssue } from '../../lib/errors.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { Authority } from '../users/authority.js';
 import { findAccount } from '../users/repository.js';
 import {
   clientIdsOf,
@@ -50,16 +52,17 @@ export class UserClientService {
     return toUserClient(row);
   }
 
-  /** Adds an existing user (of any client) to the selected one. */
-  async create(scope: TenantScope, input: UserClientCreate): Promise<UserClient> {
-    const issues: FieldIssue[] = [];
-    if (!(await findAccount(this.db, input.users_id))) {
-      issues.push({ field: 'users_id', message: 'user_not_found' });
-    }
+  /**
+   * Adds an existing user to the selected client: only a user the actor may already see, that is
+   * a member of a client where the actor may list users (any user, for a platform
+   * administrator). Anyone else answers 404 exactly like an id that does not exist, so ids
+   * cannot be tried to find users of other clients (docs/decisions.md).
+   */
+  async create(scope: TenantScope, actor: Actor, input: UserClientCreate): Promise<UserClient> {
+    if (!(await this.seesUser(actor, input.users_id))) throw notFound();
     if (!(await profileOfClient(this.db, scope.clientId, input.profiles_id))) {
-      issues.push({ field: 'profiles_id', message: 'profile_not_found' });
+      throw profileNotFound();
     }
-    if (issues.length > 0) throw new AppError('invalid_input', issues);
     let id: number;
     try {
       id = await insertMembership(this.db, scope.stamp(input));
@@ -72,6 +75,14 @@ export class UserClientService {
       throw error;
     }
     return this.show(scope, id);
+  }
+
+  private async seesUser(actor: Actor, usersId: number): Promise<boolean> {
+    const authority = await Authority.of(this.db, actor);
+    const clients = await clientIdsOf(this.db, usersId);
+    if (authority.platformAdmin)
+      return clients.length > 0 || Boolean(await findAccount(this.db, usersId));
+    return clients.some((m) => authority.can(m.rota_clients_id, 'USUARIOS.LIST'));
   }
 
   async update(scope: TenantScope, input: UserClientUpdate): Promise<void> {
