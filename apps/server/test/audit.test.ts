@@ -4,6 +4,8 @@ import { localDay } from '../src/lib/date-range.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { createRobot } from './helpers/robots.js';
+import { runNow } from './helpers/engine.js';
+import { createTeam, signedInUser } from './helpers/teams.js';
 
 const AUDIT = '/api/rota/audit/api/v1';
 const ROBOTS = '/api/rota/robot/api/v1';
@@ -116,6 +118,83 @@ describe('audit log', () => {
     // The other client's profile lacks USUARIOS.LIST.
     expect(theirs.status).toBe(403);
     expect((await c.limited.post(`${AUDIT}/index`, {})).status).toBe(403);
+  });
+
+  it('shows a team member only the records about their teams’ robots', async () => {
+    const fresh = await setUpTenants(t);
+    const clientId = fresh.otherClientId;
+    const boss = await signedInUser(t, clientId, `audit.boss.${clientId}`);
+    const mine = await createRobot(boss.as, 'Team robot');
+    const theirs = await createRobot(boss.as, 'Hidden robot');
+    for (const robot of [mine, theirs]) {
+      await boss.as.put(`${ROBOTS}/update`, { id: robot, description: 'changed' });
+      const field = await boss.as.post('/api/rota/robot/field/api/v1/create', {
+        rota_robots_id: robot,
+        name: `field_${robot}`,
+        label: 'Field',
+      });
+      expect(field.status).toBe(201);
+      const task = await boss.as.post('/api/rota/task/api/v1/create', {
+        rota_robots_id: robot,
+        expiration_date: '2099-01-01',
+      });
+      expect(task.status).toBe(201);
+      await boss.as.post('/api/rota/task/api/v1/delete', { id: task.body.data.rota_tasks_id });
+      const execution = await runNow(boss.as, { id: robot });
+      expect(
+        (await boss.as.post('/api/rota/activity/api/v1/cancel', { id: execution })).status,
+      ).toBe(202);
+    }
+    const parameter = await boss.as.post(`${PARAMETERS}/create`, {
+      name: 'TEAM_VISIBLE',
+      value: 'x',
+    });
+    expect(parameter.status).toBe(201);
+
+    const member = await signedInUser(t, clientId, `audit.member.${clientId}`, {
+      permissions: ['USUARIOS.LIST', 'ROBOS.LIST'],
+    });
+    await createTeam(boss.as, 'Audit team', { robots: [mine], users: [member.id] });
+
+    const about = (rows: Row[], robot: number) =>
+      rows.filter(
+        (r) =>
+          (r.entity === 'robot' && r.entity_id === String(robot)) ||
+          r.after?.rota_robots_id === robot ||
+          r.before?.rota_robots_id === robot,
+      );
+    const list = async (as: typeof member.as) => {
+      const answer = await as.post(`${AUDIT}/index`, { per_page: 100 });
+      expect(answer.status).toBe(200);
+      return answer.body as { data: Row[]; meta: { total: number } };
+    };
+    const everything = await list(boss.as);
+    const seen = await list(member.as);
+    // The boss is in no team: every record. Robot, field, task rows and cancels of both robots.
+    expect(about(everything.data, theirs).length).toBeGreaterThanOrEqual(5);
+    expect(everything.data.filter((r) => r.entity === 'execution')).toHaveLength(2);
+
+    expect(about(seen.data, theirs)).toEqual([]);
+    expect(seen.data.some((r) => r.after?.name === 'Hidden robot')).toBe(false);
+    expect(
+      about(seen.data, mine)
+        .map((r) => `${r.action} ${r.entity}`)
+        .sort(),
+    ).toEqual(
+      about(everything.data, mine)
+        .map((r) => `${r.action} ${r.entity}`)
+        .sort(),
+    );
+    // The cancel of the team robot's execution stays, the other one goes.
+    expect(seen.data.filter((r) => r.entity === 'execution')).toHaveLength(1);
+    // Records about no robot stay visible (the parameter, the team itself).
+    expect(seen.data.some((r) => r.entity === 'parameter')).toBe(true);
+    expect(seen.data.some((r) => r.entity === 'team')).toBe(true);
+    expect(seen.meta.total).toBe(seen.data.length);
+    expect(seen.meta.total).toBeLessThan(everything.meta.total);
+    // The robot filter of entity does not reopen it.
+    const robots = await member.as.post(`${AUDIT}/index`, { entity: 'robot', per_page: 100 });
+    expect(robots.body.data.map((r: Row) => r.entity_id)).not.toContain(String(theirs));
   });
 
   it('cannot be edited, not even straight in the database', async () => {
