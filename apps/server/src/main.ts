@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { seedDatabase, type SeedResult } from './db/seed.js';
 import { VERSION_LABEL } from '@rota/contract';
 import { buildApp } from './http/app.js';
+import { dispatchTimingsFor } from './modules/engine/dispatch-service.js';
 import { SecretBox } from './lib/secret-box.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -47,6 +48,7 @@ async function main() {
     secretBox,
     dataDir,
     events: database.events,
+    engine: { timings: dispatchTimingsFor(config.ROTA_LEASE_SECONDS) },
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie'],

@@ -28,7 +28,7 @@ const ENGINE = {
   loop: true,
   intervalMs: 200,
   // Short leases and heartbeats so "agent lost" shows within seconds.
-  timings: { leaseSeconds: 3, heartbeatSeconds: 1, claimWaitSeconds: 25 },
+  timings: { leaseSeconds: 3, heartbeatSeconds: 1, claimWaitSeconds: 25, reapMarginSeconds: 1 },
 };
 
 let database: Database;

@@ -20,7 +20,12 @@ beforeAll(async () => {
   t = await createTestApp({
     engine: {
       loop: false,
-      timings: { leaseSeconds: 1, heartbeatSeconds: 10, claimWaitSeconds: 25 },
+      timings: {
+        leaseSeconds: 1,
+        heartbeatSeconds: 10,
+        claimWaitSeconds: 25,
+        reapMarginSeconds: 0,
+      },
     },
   });
   c = await setUpTenants(t, { permissions: ['ROBOS.LIST'] });
@@ -91,9 +96,13 @@ describe('agent protocol', () => {
     expect(done.attempt_list).toEqual([
       expect.objectContaining({ attempt: 1, status: 'success', rota_executor_name: 'Agent A' }),
     ]);
-    // The run token died with the run.
+    // The run token died with the run: a call with it is refused as stale, and counted.
     const robotApi = client(t.app, { token: run!.environment.ROTA_EXECUTION_TOKEN });
-    expect((await robotApi.post(`${RUN_API}/task/next`, {})).status).toBe(401);
+    const stale = await robotApi.post(`${RUN_API}/task/next`, {});
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('stale_attempt');
+    expect((await executionOf(c.admin, id)).attempt_list[0]).toMatchObject({ refused_calls: 1 });
+    expect(run!.environment.ROTA_ATTEMPT).toBe('1');
   });
 
   it('retries an application error while retries remain, never a business error', async () => {
@@ -165,8 +174,21 @@ describe('agent protocol', () => {
     });
     const retried = await agentA2.claim();
     expect(retried).toMatchObject({ execution_id: id, attempt: 2 });
-    // The lost agent's late result is not counted, and it is told to stop.
-    expect((await agentA.finish(id, 1, 'success', 0)).body.data).toEqual({ accepted: false });
+    // The lost agent's late result is refused (409) and recorded on its attempt, never
+    // applied; the agent is told to stop.
+    const late = await agentA.finish(id, 1, 'success', 0);
+    expect(late.status).toBe(409);
+    expect(late.body.code).toBe('stale_attempt');
+    expect((await executionOf(c.admin, id)).attempt_list[0]).toMatchObject({
+      status: 'application_error',
+      message: 'agent lost',
+      late_result: { status: 'success', exit_code: 0, message: null },
+    });
+    // The robot of the old attempt may not touch tasks any more either.
+    const oldRobot = client(t.app, { token: run!.environment.ROTA_EXECUTION_TOKEN });
+    expect((await oldRobot.post(`${RUN_API}/task/next`, {})).status).toBe(409);
+    const newRobot = client(t.app, { token: retried!.environment.ROTA_EXECUTION_TOKEN });
+    expect((await newRobot.post(`${RUN_API}/task/next`, {})).status).toBe(200);
     expect((await agentA.heartbeat([{ execution_id: id, attempt: 1 }])).body.data.cancel).toEqual([
       id,
     ]);
@@ -448,7 +470,7 @@ describe('robot API', () => {
     ]);
     // The run's token is worth nothing once its run has ended.
     await agentA.finish(runOne!.execution_id, 1, 'success', 0);
-    expect((await apiOne.post(`${RUN_API}/environment/index`, {})).status).toBe(401);
+    expect((await apiOne.post(`${RUN_API}/environment/index`, {})).status).toBe(409);
   });
 });
 

@@ -110,6 +110,20 @@ export const executionAttemptSchema = z.object({
   message: z.string().nullable(),
   start_date: z.string(),
   end_date: z.string().nullable(),
+  /**
+   * The result its agent delivered after the server had settled the attempt (lease lost):
+   * recorded, never applied to the execution, which may have run again meanwhile.
+   */
+  late_result: z
+    .object({
+      status: z.enum(EXECUTION_STATUSES),
+      exit_code: z.number().int().nullable(),
+      message: z.string().nullable(),
+      reported_at: z.string(),
+    })
+    .nullable(),
+  /** Robot API calls refused because this attempt was no longer current (fencing). */
+  refused_calls: z.number().int(),
 });
 export type ExecutionAttempt = z.infer<typeof executionAttemptSchema>;
 

@@ -38,6 +38,7 @@ const en = {
   password_must_differ: 'The new password must differ from the current one',
   current_password_wrong: 'The current password is not correct',
   too_long: 'Too long',
+  invalid_character: 'Contains a character that cannot be stored (NUL)',
   invalid_value: 'Invalid value',
   date_range_order: 'The end date cannot be before the start date',
   // Operations (issue 3)
@@ -105,6 +106,8 @@ const en = {
   agent_stopped: 'agent stopped',
   invalid_agent_token: 'The agent token is not valid',
   invalid_run_token: 'The run token is not valid or the run has ended',
+  stale_attempt:
+    'This attempt is no longer current: the run was handed on, so its call was recorded and not applied',
   task_not_held: 'This task is not held by this run',
   task_finished: 'Task finished',
   // Administration (issue 5)
@@ -134,6 +137,12 @@ const en = {
   connection_ok: 'Connected',
   connection_timeout: 'No answer within {{seconds}} s',
   environment_without_host: 'The environment has no database host (db_url)',
+  no_postgres_answered: 'No PostgreSQL server answered at this address',
+  retype_db_pass:
+    'The host, port, user or database changed since the password was saved: type the password again',
+  connection_target_refused: 'This address cannot be tried (link-local or cloud metadata)',
+  connection_tests_too_many: 'Too many connection tests. Wait a minute and try again.',
+  service_unavailable: 'The service is unavailable: its database does not answer',
   // Answers
   unauthorized: 'Unauthorized!',
   session_expired: 'Your session has expired. Please sign in again.',
@@ -143,12 +152,6 @@ const en = {
   route_not_found: 'This API route does not exist',
   invalid_input: 'Some fields are not valid',
   invalid_json: 'The request body is not valid JSON',
-  no_postgres_answered: 'No PostgreSQL server answered at this address',
-  retype_db_pass:
-    'The host, port, user or database changed since the password was saved: type the password again',
-  connection_target_refused: 'This address cannot be tried (link-local or cloud metadata)',
-  connection_tests_too_many: 'Too many connection tests. Wait a minute and try again.',
-  service_unavailable: 'The service is unavailable: its database does not answer',
   body_too_large: 'The request body is larger than the 1 MB limit',
   unsupported_media_type: 'Unsupported content type',
   too_many_requests: 'Too many attempts. Please wait a few minutes and try again.',
@@ -204,6 +207,7 @@ const pt: Record<MessageKey, string> = {
   password_must_differ: 'A nova senha deve ser diferente da atual',
   current_password_wrong: 'A senha atual não está correta',
   too_long: 'Muito longo',
+  invalid_character: 'Contém um caractere que não pode ser armazenado (NUL)',
   invalid_value: 'Valor inválido',
   date_range_order: 'A data final não pode ser anterior à data inicial',
   required_executor: 'Executor obrigatório',
@@ -270,6 +274,8 @@ const pt: Record<MessageKey, string> = {
   agent_stopped: 'agente parado',
   invalid_agent_token: 'O token do agente não é válido',
   invalid_run_token: 'O token da execução não é válido ou a execução terminou',
+  stale_attempt:
+    'Esta tentativa não é mais a atual: a execução foi repassada, então a chamada foi registrada e não aplicada',
   task_not_held: 'Esta tarefa não está com esta execução',
   task_finished: 'Tarefa concluída',
   // Administration (issue 5)
@@ -299,6 +305,13 @@ const pt: Record<MessageKey, string> = {
   connection_ok: 'Conectado',
   connection_timeout: 'Sem resposta em {{seconds}} s',
   environment_without_host: 'O ambiente não tem host do banco (db_url)',
+  no_postgres_answered: 'Nenhum servidor PostgreSQL respondeu neste endereço',
+  retype_db_pass:
+    'O host, a porta, o usuário ou o banco mudaram desde que a senha foi salva: digite a senha novamente',
+  connection_target_refused:
+    'Este endereço não pode ser testado (link-local ou metadados de nuvem)',
+  connection_tests_too_many: 'Testes de conexão demais. Aguarde um minuto e tente novamente.',
+  service_unavailable: 'Serviço indisponível: o banco de dados não responde',
   unauthorized: 'Não autorizado!',
   session_expired: 'Sua sessão expirou. Entre novamente.',
   forbidden: 'Você não tem autorização!',
@@ -317,13 +330,6 @@ const pt: Record<MessageKey, string> = {
   code_invalid: 'O código é inválido ou expirou',
   password_reset: 'Senha alterada. Você já pode entrar com a nova senha.',
   password_changed: 'Senha alterada',
-  no_postgres_answered: 'Nenhum servidor PostgreSQL respondeu neste endereço',
-  retype_db_pass:
-    'O host, a porta, o usuário ou o banco mudaram desde que a senha foi salva: digite a senha novamente',
-  connection_target_refused:
-    'Este endereço não pode ser testado (link-local ou metadados de nuvem)',
-  connection_tests_too_many: 'Testes de conexão demais. Aguarde um minuto e tente novamente.',
-  service_unavailable: 'Serviço indisponível: o banco de dados não responde',
   signed_out: 'Sessão encerrada',
   client_not_member: 'Você não pertence a este cliente',
   client_selected: 'Cliente selecionado',

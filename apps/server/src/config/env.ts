@@ -39,6 +39,11 @@ const envSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     'info',
   ),
+  /**
+   * How long an agent's claim on a run lasts without a heartbeat; agents heartbeat three times
+   * per lease and kill a robot whose lease they could not renew.
+   */
+  ROTA_LEASE_SECONDS: withDefault(z.coerce.number().int().min(3).max(600), 30),
   /** Trust X-Forwarded-For from a reverse proxy when computing the client IP for throttles. */
   TRUST_PROXY: withDefault(z.stringbool(), 'false'),
 });

@@ -542,8 +542,22 @@ export const rotaExecutionAttempts = pgTable(
     message: text('message'),
     started_at: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     ended_at: timestamp('ended_at', { withTimezone: true }),
+    /** The attempt's robot API token (its fencing credential): a stale one is told apart. */
+    run_token_hash: text('run_token_hash'),
+    /** `agent` (its result), `server` (lease lost, agent stopped): a later result is late. */
+    ended_by: text('ended_by'),
+    /** A result the agent delivered after the server had settled the attempt: kept, not applied. */
+    late_status: text('late_status'),
+    late_exit_code: integer('late_exit_code'),
+    late_message: text('late_message'),
+    late_reported_at: timestamp('late_reported_at', { withTimezone: true }),
+    /** Robot API calls refused because this attempt was no longer current. */
+    refused_calls: integer('refused_calls').notNull().default(0),
   },
-  (t) => [uniqueIndex('rota_execution_attempts_key').on(t.rota_executions_id, t.attempt)],
+  (t) => [
+    uniqueIndex('rota_execution_attempts_key').on(t.rota_executions_id, t.attempt),
+    uniqueIndex('rota_execution_attempts_run_token_key').on(t.run_token_hash),
+  ],
 );
 
 export const rotaExecutionLogs = pgTable(
@@ -639,6 +653,8 @@ export const rotaEnvironments = pgTable(
     db_name: text('db_name'),
     db_user: text('db_user'),
     db_pass_sealed: text('db_pass_sealed'),
+    /** The target (host, port, user, database) db_pass was typed for; null: not known. */
+    db_pass_target: text('db_pass_target'),
     db_port: integer('db_port'),
     rota_token_sealed: text('rota_token_sealed'),
     rota_api_url: text('rota_api_url'),
@@ -670,8 +686,6 @@ export const rotaStatusItems = pgTable(
 /**
  * Who did what, append-only (a trigger refuses UPDATE and DELETE). Actor and client are copied,
  * not referenced, so the record outlives the user or the client it names.
-    /** The target (host, port, user, database) db_pass was typed for; null: not known. */
-    db_pass_target: text('db_pass_target'),
  */
 export const auditLogs = pgTable(
   'audit_logs',

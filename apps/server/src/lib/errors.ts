@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   route_not_found: 404,
   conflict: 409,
+  /** A call of an attempt the server already settled (fencing): recorded, not applied. */
+  stale_attempt: 409,
   body_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,

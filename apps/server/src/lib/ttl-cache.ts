@@ -20,6 +20,11 @@ export class TtlCache<K, V> {
     return entry.value;
   }
 
+  /** Drops every entry whose value matches (a revoked credential, whatever its key). */
+  deleteWhere(matches: (value: V) => boolean) {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
   set(key: K, value: V) {
     if (this.entries.size >= this.maxEntries) {
       // Oldest first (a Map iterates in insertion order).

@@ -381,6 +381,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/agent/api/v1/claim': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/logs': { guard: 'agent', foreign: 'the agent’s own runs' },
   'POST /api/rota/agent/api/v1/finish': { guard: 'agent', foreign: 'the agent’s own runs' },
+  'POST /api/rota/agent/api/v1/goodbye': { guard: 'agent', foreign: 'the agent’s own runs' },
   'GET /api/rota/agent/api/v1/package/{sha256}': {
     guard: 'agent',
     foreign: 'packages of the agent’s client only (engine tests)',

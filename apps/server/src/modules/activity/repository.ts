@@ -176,6 +176,11 @@ export async function listAttempts(db: Db, scope: TenantScope, id: number) {
       message: a.message,
       start_date: a.started_at,
       end_date: a.ended_at,
+      late_status: a.late_status,
+      late_exit_code: a.late_exit_code,
+      late_message: a.late_message,
+      late_reported_at: a.late_reported_at,
+      refused_calls: a.refused_calls,
     })
     .from(a)
     .leftJoin(rotaNodes, eq(rotaNodes.rota_nodes_id, a.rota_nodes_id))

@@ -48,7 +48,14 @@ function translateWriteError(error: unknown): unknown {
 }
 
 export class AgentService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /**
+     * Called after an agent's identity changed (token, VM) or it was deleted: every instance
+     * drops what it cached of it, so the old token stops working at its next call.
+     */
+    private readonly onIdentityChanged: (agentId: number) => void = () => {},
+  ) {}
 
   list(scope: TenantScope, query: AgentListQuery): Promise<ListResponse<Agent>> {
     return listAgents(this.db, scope, query, toAgent);
@@ -79,6 +86,7 @@ export class AgentService {
     } catch (error) {
       throw translateWriteError(error);
     }
+    this.onIdentityChanged(id);
   }
 
   /** A new token; the old one stops matching at once (its hash is overwritten). */
@@ -86,11 +94,13 @@ export class AgentService {
     const token = generateToken();
     if (!(await updateAgent(this.db, scope, id, { token_hash: hashToken(token) })))
       throw notFound();
+    this.onIdentityChanged(id);
     return token;
   }
 
   async remove(scope: TenantScope, id: number): Promise<void> {
     if (!(await deleteAgent(this.db, scope, id))) throw notFound();
+    this.onIdentityChanged(id);
   }
 
   private async assertVm(scope: TenantScope, vmId: number) {

@@ -7,6 +7,8 @@ import {
   agentClaimSchema,
   agentFinishResponseSchema,
   agentFinishSchema,
+  agentGoodbyeResponseSchema,
+  agentGoodbyeSchema,
   agentHeartbeatResponseSchema,
   agentHeartbeatSchema,
   agentHelloResponseSchema,
@@ -94,21 +96,56 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentClaimResponseSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const agent = agentOf(request);
+      // The request's own 'close' has fired by now (its body was read); the response's fires
+      // when the connection goes before the answer is out: that is an agent hanging up.
       const hangUp = new AbortController();
-      const onClose = () => hangUp.abort();
-      request.raw.once('close', onClose);
-      try {
-        const run = await dispatch.claim(
-          agentOf(request),
-          request.body.wait_seconds,
-          hangUp.signal,
-        );
-        return { data: run };
-      } finally {
-        request.raw.off('close', onClose);
+      // 'finish': the answer was handed to the operating system whole.
+      let delivered = false;
+      reply.raw.once('finish', () => (delivered = true));
+      const onClose = () => {
+        if (!delivered) hangUp.abort();
+      };
+      reply.raw.once('close', onClose);
+      if (request.raw.socket?.destroyed) hangUp.abort();
+      const run = await dispatch.claim(agent, request.body.wait_seconds, hangUp.signal);
+      reply.raw.off('close', onClose);
+      if (run && (hangUp.signal.aborted || request.raw.socket?.destroyed)) {
+        // Nobody is there to run it: back to the queue at once, not after a lease.
+        await dispatch.giveBack(agent, run);
+        return { data: null };
       }
+      if (run) {
+        // The connection died while the answer was being written: give it back too.
+        reply.raw.once('close', () => {
+          if (delivered) return;
+          dispatch
+            .giveBack(agent, run)
+            .catch((error: unknown) =>
+              request.log.error({ err: error }, 'could not give back an undelivered claim'),
+            );
+        });
+      }
+      return { data: run };
     },
+  );
+
+  app.post(
+    '/goodbye',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Say the agent is stopping: it shows inactive at once, what it left is settled',
+        body: agentGoodbyeSchema,
+        response: { 200: agentGoodbyeResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      data: { released: await dispatch.goodbye(agentOf(request), request.body) },
+    }),
   );
 
   app.post(

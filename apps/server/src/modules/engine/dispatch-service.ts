@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
+  AGENT_ACTIVE_WINDOW_SECONDS,
   AGENT_PROTOCOL_BASE,
   ENGINE_TIMINGS,
+  translateMessage,
   type AgentFinish,
+  type AgentGoodbye,
   type AgentHeartbeat,
   type AgentHello,
   type AgentLogBatch,
@@ -21,7 +24,11 @@ import {
   insertExecution,
   lockExecution,
   finishCurrentAttempt,
+  lockRunsLeftOn,
+  recordLateResult,
+  releaseClaim,
   renewLeases,
+  settleAttempt,
   type ExecutionRow,
   type NewExecution,
   type Settled,
@@ -44,6 +51,21 @@ export interface DispatchTimings {
   leaseSeconds: number;
   heartbeatSeconds: number;
   claimWaitSeconds: number;
+  /**
+   * How long past a lease the server still waits before it hands the run on: the agent kills
+   * its robot when it cannot renew (fencing), and that must be over first.
+   */
+  reapMarginSeconds: number;
+}
+
+/** The engine's timings for a lease (heartbeats come three times per lease). */
+export function dispatchTimingsFor(leaseSeconds: number): DispatchTimings {
+  return {
+    leaseSeconds,
+    heartbeatSeconds: Math.max(1, Math.floor(leaseSeconds / 3)),
+    claimWaitSeconds: ENGINE_TIMINGS.claimWaitSeconds,
+    reapMarginSeconds: Math.max(2, Math.ceil(leaseSeconds / 3)),
+  };
 }
 
 /**
@@ -63,12 +85,17 @@ export class DispatchService {
     private readonly db: Db,
     private readonly parameters: ParameterService,
     private readonly publish: EnginePublisher,
-    readonly timings: DispatchTimings = {
-      leaseSeconds: ENGINE_TIMINGS.leaseSeconds,
-      heartbeatSeconds: ENGINE_TIMINGS.heartbeatSeconds,
-      claimWaitSeconds: ENGINE_TIMINGS.claimWaitSeconds,
-    },
+    readonly timings: DispatchTimings = dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds),
   ) {}
+
+  /**
+   * An agent's token changed or the agent is gone, here or on another instance (NOTIFY): its
+   * cached identity goes at once, so the old token stops working at the next call.
+   */
+  forgetAgents(agentIds: number[]) {
+    const ids = new Set(agentIds);
+    this.agentsByToken.deleteWhere((identity) => ids.has(identity.rota_nodes_id));
+  }
 
   /** Wake-ups from any instance (NOTIFY) reach this instance's waiting agents. */
   onWork(signal: WorkSignal) {
@@ -137,6 +164,63 @@ export class DispatchService {
       })
       .map((r) => r.execution_id)
       .concat(ids.filter((id) => !current.has(id)));
+  }
+
+  /**
+   * A clean stop: the agent is inactive at once, and runs still on it that it no longer holds
+   * (it would have listed their results) are settled now as "agent stopped", retried while
+   * retries remain, instead of waiting a lease out.
+   */
+  async goodbye(agent: AgentIdentity, goodbye: AgentGoodbye): Promise<number> {
+    const held = goodbye.running.map((r) => r.execution_id);
+    const settled = await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const left = await lockRunsLeftOn(tx, agent.rota_nodes_id, held);
+      const out = [];
+      for (const execution of left) {
+        out.push(
+          await settleAttempt(tx, execution, {
+            status: 'application_error',
+            exit_code: null,
+            message: translateMessage('en', 'agent_stopped'),
+          }),
+        );
+      }
+      // Last seen stays truthful enough (the window's edge): what matters is "inactive" now.
+      await tx.execute(
+        sql`update rota_nodes
+               set online = false,
+                   last_seen_at = least(last_seen_at, now() - make_interval(secs => ${AGENT_ACTIVE_WINDOW_SECONDS}))
+             where rota_nodes_id = ${agent.rota_nodes_id}`,
+      );
+      return out;
+    });
+    for (const s of settled) this.afterSettle(s);
+    this.publish.live(agent.rota_clients_id, {
+      type: 'agent',
+      rota_nodes_id: agent.rota_nodes_id,
+      connectivity: 'inactive',
+    });
+    return settled.length;
+  }
+
+  /**
+   * The answer to a claim could not be delivered (the agent hung up): the run goes back to the
+   * queue untouched, and another agent is woken for it.
+   */
+  async giveBack(agent: AgentIdentity, run: ClaimedRun): Promise<void> {
+    if (!(await releaseClaim(this.db, agent.rota_nodes_id, run.execution_id, run.attempt))) return;
+    this.publish.live(agent.rota_clients_id, {
+      type: 'execution',
+      execution_id: run.execution_id,
+      rota_robots_id: run.robot.rota_robots_id,
+      status: 'queued',
+    });
+    const [row] = await rowsOf<{ vm_ids: number[] | null }>(
+      this.db,
+      sql`select vm_ids from rota_executions where rota_executions_id = ${run.execution_id}`,
+    );
+    this.announceQueued(agent.rota_clients_id, row?.vm_ids ?? null, 1);
   }
 
   /** Last seen now; announces the agent when it comes back (connectivity turns active). */
@@ -210,6 +294,8 @@ export class DispatchService {
         parameters.filter((p) => !p.secret).map((p) => [`ROTA_PARAM_${p.name}`, p.value]),
       ),
       ROTA_EXECUTION_ID: String(row.rota_executions_id),
+      // The fencing number: the robot API refuses the calls of an attempt no longer current.
+      ROTA_ATTEMPT: String(row.attempts),
       ROTA_EXECUTION_TOKEN: runToken,
     };
     return {
@@ -290,14 +376,12 @@ export class DispatchService {
       this.afterSettle(settled);
       return true;
     }
-    // Not counted: tell "already recorded / superseded" (200) from "no such attempt" (404).
-    const [known] = await rowsOf<{ found: boolean }>(
-      this.db,
-      sql`select true as found from rota_execution_attempts
-           where rota_executions_id = ${result.execution_id} and attempt = ${result.attempt}
-             and rota_clients_id = ${agent.rota_clients_id}`,
-    );
-    if (!known) throw notFound();
+    // Not counted. A repeat of a result already recorded answers 200 (idempotent); a result
+    // for an attempt the server settled (lease lost) is kept on it as late and refused (409),
+    // so the agent stops sending it; an unknown attempt is 404.
+    const outcome = await recordLateResult(this.db, agent, result);
+    if (outcome === 'unknown') throw notFound();
+    if (outcome === 'late') throw new AppError('stale_attempt');
     return false;
   }
 

@@ -157,7 +157,7 @@ export class EngineLoop {
   async reapLostRuns(): Promise<number> {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const expired = await lockExpiredLeases(tx, BATCH);
+      const expired = await lockExpiredLeases(tx, BATCH, this.dispatch.timings.reapMarginSeconds);
       const out: Settled[] = [];
       for (const execution of expired) {
         out.push(

@@ -108,8 +108,10 @@ export async function claimNext(
         ),
         attempt as (
           insert into rota_execution_attempts
-                 (rota_clients_id, rota_executions_id, attempt, rota_nodes_id, rota_vms_id)
-          select rota_clients_id, rota_executions_id, attempts, ${agent.rota_nodes_id}, ${agent.rota_vms_id}
+                 (rota_clients_id, rota_executions_id, attempt, rota_nodes_id, rota_vms_id,
+                  run_token_hash)
+          select rota_clients_id, rota_executions_id, attempts, ${agent.rota_nodes_id}, ${agent.rota_vms_id},
+                 ${runTokenHash}
             from claimed
           on conflict do nothing
         )
@@ -145,9 +147,11 @@ export type AttemptResult = Pick<AgentFinish, 'status' | 'exit_code' | 'message'
 export type Settled = { execution: ExecutionRow; status: ExecutionStatus; requeued: boolean };
 
 /**
- * Ends the current attempt of a locked execution and decides what follows: application errors
- * and timeouts go back to the queue while retries remain (DESIGN §6), a business error never
- * does, a run the console cancelled ends `cancelled`. Tasks the run held go back to pending.
+ * The server ends the current attempt of a locked execution (its agent is lost or gone) and
+ * decides what follows: application errors and timeouts go back to the queue while retries
+ * remain (DESIGN §6), a business error never does, a run the console cancelled ends
+ * `cancelled`. Tasks the run held go back to pending. The attempt is marked as ended by the
+ * server, so a result its agent delivers later is kept as late, never applied.
  */
 export async function settleAttempt(
   tx: Db,
@@ -164,7 +168,7 @@ export async function settleAttempt(
     sql`with ended_attempt as (
           update rota_execution_attempts
              set status = ${attemptStatus}, exit_code = ${result.exit_code},
-                 message = ${result.message}, ended_at = now()
+                 message = ${result.message}, ended_at = now(), ended_by = 'server'
            where rota_executions_id = ${execution.rota_executions_id}
              and attempt = ${execution.attempts} and ended_at is null
         ),
@@ -181,12 +185,21 @@ export async function settleAttempt(
   return { execution, status, requeued };
 }
 
-/** Processing executions whose lease ran out (their agent stopped heartbeating). */
-export async function lockExpiredLeases(tx: Db, limit: number): Promise<ExecutionRow[]> {
+/**
+ * Processing executions whose lease ran out `marginSeconds` ago (their agent stopped
+ * heartbeating). The margin covers the agent's own fencing: it kills its robot when it could
+ * not renew the lease, and that kill must be over before the run may go to another agent.
+ */
+export async function lockExpiredLeases(
+  tx: Db,
+  limit: number,
+  marginSeconds: number,
+): Promise<ExecutionRow[]> {
   return rowsOf<ExecutionRow>(
     tx,
     sql`select ${RETURNING} from rota_executions
-         where status = 'processing' and lease_expires_at < now()
+         where status = 'processing'
+           and lease_expires_at < now() - make_interval(secs => ${marginSeconds})
          order by lease_expires_at
          limit ${limit}
          for update skip locked`,
@@ -238,7 +251,8 @@ export async function finishCurrentAttempt(
           update rota_execution_attempts a
              set status = case when cur.cancel_requested_at is not null then 'cancelled'
                                else ${result.status}::text end,
-                 exit_code = ${result.exit_code}, message = ${result.message}, ended_at = now()
+                 exit_code = ${result.exit_code}, message = ${result.message}, ended_at = now(),
+                 ended_by = 'agent'
             from cur
            where a.rota_executions_id = cur.rota_executions_id
              and a.attempt = ${result.attempt} and a.ended_at is null
@@ -269,4 +283,99 @@ export async function finishCurrentAttempt(
   if (!row) return null;
   const { requeued, ...execution } = row;
   return { execution, status: execution.status, requeued };
+}
+
+/**
+ * A result for an attempt the server had already settled (its lease ran out while the agent
+ * could not report): kept on that attempt as late, never applied to the execution, which may
+ * already be running again elsewhere. Answers whether the attempt is one the server ended.
+ */
+export async function recordLateResult(
+  db: Db,
+  agent: { rota_clients_id: number; rota_nodes_id: number },
+  result: AttemptResult & { execution_id: number; attempt: number },
+): Promise<'late' | 'repeat' | 'unknown'> {
+  const [row] = await rowsOf<{ ended_by: string | null; recorded: boolean }>(
+    db,
+    sql`with found as (
+          select rota_execution_attempts_id, ended_by, late_reported_at
+            from rota_execution_attempts
+           where rota_executions_id = ${result.execution_id} and attempt = ${result.attempt}
+             and rota_clients_id = ${agent.rota_clients_id}
+           for update
+        ),
+        recorded as (
+          update rota_execution_attempts a
+             set late_status = ${result.status}, late_exit_code = ${result.exit_code},
+                 late_message = ${result.message}, late_reported_at = now()
+            from found
+           where a.rota_execution_attempts_id = found.rota_execution_attempts_id
+             and found.ended_by = 'server' and found.late_reported_at is null
+             and a.rota_nodes_id = ${agent.rota_nodes_id}
+          returning a.rota_execution_attempts_id
+        )
+        select found.ended_by, exists (select 1 from recorded) as recorded from found`,
+  );
+  if (!row) return 'unknown';
+  return row.ended_by === 'server' ? 'late' : 'repeat';
+}
+
+/**
+ * A claim whose answer never reached its agent (the long poll's connection was gone): the run
+ * goes back to the queue as if never claimed, its attempt forgotten. Only while nothing of the
+ * attempt happened: it is still processing on that agent with that attempt number.
+ */
+export async function releaseClaim(
+  db: Db,
+  agentId: number,
+  executionId: number,
+  attempt: number,
+): Promise<boolean> {
+  const released = await rowsOf<{ id: number }>(
+    db,
+    sql`with released as (
+          update rota_executions
+             set status = 'queued', attempts = attempts - 1, rota_nodes_id = null,
+                 rota_vms_id = null, lease_expires_at = null, run_token_hash = null,
+                 started_at = case when attempts = 1 then null else started_at end
+           where rota_executions_id = ${executionId} and attempts = ${attempt}
+             and status = 'processing' and rota_nodes_id = ${agentId}
+          returning rota_executions_id
+        ),
+        forgotten as (
+          delete from rota_execution_attempts a using released
+           where a.rota_executions_id = released.rota_executions_id and a.attempt = ${attempt}
+        )
+        select rota_executions_id as id from released`,
+  );
+  return released.length > 0;
+}
+
+/** The processing runs of an agent, but those it says it still holds, locked for settling. */
+export async function lockRunsLeftOn(
+  tx: Db,
+  agentId: number,
+  heldIds: number[],
+): Promise<ExecutionRow[]> {
+  return rowsOf<ExecutionRow>(
+    tx,
+    sql`select ${RETURNING} from rota_executions
+         where status = 'processing' and rota_nodes_id = ${agentId}
+           and not (rota_executions_id = any(${`{${heldIds.join(',')}}`}::integer[]))
+         for update skip locked`,
+  );
+}
+
+/**
+ * A robot API call made with the token of an attempt that is no longer current: counted on
+ * that attempt (what the console shows), never applied. Answers whether the token is known.
+ */
+export async function recordStaleCall(db: Db, runTokenHash: string): Promise<boolean> {
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`update rota_execution_attempts set refused_calls = refused_calls + 1
+         where run_token_hash = ${runTokenHash}
+        returning rota_executions_id as id`,
+  );
+  return rows.length > 0;
 }

@@ -4,7 +4,12 @@ import type { EventBus } from '../../lib/event-bus.js';
 import type { WorkSignal } from './claim-waiters.js';
 
 /** NOTIFY channels (lower-case identifiers). */
-export const CHANNELS = { work: 'rota_work', live: 'rota_live' } as const;
+export const CHANNELS = { work: 'rota_work', live: 'rota_live', agents: 'rota_agents' } as const;
+
+/** An agent whose cached identity every instance must drop (token rotated, agent deleted). */
+export interface AgentChanged {
+  a: number;
+}
 
 /** A console event with the client it belongs to; the stream forwards it to that client only. */
 export interface ScopedLiveEvent {
@@ -33,6 +38,11 @@ export class EnginePublisher {
 
   work(signal: WorkSignal) {
     this.enqueue(CHANNELS.work, { ...signal, i: this.instance });
+  }
+
+  agentChanged(agentId: number) {
+    const message: AgentChanged = { a: agentId };
+    this.enqueue(CHANNELS.agents, message);
   }
 
   live(clientId: number, event: LiveEvent) {

@@ -7,6 +7,7 @@ import { hashToken } from '../../lib/tokens.js';
 import type { ParameterService, RunParameter } from '../parameters/service.js';
 import type { EnvironmentService } from '../environments/service.js';
 import type { RunEnvironment } from '@rota/contract';
+import { recordStaleCall } from './execution-repository.js';
 import { rowsOf } from './sql-rows.js';
 
 /** The run a robot API call speaks for: valid only while that attempt is processing. */
@@ -30,8 +31,11 @@ export class RunApiService {
       sql`select rota_executions_id, rota_clients_id, rota_robots_id from rota_executions
            where run_token_hash = ${hashToken(token)} and status = 'processing'`,
     );
-    if (!run) throw new AppError('unauthorized');
-    return run;
+    if (run) return run;
+    // The token of an earlier attempt (fencing): its run was handed on, or has ended. Its
+    // call is counted on that attempt and refused, never applied.
+    if (await recordStaleCall(this.db, hashToken(token))) throw new AppError('stale_attempt');
+    throw new AppError('unauthorized');
   }
 
   /** The robot's next pending task, now held by this run; SKIP LOCKED: no two runs get one. */
