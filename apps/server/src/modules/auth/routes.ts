@@ -107,6 +107,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         body: recoverPasswordSchema,
         response: { 200: messageResponseSchema, 400: badRequest, 429: throttled },
       },
+      // The mail is worked on after the answer has left (issue 11).
+      onResponse: async (_request, reply) => {
+        if (reply.statusCode === 200) auth.recoveryOutbox.kick();
+      },
     },
     async (request) => {
       await auth.recoverPassword(request.body, meta(request));

@@ -207,8 +207,9 @@ export class AuthService {
     ]);
     if (perEmail > RATE_LIMITS.recoverPerEmail || perIp > RATE_LIMITS.recoverPerIp)
       throw tooManyRequests();
+    // The route kicks the outbox once the answer is sent: on PGlite (one in-process connection)
+    // its queries would otherwise run before the answer leaves and delay a known email's answer.
     await this.recoveryOutbox.enqueue(input.email, meta.lang);
-    this.recoveryOutbox.kick();
   }
 
   /**
