@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from './helpers/database.js';
 import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -27,6 +28,24 @@ describe('health and documentation', () => {
     const res = await client(t.app).get('/api/health');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 (not 500) while the database does not answer', async () => {
+    const database = await openTestDatabase();
+    const broken = await createTestApp({ database });
+    try {
+      expect((await client(broken.app).get('/api/health')).status).toBe(200);
+      await database.close();
+      const res = await client(broken.app, { lang: 'pt' }).get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        code: 'service_unavailable',
+        message: 'Serviço indisponível: o banco de dados não responde',
+      });
+    } finally {
+      await broken.app.close();
+      await rm(broken.dataDir, { recursive: true, force: true });
+    }
   });
 
   it('serves the OpenAPI document generated from the schemas, and its UI', async () => {
@@ -83,6 +102,29 @@ describe('console and fallbacks', () => {
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('sends HSTS only over HTTPS, as told by a trusted proxy', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // Not trusting proxies (the default), a client cannot claim HTTPS.
+    const claimed = await t.app.inject({ method: 'GET', url: '/api/health', headers: https });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+
+    const proxied = await createTestApp({ trustProxy: true });
+    try {
+      const secure = await proxied.app.inject({ method: 'GET', url: '/dashboard', headers: https });
+      expect(secure.headers['strict-transport-security']).toMatch(
+        /^max-age=\d+; includeSubDomains$/,
+      );
+      const api = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: https });
+      expect(api.headers['strict-transport-security']).toBeTruthy();
+      const http = await proxied.app.inject({ method: 'GET', url: '/dashboard' });
+      expect(http.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

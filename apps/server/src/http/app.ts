@@ -142,7 +142,18 @@ export async function buildApp(options: AppOptions) {
   });
   registerErrorHandler(app);
 
-  await app.register(helmet, { contentSecurityPolicy: { directives: CSP_DIRECTIVES } });
+  // HSTS only on answers that went out over HTTPS (directly, or through a trusted proxy that
+  // says so): sent over plain HTTP on a LAN it is ignored at best, and pins a name to HTTPS at
+  // worst.
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') {
+      void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    }
+  });
 
   const mailer =
     options.mailer ??

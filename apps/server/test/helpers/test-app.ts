@@ -31,7 +31,12 @@ export interface TestApp {
 
 /** The real app on a fresh seeded database, driven through app.inject. */
 export async function createTestApp(
-  options: { webRoot?: string | null; engine?: AppOptions['engine']; database?: Database } = {},
+  options: {
+    webRoot?: string | null;
+    engine?: AppOptions['engine'];
+    database?: Database;
+    trustProxy?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
@@ -47,7 +52,7 @@ export async function createTestApp(
       publicUrl: PUBLIC_URL,
       SMTP_URL: undefined,
       MAIL_FROM: 'Rota <rota@test>',
-      TRUST_PROXY: false,
+      TRUST_PROXY: options.trustProxy ?? false,
     },
     db: database.db,
     webRoot: options.webRoot ?? null,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { errorResponseSchema, healthResponseSchema } from '@rota/contract';
 import type { Services } from '../../http/services.js';
+import { AppError } from '../../lib/errors.js';
 
 export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app,
@@ -13,12 +14,18 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       config: { public: true },
       schema: {
         tags: ['health'],
-        summary: 'Answers ok once the database answers',
-        response: { 200: healthResponseSchema, 500: errorResponseSchema },
+        summary: 'Answers ok once the database answers; 503 while it does not',
+        response: { 200: healthResponseSchema, 503: errorResponseSchema },
       },
     },
-    async () => {
-      await services.db.execute(sql`select 1`);
+    async (request) => {
+      try {
+        await services.db.execute(sql`select 1`);
+      } catch (error) {
+        // A load balancer reads 503 as "take this instance out", which is what it is.
+        request.log.warn({ err: error }, 'health: the database does not answer');
+        throw new AppError('service_unavailable');
+      }
       return { status: 'ok' as const };
     },
   );
