@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { idSchema } from './common.js';
+import {
+  idSchema,
+  PG_INT_MAX,
+  robotOutputSchema,
+  storableString,
+  timestampSchema,
+  toStorable,
+} from './common.js';
 import type { EXECUTION_STATUSES } from './executions.js';
 import { LOG_STREAMS } from './executions.js';
 
@@ -11,7 +18,7 @@ export const AGENT_PROTOCOL_BASE = '/api/rota/agent/api/v1';
 /** The robot's own API during a run, with `Authorization: Bearer <ROTA_EXECUTION_TOKEN>`. */
 export const ROBOT_API_BASE = '/api/rota/run/api/v1';
 
-const shortText = (max: number) => z.string().trim().max(max);
+const shortText = (max: number) => storableString().trim().max(max);
 
 /** `POST hello`: said at start and after every reconnect. */
 export const agentHelloSchema = z.object({
@@ -36,7 +43,7 @@ export type AgentHelloResponse = z.infer<typeof agentHelloResponseSchema>;
 /** A run the agent holds: executing, or finished with its result not yet delivered. */
 export const agentRunRefSchema = z.object({
   execution_id: idSchema,
-  attempt: z.number().int().min(1),
+  attempt: z.number().int().min(1).max(PG_INT_MAX),
 });
 export type AgentRunRef = z.infer<typeof agentRunRefSchema>;
 
@@ -115,11 +122,11 @@ export type AgentClaimResponse = z.infer<typeof agentClaimResponseSchema>;
 
 export const agentLogLineSchema = z.object({
   /** Position of the line in its attempt, from 1; a batch sent twice is stored once. */
-  seq: z.number().int().min(1),
+  seq: z.number().int().min(1).max(PG_INT_MAX),
   stream: z.enum(LOG_STREAMS),
   /** Longer lines are cut at 8,000 characters. */
-  line: z.string().max(100_000),
-  at: z.iso.datetime({ offset: true }),
+  line: robotOutputSchema(100_000),
+  at: timestampSchema,
 });
 export type AgentLogLine = z.infer<typeof agentLogLineSchema>;
 
@@ -145,9 +152,20 @@ export const AGENT_FINISH_STATUSES = [
 /** `POST finish`: the result of one attempt; sending it again changes nothing. */
 export const agentFinishSchema = agentRunRefSchema.extend({
   status: z.enum(AGENT_FINISH_STATUSES),
-  exit_code: z.number().int().nullable(),
-  message: z.string().max(2000).nullable(),
-  ended_at: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * A process's exit code. Windows reports them unsigned (0xC0000005 is 3221225477): they are
+   * kept as the signed 32-bit number Windows' own %ERRORLEVEL% shows (-1073741819).
+   */
+  exit_code: z
+    .number()
+    .int()
+    .min(-(PG_INT_MAX + 1))
+    .max(2 ** 32 - 1)
+    .transform((code) => (code > PG_INT_MAX ? code - 2 ** 32 : code))
+    .nullable(),
+  /** The agent's own words about the run, often the robot's last output: NUL replaced. */
+  message: robotOutputSchema(2000).nullable(),
+  ended_at: timestampSchema.optional(),
 });
 export type AgentFinish = z.infer<typeof agentFinishSchema>;
 
@@ -178,7 +196,8 @@ export const robotTaskNextResponseSchema = z.object({ data: robotTaskSchema.null
 export const robotTaskFinishSchema = z.object({
   id: idSchema,
   status: z.enum(['success', 'business_error']),
-  business_error: z.string().trim().max(2000).nullish(),
+  /** The robot's words: output, so stored with NUL replaced rather than refused. */
+  business_error: z.string().trim().max(2000).transform(toStorable).nullish(),
 });
 export type RobotTaskFinish = z.infer<typeof robotTaskFinishSchema>;
 

@@ -2,12 +2,64 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
 import { msg, type MessageKey } from './messages.js';
 
+/** Largest PostgreSQL `integer`: every whole number the contract takes fits a column. */
+export const PG_INT_MAX = 2147483647;
+
+/** NUL: PostgreSQL stores it in neither `text` nor `jsonb`. */
+const NUL = '\u0000';
+
+/** Text PostgreSQL can store: no NUL. */
+export const isStorable = (value: string) => !value.includes(NUL);
+
+/** Robot output is data, not input to refuse: what PostgreSQL cannot store becomes U+FFFD. */
+export const toStorable = (value: string) => value.replaceAll(NUL, '\uFFFD');
+
+/** Where, in a parsed body, a string (or an object key) holds what PostgreSQL cannot store. */
+export function unstorablePaths(
+  value: unknown,
+  path: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
+  if (typeof value === 'string') {
+    if (!isStorable(value)) out.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => unstorablePaths(item, [...path, i], out));
+  } else if (value && typeof value === 'object' && !(value instanceof Date)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (!isStorable(key)) out.push([...path, toStorable(key)]);
+      else unstorablePaths(item, [...path, key], out);
+    }
+  }
+  return out;
+}
+
+/**
+ * The schema, refusing every string anywhere in its parsed value (nested records and free
+ * JSON included) that PostgreSQL cannot store, each with its field and `invalid_character`.
+ * The server wraps every request schema with it; fields that take robot output replace
+ * such characters in a transform first (`robotOutputSchema`), so they pass.
+ */
+export function refuseUnstorable<T extends z.ZodType>(schema: T): T {
+  return schema.superRefine((value, ctx) => {
+    for (const path of unstorablePaths(value)) {
+      ctx.addIssue({ code: 'custom', path, message: msg('invalid_character'), input: value });
+    }
+  }) as T;
+}
+
+/** Robot output (log lines, an agent's finish message): stored with NUL replaced, never refused. */
+export const robotOutputSchema = (max: number) => z.string().max(max).transform(toStorable);
+
+/** Free text in a form: refused with `invalid_character` when PostgreSQL cannot store it. */
+export const storableString = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine(isStorable, msg('invalid_character'));
+
 /** Database keys are positive integers (`users_id`, `rota_clients_id`, …). */
 export const idSchema = z.coerce
   .number({ error: msg('invalid_value') })
   .int(msg('invalid_value'))
   .positive(msg('invalid_value'))
-  .max(2147483647, msg('invalid_value'));
+  .max(PG_INT_MAX, msg('invalid_value'));
 
 /** A key the caller must choose (a robot, a VM): its own "required" message when missing. */
 export const requiredIdSchema = (required: MessageKey) =>
@@ -15,7 +67,7 @@ export const requiredIdSchema = (required: MessageKey) =>
     .number({ error: msg(required) })
     .int(msg('invalid_value'))
     .positive(msg('invalid_value'))
-    .max(2147483647, msg('invalid_value'));
+    .max(PG_INT_MAX, msg('invalid_value'));
 
 export const idBodySchema = z.object({ id: idSchema });
 export type IdBody = z.infer<typeof idBodySchema>;
@@ -39,9 +91,10 @@ export const sortOrderSchema = z.enum(['asc', 'desc']);
 
 /** DESIGN §4 `index` body; each resource extends it with its own filters and sortable columns. */
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  // Past this the offset leaves PostgreSQL's bigint; no list is that long anyway.
+  page: z.coerce.number().int().min(1).max(PG_INT_MAX).default(1),
   per_page: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  search: z.string().trim().max(200, msg('too_long')).optional(),
+  search: storableString().trim().max(200, msg('too_long')).optional(),
   sort: z.string().max(64).optional(),
   order: sortOrderSchema.default('asc'),
 });
@@ -67,16 +120,14 @@ export const healthResponseSchema = z.object({ status: z.literal('ok') });
 
 /** Free text that may be left out or blank (stored as null). */
 export const optionalTextSchema = (max: number) =>
-  z
-    .string()
+  storableString()
     .trim()
     .max(max, msg('too_long'))
     .nullish()
     .transform((v) => (v ? v : null));
 
 export const requiredTextSchema = (max: number, required: MessageKey) =>
-  z
-    .string({ error: msg(required) })
+  storableString({ error: msg(required) })
     .trim()
     .min(1, msg(required))
     .max(max, msg('too_long'));
@@ -116,8 +167,19 @@ export const isoDateSchema = z
     if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
     const time = Date.parse(`${v}T00:00:00Z`);
     // 2024-02-30 parses (as March 1st): only a day that prints back the same is real.
-    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(v);
+    // Year 0 parses too, and PostgreSQL refuses it.
+    return (
+      !Number.isNaN(time) && new Date(time).toISOString().startsWith(v) && !v.startsWith('0000')
+    );
   }, msg('invalid_date'));
+
+/**
+ * An instant with its offset, as the agent sends them; PostgreSQL refuses year 0, which an
+ * offset can still reach from year 1 (`0001-01-01T00:00:00+01:00`), so the first year is out.
+ */
+export const timestampSchema = z.iso
+  .datetime({ offset: true, error: msg('invalid_date') })
+  .refine((v) => Number(v.slice(0, 4)) > 1, msg('invalid_date'));
 
 /** Optional `startDate`/`endDate` filters (DESIGN §4: inclusive days, end not before start). */
 export const dateRangeFilterShape = {

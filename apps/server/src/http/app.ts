@@ -9,7 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { PRODUCT_NAME, VERSION_LABEL } from '@rota/contract';
+import { PRODUCT_NAME, refuseUnstorable, VERSION_LABEL } from '@rota/contract';
 import type { Config } from '../config/env.js';
 import type { Db } from '../db/client.js';
 import { pickLanguage } from '../lib/language.js';
@@ -77,6 +77,7 @@ import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
+import { loggableError } from './loggable-error.js';
 import type { Services } from './services.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -119,9 +120,16 @@ const CSP_DIRECTIVES = {
   upgradeInsecureRequests: null,
 };
 
+/** Every `err` logged goes through loggableError: no query parameter or row value in the log. */
+function withSafeErrors(logger: AppOptions['logger']): AppOptions['logger'] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, serializers: { ...base.serializers, err: loggableError } };
+}
+
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withSafeErrors(options.logger),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.config.TRUST_PROXY,
     genReqId: (req) => {
@@ -133,7 +141,11 @@ export async function buildApp(options: AppOptions) {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  // Every request schema, whatever its fields, refuses what PostgreSQL cannot store (NUL) with
+  // a field error; robot output replaces it in its own schema first (issue 11).
+  app.setValidatorCompiler((route) =>
+    validatorCompiler({ ...route, schema: refuseUnstorable(route.schema as never) }),
+  );
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (request, reply) => {

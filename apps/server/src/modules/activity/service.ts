@@ -59,11 +59,25 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * The last line of an export that failed after its first byte (the status was already 200):
+ * visible in the file, in the first column, so nobody takes a cut export for a whole one.
+ */
+export const CSV_EXPORT_FAILED_LINE =
+  '"#ERROR: the export stopped early; the rows above are complete, the rest are missing"\r\n';
+
+const csvLine = (row: ExecutionListRow) => {
+  const execution = toExecution(row);
+  return `${CSV_COLUMNS.map((c) => csvField(execution[c])).join(',')}\r\n`;
+};
+
 /** The activity history (HISTORIC): executions, their attempts and logs, cancel, export. */
 export class ActivityService {
   constructor(
     private readonly db: Db,
     private readonly dispatch: DispatchService,
+    /** Rows per query of the CSV export. */
+    private readonly exportBatch = 1000,
   ) {}
 
   list(scope: TenantScope, query: ActivityListQuery): Promise<ListResponse<Execution>> {
@@ -77,12 +91,23 @@ export class ActivityService {
     const attempts = await listAttempts(this.db, scope, id);
     return {
       ...toExecution(row),
-      attempt_list: attempts.map((a) => ({
-        ...a,
-        status: a.status as ExecutionStatus,
-        start_date: iso(a.start_date),
-        end_date: isoOrNull(a.end_date),
-      })),
+      attempt_list: attempts.map(
+        ({ late_status, late_exit_code, late_message, late_reported_at, ...a }) => ({
+          ...a,
+          status: a.status as ExecutionStatus,
+          start_date: iso(a.start_date),
+          end_date: isoOrNull(a.end_date),
+          late_result:
+            late_status !== null && late_reported_at !== null
+              ? {
+                  status: late_status as ExecutionStatus,
+                  exit_code: late_exit_code,
+                  message: late_message,
+                  reported_at: iso(late_reported_at),
+                }
+              : null,
+        }),
+      ),
     };
   }
 
@@ -105,17 +130,30 @@ export class ActivityService {
     return this.dispatch.cancel(scope.clientId, id);
   }
 
-  /** CSV lines (header first) of the whole filtered range, produced page by page. */
-  async *exportCsv(scope: TenantScope, query: ActivityExportQuery): AsyncGenerator<string> {
+  /**
+   * CSV lines (header first) of the whole filtered range, produced page by page. Everything that
+   * can refuse the request (the range, the first query) runs before this resolves, so it fails
+   * as a proper error answer; a later page that fails ends the file with CSV_EXPORT_FAILED_LINE
+   * (reported to `onError`) instead of a broken connection.
+   */
+  async exportCsv(
+    scope: TenantScope,
+    query: ActivityExportQuery,
+    onError: (error: unknown) => void,
+  ): Promise<AsyncGenerator<string>> {
     assertDateRange(query);
-    yield `${CSV_COLUMNS.join(',')}\r\n`;
-    for await (const rows of exportExecutions(this.db, scope, query)) {
-      yield rows
-        .map((row) => {
-          const execution = toExecution(row);
-          return `${CSV_COLUMNS.map((c) => csvField(execution[c])).join(',')}\r\n`;
-        })
-        .join('');
-    }
+    const pages = exportExecutions(this.db, scope, query, this.exportBatch);
+    const first = await pages.next();
+    return (async function* lines() {
+      yield `${CSV_COLUMNS.join(',')}\r\n`;
+      if (first.done) return;
+      yield first.value.map(csvLine).join('');
+      try {
+        for await (const rows of pages) yield rows.map(csvLine).join('');
+      } catch (error) {
+        onError(error);
+        yield CSV_EXPORT_FAILED_LINE;
+      }
+    })();
   }
 }
