@@ -53,6 +53,8 @@ export function makeExecutionDetail(overrides: Partial<ExecutionDetail> = {}): E
         message: null,
         start_date: '2026-11-20T10:00:00.000Z',
         end_date: '2026-11-20T10:01:05.000Z',
+        late_result: null,
+        refused_calls: 0,
       },
     ],
     ...overrides,

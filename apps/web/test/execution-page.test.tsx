@@ -25,6 +25,14 @@ const processing = makeExecutionDetail({
       message: 'ModuleNotFoundError: requests',
       start_date: '2026-11-20T10:00:00.000Z',
       end_date: '2026-11-20T10:00:30.000Z',
+      // Its agent reported after the server had settled it: kept, not applied.
+      late_result: {
+        status: 'success',
+        exit_code: 0,
+        message: null,
+        reported_at: '2026-11-20T10:00:45.000Z',
+      },
+      refused_calls: 2,
     },
     {
       attempt: 2,
@@ -35,6 +43,8 @@ const processing = makeExecutionDetail({
       message: null,
       start_date: '2026-11-20T10:01:00.000Z',
       end_date: null,
+      late_result: null,
+      refused_calls: 0,
     },
   ],
 });
@@ -110,6 +120,19 @@ describe('/activity/:id', { timeout: 20_000 }, () => {
     expect(within(rows[1]!).getByText('Erro de aplicação')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('ModuleNotFoundError: requests')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('30 s')).toBeInTheDocument();
+    // What the fencing kept of the first attempt, said in the user's language.
+    expect(
+      within(rows[1]!).getByText(
+        'Resultado tardio, não aplicado (a tentativa já tinha sido encerrada):',
+      ),
+    ).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Sucesso')).toBeInTheDocument();
+    expect(
+      within(rows[1]!).getByText(
+        '2 chamadas da API do robô recusadas: a tentativa não era mais a atual',
+      ),
+    ).toBeInTheDocument();
+    expect(within(rows[2]!).queryByText(/Resultado tardio/)).not.toBeInTheDocument();
     expect(within(rows[2]!).getByText('agente-02')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Em processamento')).toBeInTheDocument();
   });

@@ -1,4 +1,4 @@
-import { Table, Text } from '@mantine/core';
+import { Group, Stack, Table, Text } from '@mantine/core';
 import type { ExecutionAttempt } from '@rota/contract';
 import { DateTimeText } from '../../../components/date-time';
 import { useFormat } from '../../../lib/format';
@@ -69,9 +69,24 @@ export function AttemptsTable({ attempts }: { attempts: readonly ExecutionAttemp
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" maw={360} style={{ whiteSpace: 'pre-wrap' }}>
-                    {attempt.message ?? '—'}
-                  </Text>
+                  <Stack gap={4}>
+                    <Text size="sm" maw={360} style={{ whiteSpace: 'pre-wrap' }}>
+                      {attempt.message ?? '—'}
+                    </Text>
+                    {attempt.late_result && (
+                      <Group gap={6} wrap="nowrap">
+                        <Text size="xs" c="dimmed">
+                          {t('attempts.lateResult')}
+                        </Text>
+                        <ExecutionStatusBadge status={attempt.late_result.status} />
+                      </Group>
+                    )}
+                    {attempt.refused_calls > 0 && (
+                      <Text size="xs" c="dimmed">
+                        {t('attempts.refusedCalls', { count: attempt.refused_calls })}
+                      </Text>
+                    )}
+                  </Stack>
                 </Table.Td>
               </Table.Tr>
             );
