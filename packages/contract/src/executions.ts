@@ -6,6 +6,7 @@ import {
   idSchema,
   isoDateSchema,
   listQuerySchema,
+  PG_INT_MAX,
 } from './common.js';
 import { msg } from './messages.js';
 
@@ -187,7 +188,7 @@ export type ExecutionLogLine = z.infer<typeof executionLogLineSchema>;
  */
 export const executionLogQuerySchema = z.object({
   id: idSchema,
-  after: z.number().int().min(0).default(0),
+  after: z.number().int().min(0).max(PG_INT_MAX).default(0),
   limit: z.number().int().min(1).max(5000).default(1000),
 });
 export type ExecutionLogQuery = z.infer<typeof executionLogQuerySchema>;

@@ -36,10 +36,15 @@ export function registerErrorHandler(app: FastifyInstance) {
       return send(reply, lang, error);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((v) => ({
+      const all = error.validation.map((v) => ({
         field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
         message: v.message ?? 'invalid_value',
       }));
+      // A field's own rule and the app-wide NUL check may say the same thing once each.
+      const issues = all.filter(
+        (issue, i) =>
+          all.findIndex((o) => o.field === issue.field && o.message === issue.message) === i,
+      );
       return send(reply, lang, new AppError('invalid_input', issues));
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;

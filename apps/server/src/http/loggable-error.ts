@@ -12,9 +12,9 @@ const NAMED =
   /\b(?:constraint|relation|column|table|type|encoding|index|schema|function|operator|database|role|extension|sequence)\s+$/i;
 
 export function scrubMessage(message: string): string {
-  // Drizzle: `Failed query: <sql>\nparams: <values>`.
-  const withoutParams = message.replace(/\nparams:[\s\S]*$/, '');
-  return withoutParams.replace(/"([^"]*)"/g, (quoted, _inner, offset: number, whole: string) =>
+  // Drizzle: `Failed query: <sql>\nparams: <values>`; the SQL's quotes are identifiers.
+  if (message.startsWith('Failed query:')) return message.replace(/\nparams:[\s\S]*$/, '');
+  return message.replace(/"([^"]*)"/g, (quoted, _inner, offset: number, whole: string) =>
     NAMED.test(whole.slice(Math.max(0, offset - 40), offset)) ? quoted : '"…"',
   );
 }
