@@ -128,9 +128,12 @@ describe('LogShipper', () => {
   });
 
   it('gives up a batch the server keeps failing on, and never announces a refused notice', async () => {
-    const { batches, send } = recorder(async () => {
+    // Every batch is refused; each one tried is kept to look at.
+    const batches: AgentLogBatch[] = [];
+    const send = async (batch: AgentLogBatch): Promise<{ cancel: boolean }> => {
+      batches.push(batch);
       throw new ProtocolGaveUpError('logs', 'the server answered 500');
-    });
+    };
     const shipper = new LogShipper({
       ref,
       send,
