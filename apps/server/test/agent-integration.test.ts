@@ -182,6 +182,18 @@ describe('a real agent running a real robot package', () => {
     expect(agents.body.data[0]).toMatchObject({ connectivity: 'active', version: '3.0.1' });
   });
 
+  it('keeps a robot that prints a NUL byte flowing: stored as U+FFFD, the run ends', async () => {
+    // Once, this blocked the agent's slot for good: the log batch answered 500 forever.
+    const created = await admin.post('/api/rota/robot/api/v1/create', {
+      name: 'Integration NUL',
+      executor: "printf 'bad\\000line\\n'; echo after",
+    });
+    expect(created.status).toBe(201);
+    const id = await runNow(admin, { id: created.body.data.rota_robots_id as number });
+    expect(await finalStatus(id)).toMatchObject({ status: 'success', attempts: 1 });
+    expect(await logLines(id)).toEqual(expect.arrayContaining(['bad\uFFFDline', 'after']));
+  });
+
   it('retries an exit 1 as an application error, and never an exit 3', async () => {
     const failing = await createRobotWithPackage('Integration fail', 'node main.js fail');
     const id = await runNow(admin, { id: failing, retries: 1 });
