@@ -312,6 +312,7 @@ describe('OpenAPI fuzz: no input gives a 5xx', () => {
         console.log(`${op.method} ${op.path} ${Math.round(performance.now() - started)} ms`);
       }
     }
+    if (process.env.FUZZ_DEBUG) console.log(`SENT ${sent} requests`);
     expect(sent).toBeGreaterThan(operations.length * 20);
     expect(failures, failures.join('\n')).toEqual([]);
   }, 120_000);
