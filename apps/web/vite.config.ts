@@ -12,7 +12,17 @@ const apiProxy = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: fals
 
 export default defineConfig({
   plugins: [react()],
-  resolve: { alias: { '@rota/contract': contractSource } },
+  resolve: {
+    alias: {
+      '@rota/contract': contractSource,
+      // recharts' decimal.js-light: its CommonJS `main` finds the global object through
+      // `Function('return this')()`, which the console's CSP forbids; the ES module build does
+      // not (issue 11: no eval in the bundle).
+      'decimal.js-light': fileURLToPath(
+        new URL('../../node_modules/decimal.js-light/decimal.mjs', import.meta.url),
+      ),
+    },
+  },
   server: { proxy: apiProxy },
   preview: { proxy: apiProxy },
   build: {
