@@ -40,6 +40,8 @@ export function unstorablePaths(
  * such characters in a transform first (`robotOutputSchema`), so they pass.
  */
 export function refuseUnstorable<T extends z.ZodType>(schema: T): T {
+  // A route declared with plain JSON schema (none today) is left as it is.
+  if (!(schema instanceof z.ZodType)) return schema;
   return schema.superRefine((value, ctx) => {
     for (const path of unstorablePaths(value)) {
       ctx.addIssue({ code: 'custom', path, message: msg('invalid_character'), input: value });
