@@ -292,6 +292,43 @@ describe('/env', { timeout: 20_000 }, () => {
     expect(screen.getByText(/connect ECONNREFUSED 10\.0\.0\.9:5433/)).toBeInTheDocument();
   });
 
+  it('asks for the password again when the target changed since it was saved', async () => {
+    const { user, calls } = await openEnvironments(ALL, {
+      reply: ({ url, body }) => {
+        if (!url.endsWith('/rota/env/api/v1/test')) return undefined;
+        return (body as { db_pass?: string }).db_pass === undefined
+          ? {
+              status: 400,
+              body: {
+                code: 'invalid_input',
+                message: 'Alguns campos não são válidos',
+                errors: [
+                  {
+                    field: 'db_pass',
+                    message:
+                      'O host, a porta, o usuário ou o banco mudaram desde que a senha foi salva: digite a senha novamente',
+                  },
+                ],
+              },
+            }
+          : {
+              status: 200,
+              body: { data: { ok: true, message: 'Conectado: PostgreSQL 15.8', duration_ms: 9 } },
+            };
+      },
+    });
+    await openRowAction(user, 'Produção', 'Testar conexão');
+    const dialog = await screen.findByRole('dialog', { name: 'Testar “Produção” com a senha' });
+    expect(within(dialog).getByText(/digite a senha novamente/)).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/Senha do banco/), 'typed-again');
+    await user.click(within(dialog).getByRole('button', { name: 'Testar conexão' }));
+    expect(await screen.findByText('Conexão bem-sucedida: Produção')).toBeInTheDocument();
+    expect(callsTo(calls, '/test').map((c) => c.body)).toEqual([
+      { id: 1 },
+      { id: 1, db_pass: 'typed-again' },
+    ]);
+  });
+
   it('asks before deleting, naming the environment', async () => {
     const { user, calls } = await openEnvironments(ALL);
     await openRowAction(user, 'Produção', 'Excluir');

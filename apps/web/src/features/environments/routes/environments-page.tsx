@@ -1,7 +1,8 @@
-import { Badge, Code, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDatabase, IconPlugConnected } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TIMINGS, type Environment } from '@rota/contract';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
@@ -15,6 +16,7 @@ import {
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useFormat } from '../../../lib/format';
+import { isApiError } from '../../../lib/http';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth/hooks/use-can';
@@ -51,8 +53,11 @@ export default function EnvironmentsPage() {
   const deleteEnvironment = useDeleteEnvironment();
   const testEnvironment = useTestEnvironment();
   const canCreate = can('USUARIOS.CREATE');
+  // A test the server refused until the password is typed again (the target changed).
+  const [retype, setRetype] = useState<{ environment: Environment; reason: string } | null>(null);
+  const [typedPassword, setTypedPassword] = useState('');
 
-  async function runTest(environment: Environment) {
+  async function runTest(environment: Environment, dbPass?: string) {
     const id = `environment-test-${environment.rota_environments_id}`;
     notifications.show({
       id,
@@ -63,7 +68,10 @@ export default function EnvironmentsPage() {
       withCloseButton: false,
     });
     try {
-      const result = await testEnvironment.mutateAsync(environment.rota_environments_id);
+      const result = await testEnvironment.mutateAsync({
+        id: environment.rota_environments_id,
+        dbPass,
+      });
       notifications.update({
         id,
         loading: false,
@@ -76,9 +84,27 @@ export default function EnvironmentsPage() {
         autoClose: result.ok ? TIMINGS.successPopupMs : TIMINGS.errorPopupMs,
         withCloseButton: true,
       });
-    } catch {
-      // The API client already said why (403, 404…) in its own popup.
-      notifications.hide(id);
+    } catch (error) {
+      const issue = isApiError(error) && error.status === 400 ? error.errors[0] : undefined;
+      if (issue?.field === 'db_pass') {
+        notifications.hide(id);
+        setTypedPassword('');
+        setRetype({ environment, reason: issue.message });
+      } else if (issue) {
+        // A refused address (link-local, cloud metadata): said in the popup itself.
+        notifications.update({
+          id,
+          loading: false,
+          color: 'red',
+          title: `${t('test.failedTitle')}: ${environment.title}`,
+          message: issue.message,
+          autoClose: TIMINGS.errorPopupMs,
+          withCloseButton: true,
+        });
+      } else {
+        // The API client already said why (403, 404, 429…) in its own popup.
+        notifications.hide(id);
+      }
     }
   }
 
@@ -199,6 +225,39 @@ export default function EnvironmentsPage() {
         onClose={drawer.close}
         environment={drawer.target}
       />
+      <Modal
+        opened={retype !== null}
+        onClose={() => setRetype(null)}
+        title={t('retype.title', { title: retype?.environment.title ?? '' })}
+      >
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!retype) return;
+            const { environment } = retype;
+            setRetype(null);
+            void runTest(environment, typedPassword);
+          }}
+        >
+          <Stack>
+            <Text size="sm">{retype?.reason}</Text>
+            <PasswordInput
+              label={t('form.dbPass')}
+              description={t('retype.hint')}
+              value={typedPassword}
+              onChange={(event) => setTypedPassword(event.currentTarget.value)}
+              autoComplete="off"
+              data-autofocus
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setRetype(null)}>
+                {tc('common.actions.cancel')}
+              </Button>
+              <Button type="submit">{t('actions.test')}</Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
       <ConfirmDelete
         opened={remove.opened}
         onClose={remove.close}
