@@ -27,8 +27,9 @@ const AGENT_MAIN = path.join(ROOT, 'apps/agent/src/main.ts');
 const ENGINE = {
   loop: true,
   intervalMs: 200,
-  // Short leases and heartbeats so "agent lost" shows within seconds.
-  timings: { leaseSeconds: 3, heartbeatSeconds: 1, claimWaitSeconds: 25, reapMarginSeconds: 1 },
+  // Short leases and heartbeats so "agent lost" shows within seconds; long enough that a robot
+  // of two seconds ends before its agent fences it when the server goes away (lease − 1.25 s).
+  timings: { leaseSeconds: 5, heartbeatSeconds: 1, claimWaitSeconds: 25, reapMarginSeconds: 1 },
 };
 
 let database: Database;
@@ -317,7 +318,8 @@ describe('agents that vanish and servers that restart', () => {
     await until('the result to wait in the outbox', async () => outboxHolds(agent.workDir), 15_000);
     agent.process.kill('SIGKILL');
     await agent.exited;
-    await new Promise((r) => setTimeout(r, 3500));
+    // Longer than a lease: the restarted server gives the run one lease to be reported.
+    await new Promise((r) => setTimeout(r, 5500));
     await startServer();
     admin = client(app, { token: await signIn(app, ADMIN.access, ADMIN.password) });
     const again = await startAgent(token, agent.workDir);

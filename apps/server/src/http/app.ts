@@ -49,7 +49,12 @@ import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
 import type { WorkSignal } from '../modules/engine/claim-waiters.js';
 import { DispatchService, type DispatchTimings } from '../modules/engine/dispatch-service.js';
 import { EngineLoop } from '../modules/engine/engine-loop.js';
-import { CHANNELS, EnginePublisher, messagesOf } from '../modules/engine/live-events.js';
+import {
+  CHANNELS,
+  EnginePublisher,
+  messagesOf,
+  type AgentChanged,
+} from '../modules/engine/live-events.js';
 import { runApiRoutes } from '../modules/engine/run-api-routes.js';
 import { RunApiService } from '../modules/engine/run-api-service.js';
 import { RunService } from '../modules/engine/run-service.js';
@@ -205,7 +210,10 @@ export async function buildApp(options: AppOptions) {
     robotFields: new RobotFieldService(db),
     tasks: new TaskService(db),
     vms,
-    agents: new AgentService(db),
+    agents: new AgentService(db, (id) => {
+      dispatch.forgetAgents([id]);
+      publisher.agentChanged(id);
+    }),
     schedulings: new SchedulingService(db),
     schedulingVms: new SchedulingVmService(db),
     parameters,
@@ -234,6 +242,9 @@ export async function buildApp(options: AppOptions) {
       if (signal.i !== publisher.instance) dispatch.onWork(signal);
     }
   });
+  const stopAgents = options.events.subscribe(CHANNELS.agents, (payload) =>
+    dispatch.forgetAgents(messagesOf<AgentChanged>(payload).map((m) => m.a)),
+  );
   app.decorate('engine', engine);
   app.decorate('services', services);
   app.addHook('onReady', async () => {
@@ -249,6 +260,7 @@ export async function buildApp(options: AppOptions) {
     await engine.stop();
     await blobSweeper.stop();
     stopWork();
+    stopAgents();
     services.liveHub.close();
     await services.auth.drain();
   });
