@@ -444,6 +444,9 @@ describe('environment connection test', () => {
       '::ffff:a9fe:a9fe',
       '64:ff9b::169.254.169.254',
       '100.100.100.200',
+      // 169.254.169.254 written as one number and in octal: resolved first, then checked.
+      '2852039166',
+      '0251.0376.0251.0376',
       'metadata.google.internal',
       'METADATA.GOOGLE.INTERNAL.',
       'metadata',
