@@ -90,6 +90,7 @@ async function api(base: string, route: string, body: unknown, token?: string) {
     },
     body: JSON.stringify(body),
   });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of many shapes
   const json = (await res.json().catch(() => null)) as any;
   if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -206,7 +207,9 @@ describe.skipIf(!DATABASE_URL)('two servers, four agents, one of each killed (SI
     await until(
       'a third of the runs to start',
       async () =>
-        (await ledger()).filter((l) => l.startsWith('start')).length >= TOTAL / 3 ? true : undefined,
+        (await ledger()).filter((l) => l.startsWith('start')).length >= TOTAL / 3
+          ? true
+          : undefined,
       120_000,
     );
     serverProcs[0]!.child.kill('SIGKILL');
@@ -254,7 +257,8 @@ describe.skipIf(!DATABASE_URL)('two servers, four agents, one of each killed (SI
       expect([...starts.entries()].filter(([, n]) => n > 1)).toEqual([]);
       const ended = new Set(lines.filter((l) => l.startsWith('end ')).map((l) => l.slice(4)));
       const dropped = attempts.filter(
-        (a) => ended.has(`${a.id} ${a.attempt}`) && a.status !== 'success' && a.late_status === null,
+        (a) =>
+          ended.has(`${a.id} ${a.attempt}`) && a.status !== 'success' && a.late_status === null,
       );
       // An attempt whose robot ended but whose agent was killed before it could write its
       // outbox may be lost with it (that is the robot running again, allowed); anything else
