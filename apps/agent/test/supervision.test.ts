@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClaimedRun } from '@rota/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../src/agent.js';
+import { Agent, type AgentConfig } from '../src/agent.js';
 import { silentLogger } from '../src/logger.js';
 import { LEASE_LOST_MESSAGE } from '../src/run-execution.js';
 import { tempDir } from './helpers/archives.js';
@@ -157,6 +157,19 @@ describe.skipIf(process.platform !== 'linux')('a robot lives only as long as its
   });
 });
 
+/** An agent in this process, quick to retry, quiet. */
+function inProcessAgent(servers: string[], timings: AgentConfig['timings']): Agent {
+  return new Agent({
+    servers,
+    token: 't',
+    workDir,
+    concurrency: 1,
+    graceSeconds: 1,
+    logger: silentLogger,
+    timings,
+  });
+}
+
 describe.skipIf(process.platform !== 'linux')('fencing and failover', () => {
   it('kills a robot whose lease it cannot renew, before the server may hand it on', async () => {
     server.handlers.hello = () => ({
@@ -175,20 +188,12 @@ describe.skipIf(process.platform !== 'linux')('fencing and failover', () => {
     // The robot starts; from then on no heartbeat gets through (a network cut one way).
     server.handlers.heartbeat = () => 'destroy';
     server.claimQueue.push(treeRun(4, robotDir));
-    const agent = new Agent({
-      servers: [server.url],
-      token: 't',
-      workDir,
-      concurrency: 1,
-      graceSeconds: 1,
-      logger: silentLogger,
-      timings: {
-        backoff: { initialMs: 20, maxMs: 100 },
-        fenceCheckMs: 50,
-        fenceMarginMs: 500,
-        outputCloseMs: 200,
-        logFlushMs: 50,
-      },
+    const agent = inProcessAgent([server.url], {
+      backoff: { initialMs: 20, maxMs: 100 },
+      fenceCheckMs: 50,
+      fenceMarginMs: 500,
+      outputCloseMs: 200,
+      logFlushMs: 50,
     });
     const running = agent.run();
     try {
@@ -217,14 +222,10 @@ describe.skipIf(process.platform !== 'linux')('fencing and failover', () => {
       ...treeRun(5, robotDir),
       robot: { ...treeRun(5, robotDir).robot, executor: 'echo ok' },
     });
-    const agent = new Agent({
-      servers: [down.url, server.url],
-      token: 't',
-      workDir,
-      concurrency: 1,
-      graceSeconds: 1,
-      logger: silentLogger,
-      timings: { backoff: { initialMs: 20, maxMs: 100 }, outputCloseMs: 200, logFlushMs: 50 },
+    const agent = inProcessAgent([down.url, server.url], {
+      backoff: { initialMs: 20, maxMs: 100 },
+      outputCloseMs: 200,
+      logFlushMs: 50,
     });
     const running = agent.run();
     try {
@@ -240,15 +241,7 @@ describe.skipIf(process.platform !== 'linux')('fencing and failover', () => {
 
   it('says goodbye when it stops cleanly', async () => {
     server.handlers.goodbye = () => ({ status: 200, body: { data: { released: 0 } } });
-    const agent = new Agent({
-      servers: [server.url],
-      token: 't',
-      workDir,
-      concurrency: 1,
-      graceSeconds: 1,
-      logger: silentLogger,
-      timings: { backoff: { initialMs: 20, maxMs: 100 } },
-    });
+    const agent = inProcessAgent([server.url], { backoff: { initialMs: 20, maxMs: 100 } });
     const running = agent.run();
     await server.until(() => server.calls('claim').length > 0, 'a claim');
     agent.stop();

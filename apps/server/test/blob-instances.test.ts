@@ -1,13 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, type Database } from '../src/db/client.js';
 import type { App } from '../src/http/app.js';
 import { zip } from './helpers/archives.js';
-import { openTestDatabase } from './helpers/database.js';
 import { AGENT } from './helpers/engine.js';
 import { multipart } from './helpers/multipart.js';
 import { createRobot } from './helpers/robots.js';
-import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
+import { ADMIN, client, createTwoInstances, signIn, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 const VERSIONS = '/api/rota/robot/version/api/v1';
@@ -21,13 +19,9 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 describe.skipIf(!process.env.DATABASE_URL)('packages and pictures across two instances', () => {
   let first: TestApp;
   let second: TestApp;
-  let secondDb: Database;
 
   beforeAll(async () => {
-    const database = await openTestDatabase();
-    first = await createTestApp({ database });
-    secondDb = await openPostgres(database.url!, 4);
-    second = await createTestApp({ database: secondDb });
+    ({ first, second } = await createTwoInstances());
   });
   afterAll(async () => {
     await second?.close();

@@ -2,12 +2,10 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, type Database } from '../src/db/client.js';
 import { AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
-import { openTestDatabase } from './helpers/database.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
-import { client, createTestApp, type TestApp } from './helpers/test-app.js';
+import { client, createTestApp, createTwoInstances, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
@@ -143,17 +141,12 @@ describe('engine fencing', () => {
 describe.skipIf(!process.env.DATABASE_URL)('fencing across two instances on PostgreSQL', () => {
   let first: TestApp;
   let second: TestApp;
-  let secondDb: Database;
 
   beforeAll(async () => {
-    const database = await openTestDatabase();
-    first = await createTestApp({ database });
-    secondDb = await openPostgres(database.url!, 4);
-    second = await createTestApp({ database: secondDb });
+    ({ first, second } = await createTwoInstances());
   });
   afterAll(async () => {
-    await second?.app.close();
-    await secondDb?.close();
+    await second?.close();
     await first?.close();
   });
 

@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, type Database } from '../src/db/client.js';
 import { simulatedAgent, ROBOT } from './helpers/engine.js';
-import { openTestDatabase } from './helpers/database.js';
 import { createRobot } from './helpers/robots.js';
-import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
+import { ADMIN, client, createTwoInstances, signIn, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
@@ -15,17 +13,12 @@ import { createAgent, createVm } from './helpers/vms.js';
 describe.skipIf(!process.env.DATABASE_URL)('two server instances on PostgreSQL', () => {
   let first: TestApp;
   let second: TestApp;
-  let secondDb: Database;
 
   beforeAll(async () => {
-    const database = await openTestDatabase();
-    first = await createTestApp({ database });
-    secondDb = await openPostgres(database.url!, 4);
-    second = await createTestApp({ database: secondDb });
+    ({ first, second } = await createTwoInstances());
   });
   afterAll(async () => {
-    await second?.app.close();
-    await secondDb?.close();
+    await second?.close();
     await first?.close();
   });
 

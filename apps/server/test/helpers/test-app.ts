@@ -6,7 +6,7 @@ import type { Language } from '@rota/contract';
 import { SecretBox } from '../../src/lib/secret-box.js';
 import { buildApp, type App, type AppOptions } from '../../src/http/app.js';
 import { seedDatabase } from '../../src/db/seed.js';
-import type { Database, Db } from '../../src/db/client.js';
+import { openPostgres, type Database, type Db } from '../../src/db/client.js';
 import { openTestDatabase } from './database.js';
 import { Mailbox } from './mailbox.js';
 
@@ -125,4 +125,15 @@ export async function signIn(app: App, access: string, password: string): Promis
   if (res.status !== 200)
     throw new Error(`sign-in of ${access} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token as string;
+}
+
+/**
+ * Two instances of the app on one throw-away PostgreSQL database, each with its own pool and
+ * DATA_DIR (DESIGN §3: they share only the database). Needs DATABASE_URL. Close the second first.
+ */
+export async function createTwoInstances(): Promise<{ first: TestApp; second: TestApp }> {
+  const database = await openTestDatabase();
+  const first = await createTestApp({ database });
+  const second = await createTestApp({ database: await openPostgres(database.url!, 4) });
+  return { first, second };
 }

@@ -29,7 +29,6 @@ import {
   releaseClaim,
   renewLeases,
   settleAttempt,
-  type ExecutionRow,
   type NewExecution,
   type Settled,
 } from './execution-repository.js';
@@ -216,11 +215,7 @@ export class DispatchService {
       rota_robots_id: run.robot.rota_robots_id,
       status: 'queued',
     });
-    const [row] = await rowsOf<{ vm_ids: number[] | null }>(
-      this.db,
-      sql`select vm_ids from rota_executions where rota_executions_id = ${run.execution_id}`,
-    );
-    this.announceQueued(agent.rota_clients_id, row?.vm_ids ?? null, 1);
+    await this.wakeForQueued(agent.rota_clients_id, run.execution_id);
   }
 
   /** Last seen now; announces the agent when it comes back (connectivity turns active). */
@@ -394,15 +389,16 @@ export class DispatchService {
       rota_robots_id: execution.rota_robots_id,
       status,
     });
-    if (requeued) void this.wakeForRetry(execution);
+    if (requeued) void this.wakeForQueued(execution.rota_clients_id, execution.rota_executions_id);
   }
 
-  private async wakeForRetry(execution: ExecutionRow) {
+  /** An execution is back in the queue (a retry, a claim given back): wake an agent for it. */
+  private async wakeForQueued(clientId: number, executionId: number) {
     const [row] = await rowsOf<{ vm_ids: number[] | null }>(
       this.db,
-      sql`select vm_ids from rota_executions where rota_executions_id = ${execution.rota_executions_id}`,
+      sql`select vm_ids from rota_executions where rota_executions_id = ${executionId}`,
     ).catch(() => []);
-    this.announceQueued(execution.rota_clients_id, row?.vm_ids ?? null, 1);
+    this.announceQueued(clientId, row?.vm_ids ?? null, 1);
   }
 
   /**
