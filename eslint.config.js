@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import rota from './eslint/rota-rules.js';
 
 export default tseslint.config(
   {
@@ -26,6 +27,32 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // One owner per table, repositories private to their module (issue 12; db/schema.ts @owners).
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { rota },
+    rules: {
+      'rota/table-owner': 'error',
+      'rota/module-boundary': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/tenant-scope.js'],
+              importNames: ['userScope'],
+              message:
+                "Only the auth hook builds a user's scope; background work uses systemScope.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/http/auth.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['**/test/**/*.ts', 'e2e/**/*.ts'],

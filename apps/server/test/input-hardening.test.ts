@@ -11,7 +11,7 @@ import { rotaClients } from '../src/db/schema.js';
 import { seedDatabase } from '../src/db/seed.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
-import { tenantScope } from '../src/lib/tenant-scope.js';
+import { systemScope } from '../src/lib/tenant-scope.js';
 import { ActivityService, CSV_EXPORT_FAILED_LINE } from '../src/modules/activity/service.js';
 import { openTestDatabase } from './helpers/database.js';
 import { ACTIVITY, AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
@@ -211,7 +211,7 @@ describe('the CSV export', () => {
     const activity = new ActivityService(database.db, app.services.dispatch, 1);
     const today = new Date().toISOString().slice(0, 10);
     const lines = await activity.exportCsv(
-      tenantScope(client0!.id),
+      systemScope(client0!.id),
       { startDate: today, endDate: today, rota_robots_id: robot } as never,
       (error) => errors.push(error),
     );

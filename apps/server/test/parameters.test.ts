@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotaParameters } from '../src/db/schema.js';
 import { SecretBox } from '../src/lib/secret-box.js';
-import { tenantScope } from '../src/lib/tenant-scope.js';
+import { systemScope } from '../src/lib/tenant-scope.js';
 import { ParameterService } from '../src/modules/parameters/service.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -246,7 +246,7 @@ describe('parameters', () => {
     await createParameter(c.admin, { name: 'RUN_ELSEWHERE', value: 'not yours' });
 
     const service = new ParameterService(t.db, new SecretBox(t.secretKey));
-    const scope = tenantScope(fresh.otherClientId);
+    const scope = systemScope(fresh.otherClientId);
     expect(await service.readForRun(scope)).toEqual([
       { name: 'RUN_PASS', value: 'run-secret', secret: true },
       { name: 'RUN_URL', value: 'https://run.example.com', secret: false },

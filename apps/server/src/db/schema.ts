@@ -1,3 +1,33 @@
+/**
+ * Rota's tables. Each belongs to one module: only that module's repositories import it from
+ * here or name it in SQL; every other module calls the owner's service (which may also hand out
+ * read-only views and statement fragments its repository builds, for joins and one-statement
+ * hot paths). The lint rule `rota/table-owner` (eslint/rota-rules.js) reads this list.
+ *
+ * @owners
+ *   clients: rotaClients
+ *   users: users, accessRequests
+ *   profiles: profiles
+ *   user-clients: userClients
+ *   auth: sessions, passwordResetCodes, signInThrottles, recoveryOutbox
+ *   robots: rotaRobots
+ *   robot-versions: rotaRobotVersions
+ *   robot-fields: rotaRobotFields
+ *   tasks: rotaTasks
+ *   vms: rotaVms
+ *   agents: rotaNodes
+ *   schedulings: rotaSchedulings, rotaSchedulingVms
+ *   parameters: rotaParameters
+ *   engine: rotaExecutions, rotaExecutionAttempts, rotaExecutionLogs, engineState
+ *   teams: teams, teamRobots, teamUsers
+ *   environments: rotaEnvironments
+ *   status-items: rotaStatusItems
+ *   audit: auditLogs
+ *   blobs: blobs, blobChunks
+ *   lib/rate-limiter.ts: rateLimits
+ *   lib/row-counts.ts: rowCounts
+ * @end
+ */
 import { sql } from 'drizzle-orm';
 import {
   bigint,

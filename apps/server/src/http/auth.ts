@@ -3,8 +3,9 @@ import { hasPermissions } from '@rota/contract';
 import type { Db } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
 import { hashToken } from '../lib/tokens.js';
-import { tenantScope } from '../lib/tenant-scope.js';
+import { userScope } from '../lib/tenant-scope.js';
 import { findSessionByTokenHash } from '../modules/auth/session-repository.js';
+import type { AuditAuthor } from '../modules/audit/service.js';
 import type { Actor } from './types.js';
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -22,7 +23,7 @@ export async function resolveActor(db: Db, token: string): Promise<Actor> {
     sessionId: found.sessions_id,
     user: found.user,
     scope: found.membership_client_id
-      ? tenantScope(found.membership_client_id, found.team_robot_ids?.map(Number) ?? null)
+      ? userScope(found.membership_client_id, found.team_robot_ids?.map(Number) ?? null)
       : null,
     permissions: found.membership_client_id ? found.permissions : [],
   };
@@ -62,6 +63,17 @@ export function registerAuthHooks(app: FastifyInstance, db: Db) {
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw new AppError('unauthorized');
   return request.actor;
+}
+
+/** Who is acting, for the audit record of what they change (see AuditService.write). */
+export function authorOf(request: FastifyRequest): AuditAuthor {
+  const actor = request.actor;
+  return {
+    user: actor ? actor.user : null,
+    clientId: actor?.scope?.clientId ?? null,
+    ip: request.ip,
+    requestId: request.id,
+  };
 }
 
 /** The tenant scope of the selected client; routes that read tenant rows go through it. */

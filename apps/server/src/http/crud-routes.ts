@@ -13,8 +13,8 @@ import {
   type PermissionArea,
 } from '@rota/contract';
 import type { TenantScope } from '../lib/tenant-scope.js';
-import type { AuditService } from '../modules/audit/service.js';
-import { scopeOf } from './auth.js';
+import type { AuditAuthor, AuditService } from '../modules/audit/service.js';
+import { authorOf, scopeOf } from './auth.js';
 import { bearerSecurity, errorResponses } from './responses.js';
 
 export type ZodApp = FastifyInstance<
@@ -29,8 +29,9 @@ export type ZodApp = FastifyInstance<
 export interface CrudService<Item, Query, Update> {
   list(scope: TenantScope, query: Query): Promise<ListResponse<Item>>;
   show(scope: TenantScope, id: number): Promise<Item>;
-  update(scope: TenantScope, input: Update): Promise<void>;
-  remove(scope: TenantScope, id: number): Promise<void>;
+  /** Writes its audit record in the change's transaction (issue 12). */
+  update(scope: TenantScope, input: Update, author: AuditAuthor): Promise<void>;
+  remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void>;
 }
 
 export interface CrudRoutes<
@@ -51,7 +52,12 @@ export interface CrudRoutes<
     answer?: z.ZodType;
     summary: string;
     /** `request` for what the scope does not say (who is creating). */
-    run: (scope: TenantScope, input: z.output<C>, request: FastifyRequest) => Promise<unknown>;
+    run: (
+      scope: TenantScope,
+      input: z.output<C>,
+      author: AuditAuthor,
+      request: FastifyRequest,
+    ) => Promise<unknown>;
   };
   update: U;
   service: CrudService<z.infer<I>, z.output<Q>, z.output<U>>;
@@ -60,10 +66,10 @@ export interface CrudRoutes<
   /** Summaries that say more than "List VMs" where the call has rules worth reading. */
   summaries?: Partial<Record<'index' | 'show' | 'update' | 'delete', string>>;
   /**
-   * Every write lands in the audit log with the row as `show` answers it before and after (so
-   * never a secret). `entity` names it there (`robot`); `idKey` is the item's key.
+   * Transitional (issue 12): a service that does not yet write its own audit records gets them
+   * written here after the change, with the row as `show` answers it before and after.
    */
-  audit: { log: AuditService; entity: string; idKey: string };
+  audit?: { log: AuditService; entity: string; idKey: string };
 }
 
 /**
@@ -78,7 +84,8 @@ export function registerCrudRoutes<
   U extends z.ZodType,
 >(app: ZodApp, options: CrudRoutes<I, Q, C, U>) {
   const { area, tag, item, service, noun, summaries = {}, audit } = options;
-  const idOf = (data: unknown) => (data as Record<string, unknown> | null)?.[audit.idKey];
+  const idOf = (data: unknown) =>
+    audit ? (data as Record<string, unknown> | null)?.[audit.idKey] : undefined;
   /** The row as its readers see it, or null when it is gone (or was never visible). */
   const snapshot = async (scope: TenantScope, id: number) => {
     try {
@@ -139,9 +146,14 @@ export function registerCrudRoutes<
       },
       async (request, reply) => {
         const scope = scopeOf(request);
-        const data = await create.run(scope, request.body as z.output<C>, request);
+        const data = await create.run(
+          scope,
+          request.body as z.output<C>,
+          authorOf(request),
+          request,
+        );
         const id = idOf(data);
-        await audit.log.record(request, {
+        await audit?.log.record(request, {
           action: 'create',
           entity: audit.entity,
           entity_id: typeof id === 'number' ? id : null,
@@ -169,9 +181,9 @@ export function registerCrudRoutes<
     async (request, reply) => {
       const scope = scopeOf(request);
       const { id } = request.body as { id: number };
-      const before = await snapshot(scope, id);
-      await service.update(scope, request.body as z.output<U>);
-      await audit.log.record(request, {
+      const before = audit ? await snapshot(scope, id) : null;
+      await service.update(scope, request.body as z.output<U>, authorOf(request));
+      await audit?.log.record(request, {
         action: 'update',
         entity: audit.entity,
         entity_id: id,
@@ -196,9 +208,9 @@ export function registerCrudRoutes<
     },
     async (request, reply) => {
       const scope = scopeOf(request);
-      const before = await snapshot(scope, request.body.id);
-      await service.remove(scope, request.body.id);
-      await audit.log.record(request, {
+      const before = audit ? await snapshot(scope, request.body.id) : null;
+      await service.remove(scope, request.body.id, authorOf(request));
+      await audit?.log.record(request, {
         action: 'delete',
         entity: audit.entity,
         entity_id: request.body.id,

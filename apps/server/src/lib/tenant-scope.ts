@@ -27,12 +27,30 @@ export interface TenantScope {
   where(table: TenantTable, ...conditions: (SQL | undefined)[]): SQL;
   /** Stamps a row about to be inserted with the client, overriding whatever it carried. */
   stamp<T extends object>(values: T): T & { rota_clients_id: number };
+  /** The tenant condition on a column of a raw statement (`e.rota_clients_id` of an alias). */
+  owns(column: AnyPgColumn | SQL): SQL;
+  /** The same scope once one more robot is visible (a team member created it). */
+  withRobot(robotId: number): TenantScope;
 }
 
-export function tenantScope(
-  clientId: number,
-  robotIds: readonly number[] | null = null,
-): TenantScope {
+/**
+ * A user's scope in their selected client, limited to their teams' robots. Built by the auth
+ * hook only (http/auth.ts; a lint rule keeps it so): everything else receives it.
+ */
+export function userScope(clientId: number, robotIds: readonly number[] | null): TenantScope {
+  return buildScope(clientId, robotIds);
+}
+
+/**
+ * Work nobody is signed in for (the engine, agents, a run's robot API), on one client's rows:
+ * every robot of the client is visible. The client comes from a row already scoped to it (the
+ * agent's, the run's), never from a request's body.
+ */
+export function systemScope(clientId: number): TenantScope {
+  return buildScope(clientId, null);
+}
+
+function buildScope(clientId: number, robotIds: readonly number[] | null): TenantScope {
   const visible = robotIds ? new Set(robotIds) : null;
   return {
     clientId,
@@ -49,6 +67,12 @@ export function tenantScope(
     },
     stamp(values) {
       return { ...values, rota_clients_id: clientId };
+    },
+    owns(column) {
+      return sql`${column} = ${clientId}`;
+    },
+    withRobot(robotId) {
+      return robotIds ? buildScope(clientId, [...robotIds, robotId]) : this;
     },
   };
 }

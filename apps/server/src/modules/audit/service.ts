@@ -20,6 +20,31 @@ export interface AuditEntry {
   user?: { users_id: number; name: string; last_name: string };
 }
 
+/**
+ * Who made a change and from where: what its record says about its author. Routes build it from
+ * the request (`authorOf` in http/auth.ts) and hand it to the service that makes the change.
+ */
+export interface AuditAuthor {
+  user: { users_id: number; name: string; last_name: string } | null;
+  /** The client records belong to unless an entry says otherwise (the selected client). */
+  clientId: number | null;
+  ip: string;
+  requestId: string;
+}
+
+/** What a recorded change says of its row; `before`/`after` are read inside the transaction. */
+export interface RecordedChange<T> {
+  action: AuditAction;
+  entity: string;
+  /** The row's id, or how to tell it from what the change answered (a created row). */
+  entity_id?: number | string | null | ((result: T) => number | string | null);
+  /** The row as its readers see it before the change (null: it did not exist). */
+  before?: (tx: Db) => Promise<unknown>;
+  /** The row after the change (null or absent: it is gone). */
+  after?: (tx: Db, result: T) => Promise<unknown>;
+  clientId?: number | null;
+}
+
 type AuditRow = Awaited<ReturnType<typeof listAuditLogs>>['rows'][number];
 
 const toAuditLog = (row: AuditRow): AuditLog => ({
@@ -30,12 +55,62 @@ const toAuditLog = (row: AuditRow): AuditLog => ({
 });
 
 /**
- * The audit log: every create, update, delete and sign-in, written by the route that did it
- * (after the service succeeded) and read per client. Rows are append-only in the database.
+ * The audit log: every create, update, delete and sign-in, written by the service that made the
+ * change in that change's transaction, and read per client. Rows are append-only in the database.
  */
 export class AuditService {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Writes one record with `tx`, the transaction of the change it records: both land or
+   * neither. A failure is the change's failure (it rolls back), never swallowed.
+   */
+  async write(tx: Db, author: AuditAuthor, entry: AuditEntry): Promise<void> {
+    const who = entry.user ?? author.user;
+    await insertAuditLog(tx, {
+      rota_clients_id: entry.clientId !== undefined ? entry.clientId : author.clientId,
+      users_id: who?.users_id ?? null,
+      user_name: who ? `${who.name} ${who.last_name}`.trim() : null,
+      action: entry.action,
+      entity: entry.entity,
+      entity_id:
+        entry.entity_id === undefined || entry.entity_id === null ? null : String(entry.entity_id),
+      before: redact(entry.before),
+      after: redact(entry.after),
+      ip: author.ip,
+      request_id: author.requestId,
+    });
+  }
+
+  /**
+   * `change` and its record in one transaction, with the row read before and after it inside
+   * that transaction (so the record says exactly what the change did). Everything `change` and
+   * the readers do must go through the `tx` they are handed: on the embedded database a query
+   * on the outer connection would wait for this transaction forever.
+   */
+  async recorded<T>(
+    author: AuditAuthor,
+    what: RecordedChange<T>,
+    change: (tx: Db) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const before = what.before ? await what.before(tx) : undefined;
+      const result = await change(tx);
+      const after = what.after ? await what.after(tx, result) : undefined;
+      const id = typeof what.entity_id === 'function' ? what.entity_id(result) : what.entity_id;
+      await this.write(tx, author, {
+        action: what.action,
+        entity: what.entity,
+        entity_id: id ?? null,
+        before,
+        after,
+        ...(what.clientId !== undefined ? { clientId: what.clientId } : {}),
+      });
+      return result;
+    });
+  }
+
+  /** @deprecated (issue 12) records after the fact; services use `write`/`recorded`. */
   async record(request: FastifyRequest, entry: AuditEntry): Promise<void> {
     const actor = request.actor;
     const who = entry.user ?? actor?.user;

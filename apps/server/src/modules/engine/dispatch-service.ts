@@ -14,7 +14,7 @@ import {
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { tenantScope } from '../../lib/tenant-scope.js';
+import { systemScope } from '../../lib/tenant-scope.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { ParameterService } from '../parameters/service.js';
@@ -283,7 +283,7 @@ export class DispatchService {
       status: 'processing',
     });
     // Read at every claim: a parameter saved a moment ago must reach the next run.
-    const parameters = await this.parameters.readForRun(tenantScope(row.rota_clients_id));
+    const parameters = await this.parameters.readForRun(systemScope(row.rota_clients_id));
     const environment: Record<string, string> = {
       ...Object.fromEntries(
         parameters.filter((p) => !p.secret).map((p) => [`ROTA_PARAM_${p.name}`, p.value]),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { RobotTask, RobotTaskFinish } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { tenantScope } from '../../lib/tenant-scope.js';
+import { systemScope } from '../../lib/tenant-scope.js';
 import { hashToken } from '../../lib/tokens.js';
 import type { ParameterService, RunParameter } from '../parameters/service.js';
 import type { EnvironmentService } from '../environments/service.js';
@@ -84,10 +84,10 @@ export class RunApiService {
   }
 
   environmentsOf(run: RunIdentity): Promise<RunEnvironment[]> {
-    return this.environments.readForRun(tenantScope(run.rota_clients_id));
+    return this.environments.readForRun(systemScope(run.rota_clients_id));
   }
 
   parametersOf(run: RunIdentity): Promise<RunParameter[]> {
-    return this.parameters.readForRun(tenantScope(run.rota_clients_id));
+    return this.parameters.readForRun(systemScope(run.rota_clients_id));
   }
 }

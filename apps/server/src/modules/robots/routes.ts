@@ -30,7 +30,7 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     create: {
       body: robotCreateSchema,
       summary: 'Create a robot',
-      run: async (scope, input, request) => {
+      run: async (scope, input, _author, request) => {
         const actor = actorOf(request);
         const robot = await robots.create(scope, input, actor.user.users_id);
         // It joined its creator's teams: the rest of this request sees it too (the audit).

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
-import { tenantScope, type TenantScope } from '../../lib/tenant-scope.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
 import {
   addRobotToTeamsOf,
   deleteRobot,
@@ -30,8 +30,7 @@ export const toRobot = (row: RobotRow): Robot => ({
 });
 
 /** The scope once `robotId` joined the caller's teams. */
-export const seenWith = (scope: TenantScope, robotId: number) =>
-  scope.robotIds ? tenantScope(scope.clientId, [...scope.robotIds, robotId]) : scope;
+export const seenWith = (scope: TenantScope, robotId: number) => scope.withRobot(robotId);
 
 const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_robot_name' }]);

@@ -25,7 +25,7 @@ export const userClientRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       body: userClientCreateSchema,
       summary:
         'Add an existing user to the selected client with one of its profiles: a user the caller already sees (a member of a client where the caller may list users; any user for a platform administrator); any other id answers 404 like one that does not exist',
-      run: (scope, input, request) => userClients.create(scope, actorOf(request), input),
+      run: (scope, input, _author, request) => userClients.create(scope, actorOf(request), input),
     },
     update: userClientUpdateSchema,
     service: userClients,

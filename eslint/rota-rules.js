@@ -1,0 +1,134 @@
+// Rota's own lint rules (issue 12): each table has one owning module, and a module's repositories
+// are its own. The ownership list lives in one place, the `@owners` block at the top of
+// apps/server/src/db/schema.ts; these rules read it.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/server/src');
+const SCHEMA = path.join(SERVER_SRC, 'db/schema.ts');
+
+function loadOwnership() {
+  const text = readFileSync(SCHEMA, 'utf8');
+  const block = /@owners\n([\s\S]*?)@end/.exec(text);
+  if (!block) throw new Error(`${SCHEMA}: no @owners ... @end block`);
+  /** Drizzle export name → owner ('engine' or 'lib/rate-limiter.ts'). */
+  const ownerOfTable = new Map();
+  for (const line of block[1].split('\n')) {
+    const match = /^\s*\*\s+([\w./-]+):\s*(.+)$/.exec(line);
+    if (!match) continue;
+    for (const name of match[2]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      ownerOfTable.set(name, match[1]);
+    }
+  }
+  /** SQL table name → Drizzle export name. */
+  const tableOfSqlName = new Map();
+  for (const match of text.matchAll(/export const (\w+) = pgTable\(\s*'([a-z_]+)'/g)) {
+    tableOfSqlName.set(match[2], match[1]);
+  }
+  for (const table of tableOfSqlName.values()) {
+    if (!ownerOfTable.has(table))
+      throw new Error(`${SCHEMA}: table ${table} has no owner in @owners`);
+  }
+  return { ownerOfTable, tableOfSqlName };
+}
+
+let ownership;
+const owners = () => (ownership ??= loadOwnership());
+
+/** Where a server source file sits: its owner key and whether it is a repository. */
+function placeOf(filename) {
+  const rel = path.relative(SERVER_SRC, filename).split(path.sep).join('/');
+  if (rel.startsWith('..')) return null;
+  const module = /^modules\/([^/]+)\//.exec(rel)?.[1];
+  return {
+    rel,
+    owner: module ?? rel,
+    module: module ?? null,
+    repository: /repository\.ts$/.test(rel),
+  };
+}
+
+function resolveImport(filename, source) {
+  if (!source.startsWith('.')) return null;
+  const target = path.resolve(path.dirname(filename), source).replace(/\.js$/, '.ts');
+  return path.relative(SERVER_SRC, target).split(path.sep).join('/');
+}
+
+const tableOwner = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description: "Only a table's owning module's repositories touch it (db/schema.ts @owners)",
+    },
+    schema: [],
+  },
+  create(context) {
+    const place = placeOf(context.filename);
+    if (!place || place.rel.startsWith('db/')) return {};
+    const { ownerOfTable, tableOfSqlName } = owners();
+    const mayTouch = (table) => {
+      const owner = ownerOfTable.get(table);
+      if (owner !== place.owner) return `${table} belongs to ${owner}: call its service`;
+      if (place.module && !place.repository)
+        return `${table} is read and written by ${owner}'s repositories only`;
+      return null;
+    };
+    const sqlPattern = new RegExp(
+      `\\b(?:from|join|update|into|using)\\s+"?(${[...tableOfSqlName.keys()].join('|')})\\b"?`,
+      'gi',
+    );
+    return {
+      ImportDeclaration(node) {
+        if (resolveImport(context.filename, String(node.source.value)) !== 'db/schema.ts') return;
+        for (const spec of node.specifiers) {
+          if (spec.type !== 'ImportSpecifier') {
+            context.report({ node: spec, message: 'Import tables from db/schema by name' });
+            continue;
+          }
+          const name = spec.imported.name;
+          if (!ownerOfTable.has(name)) continue; // a type or helper, not a table
+          const problem = mayTouch(name);
+          if (problem) context.report({ node: spec, message: problem });
+        }
+      },
+      TemplateLiteral(node) {
+        for (const quasi of node.quasis) {
+          for (const match of quasi.value.raw.matchAll(sqlPattern)) {
+            const problem = mayTouch(tableOfSqlName.get(match[1].toLowerCase()));
+            if (problem) context.report({ node: quasi, message: `SQL on ${match[1]}: ${problem}` });
+          }
+        }
+      },
+    };
+  },
+};
+
+const moduleBoundary = {
+  meta: {
+    type: 'problem',
+    docs: { description: "A module's repositories are imported by that module only" },
+    schema: [],
+  },
+  create(context) {
+    const place = placeOf(context.filename);
+    if (!place) return {};
+    const check = (node) => {
+      if (!node.source) return;
+      const target = resolveImport(context.filename, String(node.source.value));
+      const match = target && /^modules\/([^/]+)\/.*repository\.ts$/.exec(target);
+      if (match && match[1] !== place.module) {
+        context.report({
+          node,
+          message: `${target} is ${match[1]}'s own: call ${match[1]}'s service instead`,
+        });
+      }
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+  },
+};
+
+export default { rules: { 'table-owner': tableOwner, 'module-boundary': moduleBoundary } };
