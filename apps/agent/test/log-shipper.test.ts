@@ -5,7 +5,6 @@ import { silentLogger } from '../src/logger.js';
 import { ProtocolGaveUpError, ProtocolRejectedError } from '../src/protocol-client.js';
 
 const ref = { execution_id: 5, attempt: 2 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function recorder(answer: (batch: AgentLogBatch) => Promise<{ cancel: boolean }>) {
   const batches: AgentLogBatch[] = [];
@@ -44,18 +43,24 @@ describe('LogShipper', () => {
 
   it('sends an empty batch when idle and passes a cancel on', async () => {
     let cancelled = 0;
+    let answered!: () => void;
+    const cancelPassedOn = new Promise<void>((resolve) => (answered = resolve));
     const { batches, send } = recorder(async () => ({ cancel: true }));
     const shipper = new LogShipper({
       ref,
       send,
-      onCancel: () => (cancelled += 1),
+      onCancel: () => {
+        cancelled += 1;
+        answered();
+      },
       signal: new AbortController().signal,
       logger: silentLogger,
       flushMs: 10,
       idleFlushMs: 50,
     });
     shipper.start();
-    await sleep(200);
+    // No line is ever pushed: only the idle flush can send, and its answer carries the cancel.
+    await cancelPassedOn;
     await shipper.drain();
     expect(batches.length).toBeGreaterThan(0);
     expect(batches[0]?.lines).toEqual([]);
@@ -65,10 +70,13 @@ describe('LogShipper', () => {
   it('keeps at most maxPending lines while the server is away, saying how many were dropped', async () => {
     let release: () => void = () => {};
     const blocked = new Promise<void>((resolve) => (release = resolve));
+    let inFlight!: () => void;
+    const firstSent = new Promise<void>((resolve) => (inFlight = resolve));
     let first = true;
     const { batches, send } = recorder(async () => {
       if (first) {
         first = false;
+        inFlight();
         await blocked;
       }
       return { cancel: false };
@@ -84,7 +92,7 @@ describe('LogShipper', () => {
     });
     shipper.start();
     shipper.push('stdout', 'line 1');
-    await sleep(50); // line 1 is now in flight
+    await firstSent; // line 1 is now in flight
     for (let i = 2; i <= 1000; i += 1) shipper.push('stdout', `line ${i}`);
     release();
     await shipper.drain();
@@ -151,20 +159,36 @@ describe('LogShipper', () => {
 
   it('stops trying when its signal ends delivery', async () => {
     const controller = new AbortController();
+    const tried: { lines: string[]; signal: AbortSignal }[] = [];
+    const warnings: string[] = [];
     const shipper = new LogShipper({
       ref,
-      send: (_batch, signal) =>
-        new Promise((_resolve, reject) =>
-          signal.addEventListener('abort', () => reject(new Error('aborted'))),
-        ),
+      // A server that never answers: only the signal ends the call.
+      send: (batch, signal) => {
+        tried.push({ lines: batch.lines.map((l) => l.line), signal });
+        // The agent quits while this batch is in flight.
+        controller.abort();
+        return new Promise((_resolve, reject) => {
+          if (signal.aborted) reject(new Error('aborted'));
+          signal.addEventListener('abort', () => reject(new Error('aborted')));
+        });
+      },
       onCancel: () => {},
       signal: controller.signal,
-      logger: silentLogger,
+      logger: { ...silentLogger, warn: (message: string) => warnings.push(message) },
       flushMs: 10,
     });
     shipper.start();
     shipper.push('stdout', 'never delivered');
-    setTimeout(() => controller.abort(), 50);
     await shipper.drain();
+    // The one call in flight was given the signal and ended by it; nothing was retried.
+    expect(tried).toEqual([{ lines: ['never delivered'], signal: controller.signal }]);
+    expect(tried[0]?.signal.aborted).toBe(true);
+    // Quitting is not a refusal: no "not delivered" warning, no notice queued for later.
+    expect(warnings).toEqual([]);
+    // A line pushed after the end is not sent either, even when asked to drain again.
+    shipper.push('stdout', 'after the end');
+    await shipper.drain();
+    expect(tried).toHaveLength(1);
   });
 });
