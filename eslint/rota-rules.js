@@ -48,7 +48,9 @@ function placeOf(filename) {
     rel,
     owner: module ?? rel,
     module: module ?? null,
-    repository: /repository\.ts$/.test(rel),
+    // Repositories, and what an owner lends other modules: read-only join views (`views.ts`)
+    // and statement fragments for one-statement hot paths (`statements.ts`).
+    repository: /(repository|\/views|\/statements)\.ts$/.test(rel),
   };
 }
 
