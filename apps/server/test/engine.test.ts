@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rotaExecutions } from '../src/db/schema.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -38,6 +39,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether the run's lease is over by the database's clock, the one the reaper reads. */
+async function leaseIsOver(id: number): Promise<boolean> {
+  const [row] = await t.db
+    .select({ over: sql<boolean>`${rotaExecutions.lease_expires_at} < now()` })
+    .from(rotaExecutions)
+    .where(eq(rotaExecutions.rota_executions_id, id));
+  return row!.over;
+}
+
+/** Waits (bounded) until the lease is over: what the reaper waits for, instead of a guess at it. */
+async function untilLeaseIsOver(id: number) {
+  for (let i = 0; i < 400 && !(await leaseIsOver(id)); i += 1) await sleep(25);
+  expect(await leaseIsOver(id)).toBe(true);
+}
 
 /** Nothing left in the queue between tests: cancel whatever waits. */
 async function drainQueue() {
@@ -156,15 +174,15 @@ describe('agent protocol', () => {
     const id = await runNow(c.admin, { id: robot, retries: 1 });
     const run = await agentA.claim();
     expect(run!.execution_id).toBe(id);
-    // A heartbeat renews the lease…
-    await new Promise((r) => setTimeout(r, 700));
+    // A heartbeat renews the lease: even once the claim's lease is over, a beat gives it another…
+    await untilLeaseIsOver(id);
     const beat = await agentA.heartbeat([{ execution_id: id, attempt: 1 }]);
     expect(beat.body.data.cancel).toEqual([]);
-    await new Promise((r) => setTimeout(r, 700));
+    expect(await leaseIsOver(id)).toBe(false);
     await t.app.engine.tick();
     expect((await executionOf(c.admin, id)).status).toBe('processing');
     // …and without one, the lease runs out.
-    await new Promise((r) => setTimeout(r, 1200));
+    await untilLeaseIsOver(id);
     await t.app.engine.tick();
     const lost = await executionOf(c.admin, id);
     expect(lost.status).toBe('queued');
@@ -224,14 +242,15 @@ describe('agent protocol', () => {
   it('wakes a waiting claim as soon as a run is queued', async () => {
     await drainQueue();
     const robot = await createRobot(c.admin, 'Engine robot wake');
+    const waiters = t.app.services.dispatch.waiters;
     const waiting = agentB.claim(20);
-    await new Promise((r) => setTimeout(r, 300));
-    const started = Date.now();
+    // The claim found nothing and waits: only a wake-up can bring it this run now.
+    for (let i = 0; i < 200 && waiters.size === 0; i += 1) await sleep(25);
+    expect(waiters.size).toBe(1);
     const id = await runNow(c.admin, { id: robot, rota_vms_id: vmB });
-    const run = await waiting;
-    expect(run!.execution_id).toBe(id);
-    // Far below the 20 s the claim would otherwise wait.
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Not woken, the claim would answer null when its 20 s are up.
+    expect((await waiting)!.execution_id).toBe(id);
+    expect(waiters.size).toBe(0);
   });
 
   it('keeps each client to its own executions', async () => {
