@@ -1,25 +1,48 @@
 import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AgentFinish, ExecutionStatus } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import { rotaExecutionAttempts, rotaExecutions } from '../../db/schema.js';
+import { packageSummaries } from '../robot-versions/views.js';
+import { robotSummaries } from '../robots/views.js';
+import { releaseTasksHeldBy } from '../tasks/statements.js';
+import { col, tableAs } from './sql-refs.js';
 import { preparedRowsOf, rowsOf } from './sql-rows.js';
 
-/** The columns of rota_executions the engine works with, as the drivers answer them. */
-export interface ExecutionRow {
-  rota_executions_id: number;
-  rota_clients_id: number;
-  rota_robots_id: number;
-  rota_schedulings_id: number | null;
-  rota_nodes_id: number | null;
-  status: ExecutionStatus;
-  attempts: number;
-  retries: number;
-  timeout_seconds: number;
-  cancel_requested_at: Date | string | null;
-}
+const E = rotaExecutions;
+const A = rotaExecutionAttempts;
 
-const RETURNING = sql.raw(
-  'rota_executions_id, rota_clients_id, rota_robots_id, rota_schedulings_id, rota_nodes_id, status, attempts, retries, timeout_seconds, cancel_requested_at',
-);
+/** The columns of an execution the engine decides with, as the drivers answer them. */
+export type ExecutionRow = Pick<
+  typeof rotaExecutions.$inferSelect,
+  | 'rota_executions_id'
+  | 'rota_clients_id'
+  | 'rota_robots_id'
+  | 'rota_schedulings_id'
+  | 'rota_nodes_id'
+  | 'attempts'
+  | 'retries'
+  | 'timeout_seconds'
+  | 'cancel_requested_at'
+> & { status: ExecutionStatus };
+
+/** The same columns of any alias of rota_executions, for `returning` and `select` lists. */
+const executionColumns = (e: typeof rotaExecutions) =>
+  sql.join(
+    [
+      e.rota_executions_id,
+      e.rota_clients_id,
+      e.rota_robots_id,
+      e.rota_schedulings_id,
+      e.rota_nodes_id,
+      e.status,
+      e.attempts,
+      e.retries,
+      e.timeout_seconds,
+      e.cancel_requested_at,
+    ].map((c) => sql`${c} as ${col(c)}`),
+    sql`, `,
+  );
 
 export interface NewExecution {
   rota_clients_id: number;
@@ -38,27 +61,35 @@ export async function insertExecution(db: Db, run: NewExecution): Promise<number
   const vmIds = run.vm_ids ? sql`${`{${run.vm_ids.join(',')}}`}::integer[]` : sql`null`;
   const [row] = await rowsOf<{ id: number }>(
     db,
-    sql`insert into rota_executions
-          (rota_clients_id, rota_robots_id, rota_schedulings_id, vm_ids, trigger, priority,
-           timeout_seconds, retries, sleep_seconds, created_by)
+    sql`insert into ${E}
+          (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
+           ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
+           ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.created_by)})
         values (${run.rota_clients_id}, ${run.rota_robots_id}, ${run.rota_schedulings_id}, ${vmIds},
                 ${run.trigger}, ${run.priority}, ${run.timeout_seconds}, ${run.retries},
                 ${run.sleep_seconds}, ${run.created_by})
-        returning rota_executions_id as id`,
+        returning ${E.rota_executions_id} as id`,
   );
   return row!.id;
 }
 
-export interface ClaimedRow extends ExecutionRow {
-  rota_robot_versions_id: number | null;
-  robot_name: string;
-  executor: string;
-  remote_root: string | null;
-  version: string | null;
-  sha256: string | null;
-  size_bytes: string | number | null;
-  format: 'zip' | 'tar.gz' | null;
-}
+export type ClaimedRow = ExecutionRow &
+  Pick<typeof rotaExecutions.$inferSelect, 'rota_robot_versions_id'> & {
+    robot_name: string;
+    executor: string;
+    remote_root: string | null;
+    version: string | null;
+    sha256: string | null;
+    /** bigint: a string from node-postgres, a number from PGlite. */
+    size_bytes: string | number | null;
+    format: 'zip' | 'tar.gz' | null;
+  };
+
+const e = alias(rotaExecutions, 'e');
+const p = alias(rotaExecutions, 'p');
+const a = alias(rotaExecutionAttempts, 'a');
+const r = robotSummaries;
+const v = packageSummaries;
 
 /**
  * Takes the next execution this agent's VM may run: the highest priority, then the oldest.
@@ -76,53 +107,50 @@ export async function claimNext(
     db,
     'rota_claim_next',
     sql`with next as (
-          select e.rota_executions_id
-            from rota_executions e
-           where e.rota_clients_id = ${agent.rota_clients_id}
-             and e.status = 'queued'
-             and (e.vm_ids is null or ${agent.rota_vms_id} = any(e.vm_ids))
-             and (e.sleep_seconds = 0 or e.rota_schedulings_id is null or not exists (
-                   select 1 from rota_executions p
-                    where p.rota_schedulings_id = e.rota_schedulings_id
-                      and p.rota_vms_id = ${agent.rota_vms_id}
-                      and p.ended_at > now() - make_interval(secs => e.sleep_seconds)))
-           order by e.priority desc nulls last, e.queued_at, e.rota_executions_id
+          select ${e.rota_executions_id} as id
+            from ${tableAs(e)}
+           where ${e.rota_clients_id} = ${agent.rota_clients_id}
+             and ${e.status} = 'queued'
+             and (${e.vm_ids} is null or ${agent.rota_vms_id} = any(${e.vm_ids}))
+             and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
+                   select 1 from ${tableAs(p)}
+                    where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
+                      and ${p.rota_vms_id} = ${agent.rota_vms_id}
+                      and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))
+           order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
            limit 1
            for update skip locked
         ),
         claimed as (
-          update rota_executions e
-             set status = 'processing',
-                 attempts = e.attempts + 1,
-                 rota_nodes_id = ${agent.rota_nodes_id},
-                 rota_vms_id = ${agent.rota_vms_id},
-                 started_at = coalesce(e.started_at, now()),
-                 lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
-                 run_token_hash = ${runTokenHash},
-                 rota_robot_versions_id = (select r.rota_robot_versions_id_current
-                                             from rota_robots r
-                                            where r.rota_robots_id = e.rota_robots_id)
+          update ${E}
+             set ${col(E.status)} = 'processing',
+                 ${col(E.attempts)} = ${E.attempts} + 1,
+                 ${col(E.rota_nodes_id)} = ${agent.rota_nodes_id},
+                 ${col(E.rota_vms_id)} = ${agent.rota_vms_id},
+                 ${col(E.started_at)} = coalesce(${E.started_at}, now()),
+                 ${col(E.lease_expires_at)} = now() + make_interval(secs => ${leaseSeconds}),
+                 ${col(E.run_token_hash)} = ${runTokenHash},
+                 ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
+                                                      where ${r.rota_robots_id} = ${E.rota_robots_id})
             from next
-           where e.rota_executions_id = next.rota_executions_id
-          returning e.*
+           where ${E.rota_executions_id} = next.id
+          returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id
         ),
         attempt as (
-          insert into rota_execution_attempts
-                 (rota_clients_id, rota_executions_id, attempt, rota_nodes_id, rota_vms_id,
-                  run_token_hash)
-          select rota_clients_id, rota_executions_id, attempts, ${agent.rota_nodes_id}, ${agent.rota_vms_id},
-                 ${runTokenHash}
+          insert into ${A}
+                 (${col(A.rota_clients_id)}, ${col(A.rota_executions_id)}, ${col(A.attempt)},
+                  ${col(A.rota_nodes_id)}, ${col(A.rota_vms_id)}, ${col(A.run_token_hash)})
+          select rota_clients_id, rota_executions_id, attempts, ${agent.rota_nodes_id},
+                 ${agent.rota_vms_id}, ${runTokenHash}
             from claimed
           on conflict do nothing
         )
-        select c.rota_executions_id, c.rota_clients_id, c.rota_robots_id, c.rota_schedulings_id,
-               c.rota_nodes_id, c.status, c.attempts, c.retries, c.timeout_seconds,
-               c.cancel_requested_at, c.rota_robot_versions_id,
-               r.name as robot_name, r.executor, r.remote_root,
-               v.version, v.sha256, v.size_bytes, v.format
+        select c.*, ${r.name} as robot_name, ${r.executor} as executor,
+               ${r.remote_root} as remote_root, ${v.version} as version, ${v.sha256} as sha256,
+               ${v.size_bytes} as size_bytes, ${v.format} as format
           from claimed c
-          join rota_robots r on r.rota_robots_id = c.rota_robots_id
-          left join rota_robot_versions v on v.rota_robot_versions_id = c.rota_robot_versions_id`,
+          join ${r} on ${r.rota_robots_id} = c.rota_robots_id
+          left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id`,
   );
   return row;
 }
@@ -134,8 +162,8 @@ export async function lockExecution(
 ): Promise<ExecutionRow | undefined> {
   const [row] = await rowsOf<ExecutionRow>(
     tx,
-    sql`select ${RETURNING} from rota_executions
-         where rota_executions_id = ${id} and rota_clients_id = ${clientId}
+    sql`select ${executionColumns(E)} from ${E}
+         where ${E.rota_executions_id} = ${id} and ${E.rota_clients_id} = ${clientId}
          for update`,
   );
   return row;
@@ -166,21 +194,20 @@ export async function settleAttempt(
   // One statement: the attempt's end, the run's held tasks back to pending, the run's state.
   await tx.execute(
     sql`with ended_attempt as (
-          update rota_execution_attempts
-             set status = ${attemptStatus}, exit_code = ${result.exit_code},
-                 message = ${result.message}, ended_at = now(), ended_by = 'server'
-           where rota_executions_id = ${execution.rota_executions_id}
-             and attempt = ${execution.attempts} and ended_at is null
+          update ${A}
+             set ${col(A.status)} = ${attemptStatus}, ${col(A.exit_code)} = ${result.exit_code},
+                 ${col(A.message)} = ${result.message}, ${col(A.ended_at)} = now(),
+                 ${col(A.ended_by)} = 'server'
+           where ${A.rota_executions_id} = ${execution.rota_executions_id}
+             and ${A.attempt} = ${execution.attempts} and ${A.ended_at} is null
         ),
-        released_tasks as (
-          update rota_tasks set status = 'pending', rota_executions_id = null, updated_at = now()
-           where rota_executions_id = ${execution.rota_executions_id} and status = 'processing'
-        )
-        update rota_executions
-           set status = ${status}, exit_code = ${result.exit_code}, message = ${result.message},
-               lease_expires_at = null, run_token_hash = null,
-               ended_at = ${requeued ? sql`null` : sql`now()`}
-         where rota_executions_id = ${execution.rota_executions_id}`,
+        released_tasks as (${releaseTasksHeldBy(execution.rota_executions_id)})
+        update ${E}
+           set ${col(E.status)} = ${status}, ${col(E.exit_code)} = ${result.exit_code},
+               ${col(E.message)} = ${result.message}, ${col(E.lease_expires_at)} = null,
+               ${col(E.run_token_hash)} = null,
+               ${col(E.ended_at)} = ${requeued ? sql`null` : sql`now()`}
+         where ${E.rota_executions_id} = ${execution.rota_executions_id}`,
   );
   return { execution, status, requeued };
 }
@@ -197,10 +224,10 @@ export async function lockExpiredLeases(
 ): Promise<ExecutionRow[]> {
   return rowsOf<ExecutionRow>(
     tx,
-    sql`select ${RETURNING} from rota_executions
-         where status = 'processing'
-           and lease_expires_at < now() - make_interval(secs => ${marginSeconds})
-         order by lease_expires_at
+    sql`select ${executionColumns(E)} from ${E}
+         where ${E.status} = 'processing'
+           and ${E.lease_expires_at} < now() - make_interval(secs => ${marginSeconds})
+         order by ${E.lease_expires_at}
          limit ${limit}
          for update skip locked`,
   );
@@ -216,11 +243,12 @@ export async function renewLeases(
   if (executionIds.length === 0) return [];
   return rowsOf(
     db,
-    sql`update rota_executions
-           set lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
-         where rota_executions_id = any(${`{${executionIds.join(',')}}`}::integer[])
-           and rota_nodes_id = ${agentId} and status = 'processing'
-        returning rota_executions_id as id, attempts, cancel_requested_at is not null as cancel`,
+    sql`update ${E}
+           set ${col(E.lease_expires_at)} = now() + make_interval(secs => ${leaseSeconds})
+         where ${E.rota_executions_id} = any(${`{${executionIds.join(',')}}`}::integer[])
+           and ${E.rota_nodes_id} = ${agentId} and ${E.status} = 'processing'
+        returning ${E.rota_executions_id} as id, ${E.attempts} as attempts,
+                  ${E.cancel_requested_at} is not null as cancel`,
   );
 }
 
@@ -239,46 +267,41 @@ export async function finishCurrentAttempt(
     db,
     'rota_finish_attempt',
     sql`with cur as (
-          select e.rota_executions_id, e.attempts, e.retries, e.cancel_requested_at
-            from rota_executions e
-           where e.rota_executions_id = ${result.execution_id}
-             and e.rota_clients_id = ${agent.rota_clients_id}
-             and e.status = 'processing' and e.attempts = ${result.attempt}
-             and e.rota_nodes_id = ${agent.rota_nodes_id}
+          select ${E.rota_executions_id} as id, ${E.attempts} as attempts,
+                 ${E.retries} as retries, ${E.cancel_requested_at} as cancel_requested_at
+            from ${E}
+           where ${E.rota_executions_id} = ${result.execution_id}
+             and ${E.rota_clients_id} = ${agent.rota_clients_id}
+             and ${E.status} = 'processing' and ${E.attempts} = ${result.attempt}
+             and ${E.rota_nodes_id} = ${agent.rota_nodes_id}
            for update
         ),
         att as (
-          update rota_execution_attempts a
-             set status = case when cur.cancel_requested_at is not null then 'cancelled'
-                               else ${result.status}::text end,
-                 exit_code = ${result.exit_code}, message = ${result.message}, ended_at = now(),
-                 ended_by = 'agent'
+          update ${A}
+             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
+                                         else ${result.status}::text end,
+                 ${col(A.exit_code)} = ${result.exit_code}, ${col(A.message)} = ${result.message},
+                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
             from cur
-           where a.rota_executions_id = cur.rota_executions_id
-             and a.attempt = ${result.attempt} and a.ended_at is null
-          returning a.rota_executions_id, a.status
+           where ${A.rota_executions_id} = cur.id
+             and ${A.attempt} = ${result.attempt} and ${A.ended_at} is null
+          returning ${A.rota_executions_id} as id, ${A.status} as status
         ),
         decided as (
-          select att.rota_executions_id, att.status,
+          select att.id, att.status,
                  att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
                    as requeued
-            from att join cur on cur.rota_executions_id = att.rota_executions_id
+            from att join cur on cur.id = att.id
         ),
-        released as (
-          update rota_tasks set status = 'pending', rota_executions_id = null, updated_at = now()
-           where rota_executions_id = (select rota_executions_id from decided)
-             and status = 'processing'
-        )
-        update rota_executions e
-           set status = case when d.requeued then 'queued' else d.status end,
-               exit_code = ${result.exit_code}, message = ${result.message},
-               lease_expires_at = null, run_token_hash = null,
-               ended_at = case when d.requeued then null else now() end
+        released as (${releaseTasksHeldBy(sql`(select id from decided)`)})
+        update ${E}
+           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
+               ${col(E.exit_code)} = ${result.exit_code}, ${col(E.message)} = ${result.message},
+               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
+               ${col(E.ended_at)} = case when d.requeued then null else now() end
           from decided d
-         where e.rota_executions_id = d.rota_executions_id
-        returning e.rota_executions_id, e.rota_clients_id, e.rota_robots_id,
-                  e.rota_schedulings_id, e.rota_nodes_id, e.status, e.attempts, e.retries,
-                  e.timeout_seconds, e.cancel_requested_at, d.requeued`,
+         where ${E.rota_executions_id} = d.id
+        returning ${executionColumns(E)}, d.requeued`,
   );
   if (!row) return null;
   const { requeued, ...execution } = row;
@@ -298,21 +321,22 @@ export async function recordLateResult(
   const [row] = await rowsOf<{ ended_by: string | null; recorded: boolean }>(
     db,
     sql`with found as (
-          select rota_execution_attempts_id, ended_by, late_reported_at
-            from rota_execution_attempts
-           where rota_executions_id = ${result.execution_id} and attempt = ${result.attempt}
-             and rota_clients_id = ${agent.rota_clients_id}
+          select ${A.rota_execution_attempts_id} as id, ${A.ended_by} as ended_by,
+                 ${A.late_reported_at} as late_reported_at
+            from ${A}
+           where ${A.rota_executions_id} = ${result.execution_id} and ${A.attempt} = ${result.attempt}
+             and ${A.rota_clients_id} = ${agent.rota_clients_id}
            for update
         ),
         recorded as (
-          update rota_execution_attempts a
-             set late_status = ${result.status}, late_exit_code = ${result.exit_code},
-                 late_message = ${result.message}, late_reported_at = now()
+          update ${A}
+             set ${col(A.late_status)} = ${result.status}, ${col(A.late_exit_code)} = ${result.exit_code},
+                 ${col(A.late_message)} = ${result.message}, ${col(A.late_reported_at)} = now()
             from found
-           where a.rota_execution_attempts_id = found.rota_execution_attempts_id
+           where ${A.rota_execution_attempts_id} = found.id
              and found.ended_by = 'server' and found.late_reported_at is null
-             and a.rota_nodes_id = ${agent.rota_nodes_id}
-          returning a.rota_execution_attempts_id
+             and ${A.rota_nodes_id} = ${agent.rota_nodes_id}
+          returning ${A.rota_execution_attempts_id}
         )
         select found.ended_by, exists (select 1 from recorded) as recorded from found`,
   );
@@ -334,19 +358,20 @@ export async function releaseClaim(
   const released = await rowsOf<{ id: number }>(
     db,
     sql`with released as (
-          update rota_executions
-             set status = 'queued', attempts = attempts - 1, rota_nodes_id = null,
-                 rota_vms_id = null, lease_expires_at = null, run_token_hash = null,
-                 started_at = case when attempts = 1 then null else started_at end
-           where rota_executions_id = ${executionId} and attempts = ${attempt}
-             and status = 'processing' and rota_nodes_id = ${agentId}
-          returning rota_executions_id
+          update ${E}
+             set ${col(E.status)} = 'queued', ${col(E.attempts)} = ${E.attempts} - 1,
+                 ${col(E.rota_nodes_id)} = null, ${col(E.rota_vms_id)} = null,
+                 ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
+                 ${col(E.started_at)} = case when ${E.attempts} = 1 then null else ${E.started_at} end
+           where ${E.rota_executions_id} = ${executionId} and ${E.attempts} = ${attempt}
+             and ${E.status} = 'processing' and ${E.rota_nodes_id} = ${agentId}
+          returning ${E.rota_executions_id} as id
         ),
         forgotten as (
-          delete from rota_execution_attempts a using released
-           where a.rota_executions_id = released.rota_executions_id and a.attempt = ${attempt}
+          delete from ${tableAs(a)} using released
+           where ${a.rota_executions_id} = released.id and ${a.attempt} = ${attempt}
         )
-        select rota_executions_id as id from released`,
+        select id from released`,
   );
   return released.length > 0;
 }
@@ -359,9 +384,9 @@ export async function lockRunsLeftOn(
 ): Promise<ExecutionRow[]> {
   return rowsOf<ExecutionRow>(
     tx,
-    sql`select ${RETURNING} from rota_executions
-         where status = 'processing' and rota_nodes_id = ${agentId}
-           and not (rota_executions_id = any(${`{${heldIds.join(',')}}`}::integer[]))
+    sql`select ${executionColumns(E)} from ${E}
+         where ${E.status} = 'processing' and ${E.rota_nodes_id} = ${agentId}
+           and not (${E.rota_executions_id} = any(${`{${heldIds.join(',')}}`}::integer[]))
          for update skip locked`,
   );
 }
@@ -373,9 +398,9 @@ export async function lockRunsLeftOn(
 export async function recordStaleCall(db: Db, runTokenHash: string): Promise<boolean> {
   const rows = await rowsOf<{ id: number }>(
     db,
-    sql`update rota_execution_attempts set refused_calls = refused_calls + 1
-         where run_token_hash = ${runTokenHash}
-        returning rota_executions_id as id`,
+    sql`update ${A} set ${col(A.refused_calls)} = ${A.refused_calls} + 1
+         where ${A.run_token_hash} = ${runTokenHash}
+        returning ${A.rota_executions_id} as id`,
   );
   return rows.length > 0;
 }

@@ -1,0 +1,21 @@
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { rotaRobots } from '../../db/schema.js';
+
+const qb = new QueryBuilder();
+
+/**
+ * Read-only: what other modules may join on to show, search or run a robot (PostgreSQL inlines
+ * it, so a join on it plans as a join on the table). Writes go through RobotService.
+ */
+export const robotSummaries = qb
+  .select({
+    rota_robots_id: rotaRobots.rota_robots_id,
+    rota_clients_id: rotaRobots.rota_clients_id,
+    name: rotaRobots.name,
+    executor: rotaRobots.executor,
+    remote_root: rotaRobots.remote_root,
+    active: rotaRobots.active,
+    current_version_id: rotaRobots.rota_robot_versions_id_current,
+  })
+  .from(rotaRobots)
+  .as('robot_summaries');
