@@ -4,12 +4,11 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { PRODUCT_NAME, refuseUnstorable, VERSION_LABEL } from '@rota/contract';
+import { refuseUnstorable } from '@rota/contract';
 import type { Config } from '../config/env.js';
 import type { Db } from '../db/client.js';
 import { pickLanguage } from '../lib/language.js';
@@ -83,6 +82,7 @@ import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
 import { loggableError } from './loggable-error.js';
+import { swaggerOptions } from './openapi.js';
 import type { Services } from './services.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -265,32 +265,7 @@ export async function buildApp(options: AppOptions) {
     await services.auth.drain();
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: `${PRODUCT_NAME} Control Room API`,
-        version: VERSION_LABEL,
-        description:
-          'JSON over HTTP. Send `Authorization: Bearer <token>` from `POST /api/user/api/auth/v1/session`.',
-      },
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer' },
-          agentToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'The agent token (agent protocol)',
-          },
-          runToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: "A run's ROTA_EXECUTION_TOKEN (robot API)",
-          },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, swaggerOptions);
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
