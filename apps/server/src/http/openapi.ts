@@ -11,8 +11,9 @@ import { bearerSecurity } from './responses.js';
  */
 
 /**
- * Resources whose name is not their URL's words pluralised (`rota/robot/version` →
- * `robotVersions`): the URL keeps the names of the product Rota replaced.
+ * Resources whose URL words, pluralised (`rota/robot/version` → `robotVersions`), would not name
+ * them: the URL says `node` and `env` where the console says agents and environments, and some
+ * are not collections.
  */
 const RESOURCES: Record<string, string> = {
   'user/auth': 'auth',
@@ -47,7 +48,7 @@ const OPERATIONS: Record<string, string> = {
 
 const VERBS: Record<string, string> = { index: 'list', show: 'get' };
 
-/** Hijacking routes: their answer is not a schema the serializer knows, so the route omits it. */
+/** Routes that write their answer themselves (reply.hijack), so declare no 200 to serialize. */
 const STREAMS: Record<string, { description: string; mediaType: string }> = {
   'GET /api/rota/events/api/v1/stream': {
     description: 'The stream: `event:` and `data:` lines until the client closes it',
