@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLogs, rotaEnvironments } from '../src/db/schema.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { createProfile, createUser } from './helpers/fixtures.js';
+import { startPgliteServer } from './helpers/pglite-server.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 
@@ -11,8 +12,8 @@ const B = '/api/rota/env/api/v1';
 let t: TestApp;
 let c: Tenants;
 
-/** The PostgreSQL of the project's machines (trust authentication), or the one tests run on. */
-const LOCAL_PG = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+/** The PostgreSQL the suite runs on, when it runs on one (trust authentication). */
+const SUITE_PG = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : undefined;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -265,51 +266,62 @@ describe('environment connection test', () => {
   const test = (id: number, extra: object = {}, as: Caller = tester) =>
     as.post(`${B}/test`, { id, ...extra });
 
-  it('connects to a reachable PostgreSQL and says its version', async () => {
-    const id = await createEnvironment(c.admin, {
-      title: 'Local PostgreSQL',
-      db_url: LOCAL_PG.hostname,
-      db_port: Number(LOCAL_PG.port || 5432),
-      db_name: LOCAL_PG.pathname.slice(1) || 'postgres',
-      db_user: decodeURIComponent(LOCAL_PG.username) || 'postgres',
-      db_pass: decodeURIComponent(LOCAL_PG.password) || 'unused-with-trust',
-    });
-    const res = await test(id);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ ok: true });
-    expect(res.body.data.message).toMatch(/^Connected: PostgreSQL \d+/);
-    expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(JSON.stringify(res.body)).not.toContain('unused-with-trust');
+  it('connects to a reachable PostgreSQL (one the test starts) and says its version', async () => {
+    const postgres = await startPgliteServer();
+    try {
+      const id = await createEnvironment(c.admin, {
+        title: 'Reachable PostgreSQL',
+        db_url: postgres.host,
+        db_port: postgres.port,
+        db_name: 'postgres',
+        db_user: 'postgres',
+        db_pass: 'unused-with-trust',
+      });
+      const res = await test(id);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ ok: true });
+      expect(res.body.data.message).toMatch(/^Connected: PostgreSQL \d+/);
+      expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(JSON.stringify(res.body)).not.toContain('unused-with-trust');
 
-    const pt = client(t.app, { token: c.adminToken, lang: 'pt' });
-    expect((await test(id, {}, pt)).body.data.message).toMatch(/^Conectado: PostgreSQL/);
+      const pt = client(t.app, { token: c.adminToken, lang: 'pt' });
+      expect((await test(id, {}, pt)).body.data.message).toMatch(/^Conectado: PostgreSQL/);
+    } finally {
+      await postgres.close();
+    }
   });
 
-  it('shows what PostgreSQL itself answered: unknown database, unknown role', async () => {
-    const base = {
-      db_url: LOCAL_PG.hostname,
-      db_port: Number(LOCAL_PG.port || 5432),
-    };
-    const missingDb = await createEnvironment(c.admin, {
-      ...base,
-      title: 'Missing database',
-      db_name: 'rota_no_such_database',
-      db_user: decodeURIComponent(LOCAL_PG.username) || 'postgres',
-    });
-    const res = await test(missingDb);
-    expect(res.status).toBe(200);
-    expect(res.body.data.ok).toBe(false);
-    expect(res.body.data.message).toContain('rota_no_such_database');
+  // The embedded PostgreSQL has one database and one role and takes any name for them: only a
+  // real server refuses an unknown one, so this runs on the suite's PostgreSQL (CI's second leg).
+  it.runIf(SUITE_PG)(
+    'shows what PostgreSQL itself answered: unknown database, unknown role (with DATABASE_URL)',
+    async () => {
+      const pg = SUITE_PG!;
+      const base = {
+        db_url: pg.hostname,
+        db_port: Number(pg.port || 5432),
+      };
+      const missingDb = await createEnvironment(c.admin, {
+        ...base,
+        title: 'Missing database',
+        db_name: 'rota_no_such_database',
+        db_user: decodeURIComponent(pg.username) || 'postgres',
+      });
+      const res = await test(missingDb);
+      expect(res.status).toBe(200);
+      expect(res.body.data.ok).toBe(false);
+      expect(res.body.data.message).toContain('rota_no_such_database');
 
-    const missingRole = await createEnvironment(c.admin, {
-      ...base,
-      title: 'Missing role',
-      db_user: 'rota_no_such_role',
-    });
-    const role = await test(missingRole);
-    expect(role.body.data.ok).toBe(false);
-    expect(role.body.data.message).toContain('rota_no_such_role');
-  });
+      const missingRole = await createEnvironment(c.admin, {
+        ...base,
+        title: 'Missing role',
+        db_user: 'rota_no_such_role',
+      });
+      const role = await test(missingRole);
+      expect(role.body.data.ok).toBe(false);
+      expect(role.body.data.message).toContain('rota_no_such_role');
+    },
+  );
 
   it('sends the stored password only to the host, port, user and database it was saved for', async () => {
     const saved = await fakePostgres();
@@ -391,9 +403,7 @@ describe('environment connection test', () => {
   });
 
   it('gives one generic answer for whatever is not PostgreSQL', { timeout: 60_000 }, async () => {
-    // A listener that accepts and then stays silent, like a firewalled or hung server.
-    const silent = net.createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await silentServer();
     const closedPort = await freePort();
     const targets = {
       redis: { db_url: '127.0.0.1', db_port: 6379 },
@@ -402,9 +412,11 @@ describe('environment connection test', () => {
       mosquitto: { db_url: '127.0.0.1', db_port: 1883 },
       nats: { db_url: '127.0.0.1', db_port: 4222 },
       closed: { db_url: '127.0.0.1', db_port: closedPort },
-      silent: { db_url: '127.0.0.1', db_port: (silent.address() as net.AddressInfo).port },
+      // Stands for an unroutable address too: a connect that never completes and a startup
+      // never answered end the same way, at the deadline (an address such as 10.255.255.1 is
+      // refused at once on some machines, and then never took that path).
+      silent: { db_url: '127.0.0.1', db_port: silent.port },
       unknownName: { db_url: 'no-such-host.invalid' },
-      unroutable: { db_url: '10.255.255.1' },
     };
     try {
       const answers: Record<string, unknown> = {};
@@ -422,13 +434,17 @@ describe('environment connection test', () => {
       for (const answer of Object.values(answers)) {
         expect(answer).toEqual({ ok: false, message: NO_POSTGRES });
       }
+      // The silent one was really reached and asked as PostgreSQL, never answered, and the
+      // server gave up on it: it hung up (only its deadline ends such a try).
+      expect(silent.startups).toBe(1);
+      await silent.untilHungUp(1);
       const pt = await clientAdmin(c.defaultClientId, 'pt');
       const closed = await createEnvironment(c.admin, { title: 'Closed pt', ...targets.closed });
       expect((await test(closed, {}, pt)).body.data.message).toBe(
         'Nenhum servidor PostgreSQL respondeu neste endereço',
       );
     } finally {
-      silent.close();
+      await silent.close();
     }
   });
 
@@ -536,6 +552,45 @@ async function fakePostgres() {
       return connections;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A listener that accepts, reads and never answers, like a hung or firewalled server; it counts
+ * the PostgreSQL startup messages it got and the connections the caller closed.
+ */
+async function silentServer() {
+  const PROTOCOL_3 = 196608;
+  let startups = 0;
+  let hungUp = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    let first = true;
+    socket.on('data', (chunk) => {
+      if (first && chunk.length >= 8 && chunk.readInt32BE(4) === PROTOCOL_3) startups++;
+      first = false;
+    });
+    socket.on('end', () => hungUp++);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    get startups() {
+      return startups;
+    },
+    async untilHungUp(count: number) {
+      for (let i = 0; i < 200 && hungUp < count; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(hungUp).toBe(count);
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -33,9 +33,23 @@ it("streams the selected client's execution events, and only to that client", as
       data: { type: 'execution', execution_id: id, rota_robots_id: robot, status: 'queued' },
     },
   ]);
-  // Give the other client's stream the same time to (wrongly) receive something.
-  await new Promise((r) => setTimeout(r, 300));
-  expect(theirs.events).toEqual([]);
+  // The other client's own run comes after: had the first event reached their stream, it would
+  // have come before this one, on the same connection.
+  const theirRobot = await createRobot(c.other, 'Their live robot');
+  const theirRun = await runNow(c.other, { id: theirRobot });
+  await theirs.waitFor(() => theirs.events.length > 0);
+  expect(theirs.events).toEqual([
+    {
+      type: 'execution',
+      data: {
+        type: 'execution',
+        execution_id: theirRun,
+        rota_robots_id: theirRobot,
+        status: 'queued',
+      },
+    },
+  ]);
+  expect(mine.events).toHaveLength(1);
   await mine.close();
   await theirs.close();
 });
