@@ -29,6 +29,7 @@ let stop: (() => void) | undefined;
 afterEach(() => {
   stop?.();
   stop = undefined;
+  vi.useRealTimers();
 });
 
 describe('live connection', () => {
@@ -112,6 +113,8 @@ describe('live connection', () => {
   });
 
   it('stops on 401 and ends the session once', async () => {
+    // Fake timers: every reconnection the connection could have scheduled is run below.
+    vi.useFakeTimers();
     const { calls } = mockFetch(() => ({
       status: 401,
       body: { code: 'session_expired', message: 'Sua sessão expirou.' },
@@ -121,8 +124,10 @@ describe('live connection', () => {
     stop = connection.stop;
     connection.start('1');
     await vi.waitFor(() => expect(connection.getStatus()).toBe('stopped'));
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.runAllTimersAsync();
+    expect(vi.getTimerCount()).toBe(0);
     expect(calls).toHaveLength(1);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
     expect(onUnauthorized).toHaveBeenCalledWith('Sua sessão expirou.');
   });
 
@@ -149,8 +154,15 @@ describe('live connection', () => {
     await vi.waitFor(() => expect(connection.getStatus()).toBe('open'));
     connection.stop();
     expect(connection.getStatus()).toBe('idle');
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(calls).toHaveLength(2);
+    // Opened again, the connection reads one stream: an event written to every stream served so
+    // far arrives once, which it would not if the stopped one were still read.
+    const events: LiveEvent[] = [];
+    connection.subscribe((event) => events.push(event));
+    connection.start('3');
+    await vi.waitFor(() => expect(connection.getStatus()).toBe('open'));
+    server.send(execution);
+    await vi.waitFor(() => expect(events).toEqual([execution]));
+    expect(calls).toHaveLength(3);
   });
 });
 
@@ -172,7 +184,8 @@ describe('live invalidation', () => {
     ]);
   });
 
-  it('invalidates a burst of events once per query', async () => {
+  it('invalidates a burst of events once per query', () => {
+    vi.useFakeTimers();
     const queryClient = new QueryClient();
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries').mockResolvedValue();
     const invalidator = createLiveInvalidator(queryClient, { delayMs: 30, maxWaitMs: 200 });
@@ -180,9 +193,13 @@ describe('live invalidation', () => {
       invalidator.handle({ ...execution, status: i % 2 ? 'processing' : 'success' });
       invalidator.handle({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: i });
     }
+    vi.advanceTimersByTime(29);
     expect(invalidate).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledTimes(4));
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    vi.advanceTimersByTime(1);
+    expect(invalidate).toHaveBeenCalledTimes(4);
+    // Nothing is left to fire later.
+    vi.runAllTimers();
+    expect(vi.getTimerCount()).toBe(0);
     expect(invalidate).toHaveBeenCalledTimes(4);
     expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([
       ['activity', 'list'],
@@ -193,18 +210,21 @@ describe('live invalidation', () => {
     invalidator.dispose();
   });
 
-  it('does not wait past maxWait while events keep coming', async () => {
+  it('does not wait past maxWait while events keep coming', () => {
+    vi.useFakeTimers();
     const queryClient = new QueryClient();
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries').mockResolvedValue();
     const invalidator = createLiveInvalidator(queryClient, { delayMs: 50, maxWaitMs: 120 });
-    const started = Date.now();
-    const timer = setInterval(
-      () => invalidator.handle({ type: 'log', execution_id: 1, rota_robots_id: 7, last_seq: 1 }),
-      10,
-    );
-    await vi.waitFor(() => expect(invalidate).toHaveBeenCalled(), { timeout: 1000 });
-    clearInterval(timer);
-    expect(Date.now() - started).toBeLessThan(400);
+    // An event every 10 ms: the stream never stays quiet for delayMs.
+    for (let at = 0; at < 120; at += 10) {
+      expect(invalidate, `at ${at} ms`).not.toHaveBeenCalled();
+      invalidator.handle({ type: 'log', execution_id: 1, rota_robots_id: 7, last_seq: at });
+      vi.advanceTimersByTime(at === 110 ? 9 : 10);
+    }
+    expect(invalidate).not.toHaveBeenCalled();
+    // maxWait after the first event, events still coming: the refresh goes out.
+    vi.advanceTimersByTime(1);
+    expect(invalidate).toHaveBeenCalledTimes(1);
     invalidator.dispose();
   });
 });
