@@ -40,6 +40,7 @@ import { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import { parameterRoutes } from '../modules/parameters/routes.js';
 import { ParameterService } from '../modules/parameters/service.js';
 import { UserService } from '../modules/users/service.js';
+import { AccountService } from '../modules/users/account-service.js';
 import { activityRoutes } from '../modules/activity/routes.js';
 import { ActivityService } from '../modules/activity/service.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
@@ -78,6 +79,7 @@ import { TeamService } from '../modules/teams/service.js';
 import { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
 import { createBlobStore } from '../modules/blobs/blob-store.js';
 import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
+import { AgentPresenceService } from '../modules/agents/presence-service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -184,56 +186,86 @@ export async function buildApp(options: AppOptions) {
   const publisher = new EnginePublisher(options.events, (error) =>
     app.log.warn({ err: error }, 'could not publish an engine event'),
   );
-  const parameters = new ParameterService(db, options.secretBox);
-  const dispatch = new DispatchService(db, parameters, publisher, options.engine?.timings);
-  const vms = new VmService(db);
-  const environments = new EnvironmentService(db, options.secretBox);
+  const audit = new AuditService(db);
+  const parameters = new ParameterService(db, options.secretBox, audit);
+  const presence = new AgentPresenceService(db);
+  const dispatch = new DispatchService(
+    db,
+    parameters,
+    presence,
+    publisher,
+    options.engine?.timings,
+  );
+  const tasks = new TaskService(db);
+  const vms = new VmService(db, audit);
+  const environments = new EnvironmentService(db, options.secretBox, audit);
   // Packages and pictures: in PostgreSQL when the database is, so every instance serves them.
   const blobs = createBlobStore(db, options.dataDir);
   const blobSweeper = new BlobSweeper(db, blobs, blobTempDirs(options.dataDir), {
     log: app.log,
   });
+  // Users, memberships, teams, sign-in and clients: each owner's service, handed what it calls.
+  const teams = new TeamService(db, audit);
+  const accounts = new AccountService(db);
+  const userClients = new UserClientService(db, accounts, teams, audit);
+  const accessRequests = new AccessRequestService(db, audit);
+  const auth = new AuthService({
+    db,
+    config: options.config,
+    mailer,
+    limiter,
+    logger: app.log,
+    accounts,
+    userClients,
+    accessRequests,
+    audit,
+  });
+  // Schedulings check their robot, and deleting a robot takes its deleted schedulings along.
+  const robots: RobotService = new RobotService(db, audit, teams, () => schedulings);
+  const schedulings = new SchedulingService(db, audit, robots, vms);
   const services: Services = {
     db,
-    auth: new AuthService({ db, config: options.config, mailer, limiter, logger: app.log }),
-    users: new UserService(db, blobs),
-    profiles: new ProfileService(db),
-    robots: new RobotService(db),
+    auth,
+    users: new UserService(db, blobs, { accounts, userClients, auth, audit }),
+    profiles: new ProfileService(db, audit),
+    robots,
     robotVersions: new RobotVersionService(
       db,
+      audit,
+      robots,
       options.dataDir,
       blobs,
       options.robotPackageMaxBytes,
     ),
     blobs,
     blobSweeper,
-    robotFields: new RobotFieldService(db),
-    tasks: new TaskService(db),
+    robotFields: new RobotFieldService(db, audit, robots),
+    tasks,
     vms,
-    agents: new AgentService(db, (id) => {
+    agents: new AgentService(db, audit, vms, (id) => {
       dispatch.forgetAgents([id]);
       publisher.agentChanged(id);
     }),
-    schedulings: new SchedulingService(db),
-    schedulingVms: new SchedulingVmService(db),
+    schedulings,
+    schedulingVms: new SchedulingVmService(db, audit, vms),
     parameters,
     dispatch,
-    runApi: new RunApiService(db, parameters, environments),
-    runs: new RunService(db, dispatch),
+    runApi: new RunApiService(db, parameters, environments, tasks),
+    runs: new RunService(db, dispatch, audit),
     activity: new ActivityService(db, dispatch),
     dashboard: new DashboardService(db, vms),
     liveHub: new LiveHub(options.events),
-    audit: new AuditService(db),
-    userClients: new UserClientService(db),
-    clients: new ClientService(db),
-    accessRequests: new AccessRequestService(db),
+    audit,
+    userClients,
+    clients: new ClientService(db, userClients, audit),
+    accessRequests,
     environments,
-    statusItems: new StatusItemService(db),
-    teams: new TeamService(db),
-    teamRobots: new TeamRobotService(db),
-    teamUsers: new TeamUserService(db),
+    statusItems: new StatusItemService(db, audit),
+    teams,
+    teamRobots: new TeamRobotService(db, audit),
+    teamUsers: new TeamUserService(db, audit),
   };
-  const engine = new EngineLoop(db, dispatch, publisher, {
+  const engine = new EngineLoop(db, dispatch, presence, tasks, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
     log: app.log,
   });
@@ -275,35 +307,76 @@ export async function buildApp(options: AppOptions) {
 
   await app.register(
     async (api) => {
-      registerAuthHooks(api, db);
+      registerAuthHooks(api, auth);
       // A POST or PUT sent without a body means "no fields": let the schema's defaults apply.
       api.addHook('preValidation', async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       });
       await api.register(healthRoutes, { services });
-      await api.register(authRoutes, { services, prefix: '/user/api/auth/v1' });
-      await api.register(userRoutes, { services, prefix: '/user/api/v1' });
-      await api.register(profileRoutes, { services, prefix: '/user/profile/api/v1' });
-      await api.register(userClientRoutes, { services, prefix: '/user/client/api/v1' });
-      await api.register(accessRequestRoutes, { services, prefix: '/user/access-request/api/v1' });
-      await api.register(clientRoutes, { services, prefix: '/rota/client/api/v1' });
-      await api.register(robotRoutes, { services, prefix: '/rota/robot/api/v1' });
-      await api.register(robotVersionRoutes, { services, prefix: '/rota/robot/version/api/v1' });
-      await api.register(robotFieldRoutes, { services, prefix: '/rota/robot/field/api/v1' });
+      await api.register(authRoutes, { auth, prefix: '/user/api/auth/v1' });
+      await api.register(userRoutes, { users: services.users, prefix: '/user/api/v1' });
+      await api.register(profileRoutes, {
+        profiles: services.profiles,
+        prefix: '/user/profile/api/v1',
+      });
+      await api.register(userClientRoutes, { userClients, prefix: '/user/client/api/v1' });
+      await api.register(accessRequestRoutes, {
+        accessRequests,
+        prefix: '/user/access-request/api/v1',
+      });
+      await api.register(clientRoutes, {
+        clients: services.clients,
+        prefix: '/rota/client/api/v1',
+      });
+      await api.register(robotRoutes, {
+        robots: services.robots,
+        runs: services.runs,
+        prefix: '/rota/robot/api/v1',
+      });
+      await api.register(robotVersionRoutes, {
+        versions: services.robotVersions,
+        prefix: '/rota/robot/version/api/v1',
+      });
+      await api.register(robotFieldRoutes, {
+        fields: services.robotFields,
+        prefix: '/rota/robot/field/api/v1',
+      });
       await api.register(taskRoutes, { services, prefix: '/rota/task/api/v1' });
-      await api.register(vmRoutes, { services, prefix: '/rota/vm/api/v1' });
-      await api.register(agentRoutes, { services, prefix: '/rota/node/api/v1' });
-      await api.register(schedulingRoutes, { services, prefix: '/rota/scheduling/api/v1' });
-      await api.register(schedulingVmRoutes, { services, prefix: '/rota/scheduling/vms/api/v1' });
-      await api.register(parameterRoutes, { services, prefix: '/rota/parameter/api/v1' });
+      await api.register(vmRoutes, { vms: services.vms, prefix: '/rota/vm/api/v1' });
+      await api.register(agentRoutes, { agents: services.agents, prefix: '/rota/node/api/v1' });
+      await api.register(schedulingRoutes, {
+        schedulings: services.schedulings,
+        runs: services.runs,
+        prefix: '/rota/scheduling/api/v1',
+      });
+      await api.register(schedulingVmRoutes, {
+        schedulingVms: services.schedulingVms,
+        prefix: '/rota/scheduling/vms/api/v1',
+      });
+      await api.register(parameterRoutes, {
+        parameters: services.parameters,
+        prefix: '/rota/parameter/api/v1',
+      });
       await api.register(activityRoutes, { services, prefix: '/rota/activity/api/v1' });
       await api.register(dashboardRoutes, { services, prefix: '/rota/dashboard/api/v1' });
-      await api.register(auditRoutes, { services, prefix: '/rota/audit/api/v1' });
-      await api.register(environmentRoutes, { services, prefix: '/rota/env/api/v1' });
-      await api.register(statusItemRoutes, { services, prefix: '/rota/status/item/api/v1' });
-      await api.register(teamRoutes, { services, prefix: '/teams/api/v1' });
-      await api.register(teamRobotRoutes, { services, prefix: '/teams/robots/api/v1' });
-      await api.register(teamUserRoutes, { services, prefix: '/teams/users/api/v1' });
+      await api.register(auditRoutes, { audit, prefix: '/rota/audit/api/v1' });
+      await api.register(environmentRoutes, {
+        environments: services.environments,
+        prefix: '/rota/env/api/v1',
+      });
+      await api.register(statusItemRoutes, {
+        statusItems: services.statusItems,
+        prefix: '/rota/status/item/api/v1',
+      });
+      await api.register(teamRoutes, { teams, prefix: '/teams/api/v1' });
+      await api.register(teamRobotRoutes, {
+        teamRobots: services.teamRobots,
+        prefix: '/teams/robots/api/v1',
+      });
+      await api.register(teamUserRoutes, {
+        teamUsers: services.teamUsers,
+        prefix: '/teams/users/api/v1',
+      });
       await api.register(eventRoutes, { services, prefix: '/rota/events/api/v1' });
       await api.register(agentProtocolRoutes, {
         services,

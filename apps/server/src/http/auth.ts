@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasPermissions } from '@rota/contract';
-import type { Db } from '../db/client.js';
 import { AppError } from '../lib/errors.js';
-import { hashToken } from '../lib/tokens.js';
 import { userScope } from '../lib/tenant-scope.js';
-import { findSessionByTokenHash } from '../modules/auth/session-repository.js';
 import type { AuditAuthor } from '../modules/audit/service.js';
+import type { AuthService } from '../modules/auth/service.js';
 import type { Actor } from './types.js';
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -15,8 +13,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export async function resolveActor(db: Db, token: string): Promise<Actor> {
-  const found = await findSessionByTokenHash(db, hashToken(token));
+/** The actor behind a bearer token; the one place a user's scope is built (userScope). */
+export async function resolveActor(
+  auth: Pick<AuthService, 'sessionOf'>,
+  token: string,
+): Promise<Actor> {
+  const found = await auth.sessionOf(token);
   if (!found || found.revoked_at) throw new AppError('unauthorized');
   if (found.expires_at.getTime() <= Date.now()) throw new AppError('session_expired');
   return {
@@ -34,7 +36,7 @@ export async function resolveActor(db: Db, token: string): Promise<Actor> {
  * so a new route is closed by default. Authentication runs first (before the body is even
  * parsed); the permission check runs after validation (route config `permissions`).
  */
-export function registerAuthHooks(app: FastifyInstance, db: Db) {
+export function registerAuthHooks(app: FastifyInstance, auth: Pick<AuthService, 'sessionOf'>) {
   app.decorateRequest('actor', null);
 
   app.addHook('onRequest', async (request) => {
@@ -42,7 +44,7 @@ export function registerAuthHooks(app: FastifyInstance, db: Db) {
     if (config.public) return;
     const token = bearerToken(request);
     if (!token) throw new AppError('unauthorized');
-    const actor = await resolveActor(db, token);
+    const actor = await resolveActor(auth, token);
     if (actor.user.password_change_required && !config.allowPasswordChangePending) {
       throw new AppError('password_change_required');
     }

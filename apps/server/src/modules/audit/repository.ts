@@ -1,10 +1,12 @@
 import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditLogListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { auditLogs, rotaExecutions, rotaSchedulings } from '../../db/schema.js';
+import { auditLogs } from '../../db/schema.js';
 import { withinDays } from '../../lib/date-range.js';
 import { pageWindow } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { executionRobots } from '../engine/views.js';
+import { schedulingSummaries } from '../schedulings/views.js';
 
 export type AuditLogInsert = typeof auditLogs.$inferInsert;
 
@@ -36,14 +38,14 @@ const asId = (text: SQL) => sql`(case when ${text} ~ '^[0-9]{1,9}$' then (${text
  */
 const robotOfRecord = sql`(case ${auditLogs.entity}
   when 'robot' then ${asId(sql`${auditLogs.entity_id}`)}
-  when 'execution' then (select e.rota_robots_id from ${rotaExecutions} e
-    where e.rota_executions_id = ${asId(sql`${auditLogs.entity_id}`)}
-      and e.rota_clients_id = ${auditLogs.rota_clients_id})
-  when 'scheduling_vm' then (select s.rota_robots_id from ${rotaSchedulings} s
-    where s.rota_schedulings_id = ${asId(
+  when 'execution' then (select ${executionRobots.rota_robots_id} from ${executionRobots}
+    where ${executionRobots.rota_executions_id} = ${asId(sql`${auditLogs.entity_id}`)}
+      and ${executionRobots.rota_clients_id} = ${auditLogs.rota_clients_id})
+  when 'scheduling_vm' then (select ${schedulingSummaries.rota_robots_id} from ${schedulingSummaries}
+    where ${schedulingSummaries.rota_schedulings_id} = ${asId(
       sql`coalesce(${auditLogs.after} ->> 'rota_schedulings_id', ${auditLogs.before} ->> 'rota_schedulings_id')`,
     )}
-      and s.rota_clients_id = ${auditLogs.rota_clients_id})
+      and ${schedulingSummaries.rota_clients_id} = ${auditLogs.rota_clients_id})
   else ${asId(
     sql`coalesce(${auditLogs.after} ->> 'rota_robots_id', ${auditLogs.before} ->> 'rota_robots_id')`,
   )}

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditLogListQuerySchema, auditLogSchema, listResponseSchema } from '@rota/contract';
 import { scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { AuditService } from './service.js';
 
 /** /api/rota/audit/api/v1: reading the selected client's audit log; nothing here writes. */
-export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async (
   app,
-  { services },
+  { audit },
 ) => {
   app.post(
     '/index',
@@ -26,6 +26,6 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         response: { 200: listResponseSchema(auditLogSchema), ...errorResponses },
       },
     },
-    async (request) => services.audit.list(scopeOf(request), request.body),
+    async (request) => audit.list(scopeOf(request), request.body),
   );
 };

@@ -1,27 +1,24 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RESET_CODE_TTL_MINUTES, translateMessage, type Language } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { recoveryOutbox } from '../../db/schema.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
-import { rowsOf } from '../engine/sql-rows.js';
-import { findUserByEmail } from '../users/repository.js';
+import type { AccountService } from '../users/account-service.js';
+import {
+  deleteOutboxRow,
+  insertOutboxRow,
+  takeOutboxRow,
+  type OutboxRow,
+} from './recovery-outbox-repository.js';
 import { issueResetCode } from './reset-code-repository.js';
 
 /** Tries per request before it is given up (logged); the lease doubles after each. */
 const MAX_ATTEMPTS = 5;
 const FIRST_LEASE_SECONDS = 60;
 
-interface OutboxRow {
-  recovery_outbox_id: number;
-  email: string;
-  lang: string;
-  attempts: number;
-}
-
 export interface RecoveryOutboxDeps {
   db: Db;
+  accounts: AccountService;
   mailer: Mailer;
   logger: FastifyBaseLogger;
   publicUrl: string;
@@ -48,7 +45,7 @@ export class RecoveryOutbox {
   }
 
   async enqueue(email: string, lang: Language): Promise<void> {
-    await this.deps.db.insert(recoveryOutbox).values({ email, lang });
+    await insertOutboxRow(this.deps.db, email, lang);
   }
 
   /** Works through what is due, in the background; a kick while working runs one more pass. */
@@ -101,23 +98,14 @@ export class RecoveryOutbox {
   }
 
   /** Leases the oldest due row; SKIP LOCKED, so instances never take the same one. */
-  private async take(): Promise<OutboxRow | undefined> {
-    const [row] = await rowsOf<OutboxRow>(
-      this.deps.db,
-      sql`update recovery_outbox set attempts = attempts + 1,
-          next_attempt_at = now() + make_interval(secs => ${FIRST_LEASE_SECONDS}::float8 * power(2, attempts))
-        where recovery_outbox_id = (
-          select recovery_outbox_id from recovery_outbox where next_attempt_at <= now()
-          order by recovery_outbox_id limit 1 for update skip locked)
-        returning recovery_outbox_id, email, lang, attempts`,
-    );
-    return row;
+  private take(): Promise<OutboxRow | undefined> {
+    return takeOutboxRow(this.deps.db, FIRST_LEASE_SECONDS);
   }
 
   private async deliver(row: OutboxRow): Promise<void> {
-    const { db, mailer, logger, publicUrl } = this.deps;
+    const { db, accounts, mailer, logger, publicUrl } = this.deps;
     try {
-      const user = await findUserByEmail(db, row.email);
+      const user = await accounts.byEmail(row.email);
       if (user) {
         const code = generateToken(24);
         await issueResetCode(
@@ -145,9 +133,7 @@ export class RecoveryOutbox {
     }
   }
 
-  private async remove(row: OutboxRow): Promise<void> {
-    await this.deps.db.execute(
-      sql`delete from recovery_outbox where recovery_outbox_id = ${row.recovery_outbox_id}`,
-    );
+  private remove(row: OutboxRow): Promise<void> {
+    return deleteOutboxRow(this.deps.db, row.recovery_outbox_id);
   }
 }

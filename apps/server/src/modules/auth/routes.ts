@@ -11,10 +11,9 @@ import {
   sessionResponseSchema,
   translateMessage,
 } from '@rota/contract';
-import { actorOf } from '../../http/auth.js';
+import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
-import type { RequestMeta } from './service.js';
+import type { AuthService, RequestMeta } from './service.js';
 
 const tags = ['auth'];
 const meta = (request: FastifyRequest): RequestMeta => ({
@@ -24,11 +23,7 @@ const meta = (request: FastifyRequest): RequestMeta => ({
 });
 
 /** SPEC §7 authentication, under /api/user/api/auth/v1. */
-export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { auth } = services;
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   const { 400: badRequest, 401: unauthorized, 429: throttled } = errorResponses;
 
   app.post(
@@ -47,17 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         },
       },
     },
-    async (request) => {
-      const { sessionId, ...session } = await auth.signIn(request.body, meta(request));
-      await services.audit.record(request, {
-        action: 'sign_in',
-        entity: 'session',
-        entity_id: sessionId,
-        clientId: session.rota_clients_id_selected,
-        user: session,
-      });
-      return session;
-    },
+    async (request) => auth.signIn(request.body, meta(request), authorOf(request)),
   );
 
   app.post(
@@ -86,13 +71,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      await auth.signOut(actor);
-      await services.audit.record(request, {
-        action: 'sign_out',
-        entity: 'session',
-        entity_id: actor.sessionId,
-      });
+      await auth.signOut(actorOf(request), authorOf(request));
       return { message: translateMessage(request.lang, 'signed_out') };
     },
   );
@@ -148,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body, meta(request));
+      await auth.resetPassword(request.body, meta(request), authorOf(request));
       return { message: translateMessage(request.lang, 'password_reset') };
     },
   );

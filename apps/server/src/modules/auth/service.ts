@@ -3,6 +3,7 @@ import {
   RATE_LIMITS,
   SESSION_TTL_SECONDS,
   type AccessRequestCreate,
+  type ClientSummary,
   type Language,
   type MeResponse,
   type RecoverPassword,
@@ -13,13 +14,16 @@ import {
 } from '@rota/contract';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../db/client.js';
-import { accessRequests } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { Actor, SessionUser } from '../../http/types.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { UserClientService } from '../user-clients/service.js';
+import type { AccessRequestService } from '../users/access-request-service.js';
+import type { AccountService } from '../users/account-service.js';
 import { RecoveryOutbox } from './recovery-outbox.js';
 import {
   consumeResetCode,
@@ -27,19 +31,13 @@ import {
   isResetCodeUsable,
 } from './reset-code-repository.js';
 import {
+  findSessionByTokenHash,
   insertSession,
   isKnownAddress,
   revokeSession,
   revokeUserSessions,
 } from './session-repository.js';
 import { SignInThrottle, type ThrottlePolicy } from './sign-in-throttle.js';
-import {
-  findUserByIdentifier,
-  listMemberships,
-  setPassword,
-  setSelectedClient,
-  toClientSummary,
-} from '../users/repository.js';
 
 export interface RequestMeta {
   ip: string;
@@ -53,7 +51,16 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   limiter: RateLimiter;
   logger: FastifyBaseLogger;
+  accounts: AccountService;
+  userClients: UserClientService;
+  accessRequests: AccessRequestService;
+  audit: AuditService;
 }
+
+const toClientSummary = (m: { rota_clients_id: number; name: string }): ClientSummary => ({
+  rota_clients_id: m.rota_clients_id,
+  name: m.name,
+});
 
 type UserRow = Pick<
   SessionUser,
@@ -107,6 +114,7 @@ export class AuthService {
     this.housekeeping.unref();
     this.recoveryOutbox = new RecoveryOutbox({
       db: deps.db,
+      accounts: deps.accounts,
       mailer: deps.mailer,
       logger: deps.logger,
       publicUrl: deps.config.publicUrl,
@@ -114,7 +122,7 @@ export class AuthService {
   }
 
   /**
-   * The answer, and the session's key for the audit log (never answered).
+   * The answer; the session's record is written with it (its key is never answered).
    *
    * Throttles (docs/decisions.md, "Sign-in slows a guesser without locking the owner out"): every
    * attempt is counted before its password is checked, atomically, on its account-and-address
@@ -126,10 +134,11 @@ export class AuthService {
   async signIn(
     input: SessionCreate,
     meta: RequestMeta,
-  ): Promise<SessionResponse & { sessionId: number }> {
-    const { db, limiter } = this.deps;
+    author: AuditAuthor,
+  ): Promise<SessionResponse> {
+    const { db, limiter, audit } = this.deps;
     const identifier = input.access.toLowerCase();
-    const user = await findUserByIdentifier(db, identifier);
+    const user = await this.deps.accounts.byIdentifier(identifier);
     // Keyed by the account when it exists, so its access id and its email share one budget.
     const account = user ? `user-${user.users_id}` : `name-${identifier}`;
     const pairKey = `pair:${account}:${meta.ip}`;
@@ -173,16 +182,42 @@ export class AuthService {
       limiter.release(ipKey),
     ]);
 
-    const token = generateToken();
-    const sessionId = await insertSession(db, {
-      users_id: user.users_id,
-      token_hash: hashToken(token),
-      expires_at: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
-      ip: meta.ip,
-      user_agent: meta.userAgent?.slice(0, 500) ?? null,
-    });
     const signedIn = await this.signedInUser(user);
-    return { ...signedIn, token, sessionId };
+    const token = generateToken();
+    await db.transaction(async (tx) => {
+      const sessionId = await insertSession(tx, {
+        users_id: user.users_id,
+        token_hash: hashToken(token),
+        expires_at: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+        ip: meta.ip,
+        user_agent: meta.userAgent?.slice(0, 500) ?? null,
+      });
+      await audit.write(tx, author, {
+        action: 'sign_in',
+        entity: 'session',
+        entity_id: sessionId,
+        clientId: signedIn.rota_clients_id_selected,
+        user: signedIn,
+      });
+    });
+    return { ...signedIn, token };
+  }
+
+  /**
+   * The session behind a bearer token, its user, and the profile and team robots of the
+   * selected client: one query a request (the auth hook builds the actor's scope from it).
+   */
+  sessionOf(token: string) {
+    return findSessionByTokenHash(this.deps.db, hashToken(token));
+  }
+
+  /**
+   * A password changed: every session of the user ends (but `keep`, the caller's own after a
+   * self-service change) and unused recovery codes stop working. In the change's transaction.
+   */
+  async revokeCredentials(tx: Db, usersId: number, keep?: number): Promise<void> {
+    await invalidateUserCodes(tx, usersId);
+    await revokeUserSessions(tx, usersId, keep);
   }
 
   async me(actor: Actor): Promise<MeResponse> {
@@ -190,8 +225,15 @@ export class AuthService {
     return { ...(await this.signedInUser(actor.user)), avatar: actor.user.avatar };
   }
 
-  async signOut(actor: Actor): Promise<void> {
-    await revokeSession(this.deps.db, actor.sessionId);
+  async signOut(actor: Actor, author: AuditAuthor): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await revokeSession(tx, actor.sessionId);
+      await this.deps.audit.write(tx, author, {
+        action: 'sign_out',
+        entity: 'session',
+        entity_id: actor.sessionId,
+      });
+    });
   }
 
   /**
@@ -223,16 +265,33 @@ export class AuthService {
     await this.deps.limiter.release(key);
   }
 
-  /** Single use: the code is spent in the same transaction that sets the password. */
-  async resetPassword(input: ResetPassword, meta: Pick<RequestMeta, 'ip'>): Promise<void> {
+  /**
+   * Single use: the code is spent in the same transaction that sets the password, and that
+   * writes its record (who, never the code or the password) in the user's selected client.
+   */
+  async resetPassword(
+    input: ResetPassword,
+    meta: Pick<RequestMeta, 'ip'>,
+    author: AuditAuthor,
+  ): Promise<void> {
+    const { accounts, audit } = this.deps;
     const key = await this.claimCodeAttempt(meta.ip);
     const passwordHash = await hashPassword(input.password);
     await this.deps.db.transaction(async (tx) => {
       const usersId = await consumeResetCode(tx, hashToken(input.code));
       if (!usersId) throw new AppError('code_invalid');
-      await setPassword(tx, usersId, passwordHash);
-      await invalidateUserCodes(tx, usersId);
-      await revokeUserSessions(tx, usersId);
+      await accounts.setPassword(tx, usersId, passwordHash);
+      await this.revokeCredentials(tx, usersId);
+      const user = await accounts.withPassword(tx, usersId);
+      await audit.write(tx, author, {
+        action: 'password_change',
+        entity: 'user',
+        entity_id: usersId,
+        clientId: user?.rota_clients_id_selected ?? null,
+        ...(user
+          ? { user: { users_id: usersId, name: user.name, last_name: user.last_name } }
+          : {}),
+      });
     });
     await this.deps.limiter.release(key);
   }
@@ -247,24 +306,18 @@ export class AuthService {
   async requestAccess(input: AccessRequestCreate, meta: RequestMeta): Promise<void> {
     const perIp = await this.deps.limiter.hit(`request-access:ip:${meta.ip}`);
     if (perIp > RATE_LIMITS.recoverPerEmail) throw tooManyRequests();
-    await this.deps.db.insert(accessRequests).values({
-      name: input.name,
-      email: input.email,
-      client_name: input.client_name,
-      message: input.message ?? null,
-      ip: meta.ip,
-    });
+    await this.deps.accessRequests.create(input, meta.ip);
   }
 
   /** SPEC §3 signed-in user; repairs a selected client the user no longer belongs to. */
   private async signedInUser(user: UserRow): Promise<SignedInUser> {
-    const { db } = this.deps;
+    const { accounts, userClients } = this.deps;
     const usersId = user.users_id;
-    const memberships = await listMemberships(db, usersId);
+    const memberships = await userClients.listMemberships(usersId);
     let selected = memberships.find((m) => m.rota_clients_id === user.rota_clients_id_selected);
     if (!selected && (memberships[0] || user.rota_clients_id_selected !== null)) {
       selected = memberships[0];
-      await setSelectedClient(db, usersId, selected?.rota_clients_id ?? null);
+      await accounts.setSelectedClient(usersId, selected?.rota_clients_id ?? null);
     }
     return {
       users_id: user.users_id,

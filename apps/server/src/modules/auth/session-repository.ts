@@ -1,18 +1,22 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Permission } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { profiles, sessions, userClients, users } from '../../db/schema.js';
+import { sessions } from '../../db/schema.js';
+import { profileGrants } from '../profiles/views.js';
+import { teamRobotIdsOf } from '../teams/views.js';
+import { memberships } from '../user-clients/views.js';
+import { userAccounts } from '../users/views.js';
 
-export const sessionUserColumns = {
-  users_id: users.users_id,
-  name: users.name,
-  last_name: users.last_name,
-  email: users.email,
-  group: users.group,
-  avatar: users.avatar,
-  password_change_required: users.password_change_required,
-  is_platform_admin: users.is_platform_admin,
-  rota_clients_id_selected: users.rota_clients_id_selected,
+const sessionUserColumns = {
+  users_id: userAccounts.users_id,
+  name: userAccounts.name,
+  last_name: userAccounts.last_name,
+  email: userAccounts.email,
+  group: userAccounts.group,
+  avatar: userAccounts.avatar,
+  password_change_required: userAccounts.password_change_required,
+  is_platform_admin: userAccounts.is_platform_admin,
+  rota_clients_id_selected: userAccounts.rota_clients_id_selected,
 };
 
 /** The session behind a token hash, its user, and the profile held in the selected client: one query a request. */
@@ -23,28 +27,21 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       expires_at: sessions.expires_at,
       revoked_at: sessions.revoked_at,
       user: sessionUserColumns,
-      membership_client_id: userClients.rota_clients_id,
-      permissions: profiles.permissions,
+      membership_client_id: memberships.rota_clients_id,
+      permissions: profileGrants.permissions,
       // Teams (issue 5): a member of any team of the client sees only those teams' robots.
-      team_robot_ids: sql<number[] | null>`case when exists (
-          select 1 from team_users tu
-          where tu.users_id = ${users.users_id} and tu.rota_clients_id = ${userClients.rota_clients_id})
-        then array(
-          select distinct tr.rota_robots_id from team_users tu
-          join team_robots tr on tr.teams_id = tu.teams_id
-          where tu.users_id = ${users.users_id} and tu.rota_clients_id = ${userClients.rota_clients_id})
-        end`,
+      team_robot_ids: teamRobotIdsOf(userAccounts.users_id, memberships.rota_clients_id),
     })
     .from(sessions)
-    .innerJoin(users, eq(users.users_id, sessions.users_id))
+    .innerJoin(userAccounts, eq(userAccounts.users_id, sessions.users_id))
     .leftJoin(
-      userClients,
+      memberships,
       and(
-        eq(userClients.users_id, users.users_id),
-        eq(userClients.rota_clients_id, users.rota_clients_id_selected),
+        eq(memberships.users_id, userAccounts.users_id),
+        eq(memberships.rota_clients_id, userAccounts.rota_clients_id_selected),
       ),
     )
-    .leftJoin(profiles, eq(profiles.profiles_id, userClients.profiles_id))
+    .leftJoin(profileGrants, eq(profileGrants.profiles_id, memberships.profiles_id))
     .where(eq(sessions.token_hash, tokenHash));
   if (!row) return undefined;
   return { ...row, permissions: (row.permissions ?? []) as Permission[] };

@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { ClientListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaClients, userClients } from '../../db/schema.js';
+import { rotaClients } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { memberships } from '../user-clients/views.js';
 
 /** Members of the client; its key written qualified (a single-table select leaves it bare). */
-const membersOfClient = sql<number>`(select count(*)::int from ${userClients} uc where uc.rota_clients_id = ${sql.raw('"rota_clients"."rota_clients_id"')})`;
+const membersOfClient = sql<number>`(select count(*)::int from ${memberships} where ${memberships.rota_clients_id} = ${sql.raw('"rota_clients"."rota_clients_id"')})`;
 
 const sortable = { name: rotaClients.name, created_at: rotaClients.created_at } as const;
 
@@ -49,4 +50,9 @@ export async function renameClient(db: Db, id: number, name: string): Promise<bo
     .where(eq(rotaClients.rota_clients_id, id))
     .returning({ id: rotaClients.rota_clients_id });
   return updated.length > 0;
+}
+
+export async function insertClient(db: Db, name: string) {
+  const [client] = await db.insert(rotaClients).values({ name }).returning();
+  return client!;
 }

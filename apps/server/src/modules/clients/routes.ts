@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   clientCreateSchema,
@@ -12,9 +11,9 @@ import {
   listResponseSchema,
   translateMessage,
 } from '@rota/contract';
-import { actorOf } from '../../http/auth.js';
+import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { ClientService } from './service.js';
 
 const tags = ['clients'];
 const security = bearerSecurity;
@@ -23,19 +22,10 @@ const security = bearerSecurity;
  * /api/rota/client/api/v1: clients (tenants), for platform administrators (403 for anyone
  * else). No delete: see docs/decisions.md.
  */
-export const clientRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const clientRoutes: FastifyPluginAsyncZod<{ clients: ClientService }> = async (
   app,
-  { services },
+  { clients },
 ) => {
-  const { clients, audit } = services;
-  const snapshot = async (request: FastifyRequest, id: number) => {
-    try {
-      return await clients.show(actorOf(request), id);
-    } catch {
-      return null;
-    }
-  };
-
   app.post(
     '/index',
     {
@@ -76,14 +66,7 @@ export const clientRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       },
     },
     async (request, reply) => {
-      const data = await clients.create(actorOf(request), request.body);
-      await audit.record(request, {
-        action: 'create',
-        entity: 'client',
-        entity_id: data.rota_clients_id,
-        after: data,
-        clientId: data.rota_clients_id,
-      });
+      const data = await clients.create(actorOf(request), request.body, authorOf(request));
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );
@@ -100,17 +83,7 @@ export const clientRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       },
     },
     async (request, reply) => {
-      const { id } = request.body;
-      const before = await snapshot(request, id);
-      await clients.update(actorOf(request), request.body);
-      await audit.record(request, {
-        action: 'update',
-        entity: 'client',
-        entity_id: id,
-        before,
-        after: await snapshot(request, id),
-        clientId: id,
-      });
+      await clients.update(actorOf(request), request.body, authorOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -6,11 +6,12 @@ import type {
   ListResponse,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { userClients } from '../../db/schema.js';
 import type { Actor } from '../../http/types.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { UserClientService } from '../user-clients/service.js';
 import { findClient, listClients, renameClient, type ClientRow } from './repository.js';
 import { provisionClient } from './provision-client.js';
 
@@ -28,7 +29,11 @@ const duplicateName = () =>
  * they belong to, through their session. Clients are not deleted (docs/decisions.md).
  */
 export class ClientService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly userClients: UserClientService,
+    private readonly audit: AuditService,
+  ) {}
 
   private assertPlatformAdmin(actor: Actor) {
     if (!actor.user.is_platform_admin) throw forbidden();
@@ -41,7 +46,11 @@ export class ClientService {
 
   async show(actor: Actor, id: number): Promise<Client> {
     this.assertPlatformAdmin(actor);
-    const row = await findClient(this.db, id);
+    return this.showIn(this.db, id);
+  }
+
+  private async showIn(db: Db, id: number): Promise<Client> {
+    const row = await findClient(db, id);
     if (!row) throw notFound();
     return toClient(row);
   }
@@ -50,29 +59,50 @@ export class ClientService {
    * A client as every client starts (Administrator profile, status items), and its creator a
    * member with that profile, so they can select it and set it up at once. One transaction.
    */
-  async create(actor: Actor, input: ClientCreate): Promise<Client> {
+  async create(actor: Actor, input: ClientCreate, author: AuditAuthor): Promise<Client> {
     this.assertPlatformAdmin(actor);
     try {
-      const id = await this.db.transaction(async (tx) => {
+      return await this.db.transaction(async (tx) => {
         const { client, profile } = await provisionClient(tx, input.name);
-        await tx.insert(userClients).values({
+        await this.userClients.add(tx, {
           users_id: actor.user.users_id,
           rota_clients_id: client.rota_clients_id,
           profiles_id: profile.profiles_id,
         });
-        return client.rota_clients_id;
+        const created = await this.showIn(tx, client.rota_clients_id);
+        // The new client's own record: where its administrators will read it.
+        await this.audit.write(tx, author, {
+          action: 'create',
+          entity: 'client',
+          entity_id: created.rota_clients_id,
+          after: created,
+          clientId: created.rota_clients_id,
+        });
+        return created;
       });
-      return await this.show(actor, id);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
   }
 
-  async update(actor: Actor, input: ClientUpdate): Promise<void> {
+  async update(actor: Actor, input: ClientUpdate, author: AuditAuthor): Promise<void> {
     this.assertPlatformAdmin(actor);
     try {
-      if (!(await renameClient(this.db, input.id, input.name))) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'client',
+          entity_id: input.id,
+          before: (tx) => this.showIn(tx, input.id),
+          after: (tx) => this.showIn(tx, input.id),
+          clientId: input.id,
+        },
+        async (tx) => {
+          if (!(await renameClient(tx, input.id, input.name))) throw notFound();
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;

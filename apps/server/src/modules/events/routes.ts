@@ -54,7 +54,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       };
       const remove = services.liveHub.add(clientId, send);
       const refresh = async () => {
-        const actor = token ? await resolveActor(services.db, token).catch(() => null) : null;
+        const actor = token ? await resolveActor(services.auth, token).catch(() => null) : null;
         if (!actor?.scope || actor.scope.clientId !== clientId) {
           response.end();
           return;

@@ -1,16 +1,24 @@
 import { asc, count, desc, eq, getTableColumns, ilike, notExists, sql } from 'drizzle-orm';
-import type { Permission, ProfileCreate, ProfileListQuery, ProfileUpdate } from '@rota/contract';
+import {
+  ADMINISTRATOR_PROFILE_NAME,
+  PERMISSIONS,
+  type Permission,
+  type ProfileCreate,
+  type ProfileListQuery,
+  type ProfileUpdate,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { profiles, userClients } from '../../db/schema.js';
+import { profiles } from '../../db/schema.js';
 import { likePattern, pageWindow } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { memberships } from '../user-clients/views.js';
 
 /**
  * Memberships holding the profile. The profile's key is written out qualified: Drizzle leaves
  * the columns of a single-table select bare, and a bare "profiles_id" inside the subquery would
  * be the membership's own column, counting every membership of every client.
  */
-const usersOfProfile = sql<number>`(select count(*)::int from ${userClients} uc where uc.profiles_id = ${sql.raw('"profiles"."profiles_id"')})`;
+const usersOfProfile = sql<number>`(select count(*)::int from ${memberships} where ${memberships.profiles_id} = ${sql.raw('"profiles"."profiles_id"')})`;
 
 const profileColumns = { ...getTableColumns(profiles), users: usersOfProfile };
 
@@ -83,9 +91,9 @@ export async function deleteProfile(
         eq(profiles.profiles_id, id),
         notExists(
           db
-            .select({ id: userClients.user_clients_id })
-            .from(userClients)
-            .where(eq(userClients.profiles_id, id)),
+            .select({ id: memberships.user_clients_id })
+            .from(memberships)
+            .where(eq(memberships.profiles_id, id)),
         ),
       ),
     )
@@ -98,3 +106,14 @@ const withPermissions = <T extends { permissions: string[] }>(row: T) => ({
   ...row,
   permissions: row.permissions as Permission[],
 });
+
+/** A new client's "Administrator" profile, holding the whole catalogue (provisionClient). */
+export async function insertAdministratorProfile(db: Db, scope: TenantScope) {
+  const [row] = await db
+    .insert(profiles)
+    .values(
+      scope.stamp({ name: ADMINISTRATOR_PROFILE_NAME, permissions: [...PERMISSIONS] as string[] }),
+    )
+    .returning();
+  return row!;
+}

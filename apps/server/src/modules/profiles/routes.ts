@@ -6,14 +6,13 @@ import {
   profileUpdateSchema,
 } from '@rota/contract';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { ProfileService } from './service.js';
 
 /** /api/user/profile/api/v1 (DESIGN §4): the selected client's profiles, USUARIOS.* */
-export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> = async (
   app,
-  { services },
+  { profiles },
 ) => {
-  const { profiles } = services;
   registerCrudRoutes(app, {
     area: 'USUARIOS',
     tag: 'profiles',
@@ -23,11 +22,10 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     create: {
       body: profileCreateSchema,
       summary: 'Create a profile: a name and permissions from the catalogue',
-      run: (scope, input) => profiles.create(scope, input),
+      run: (scope, input, author) => profiles.create(scope, input, author),
     },
     update: profileUpdateSchema,
     service: profiles,
-    audit: { log: services.audit, entity: 'profile', idKey: 'profiles_id' },
     summaries: {
       index: 'List the profiles of the selected client (`users`: memberships holding each)',
       update: 'Rename a profile or change its permissions (applies at its holders’ next request)',

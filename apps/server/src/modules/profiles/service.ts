@@ -10,9 +10,11 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, notFound } from '../../lib/errors.js';
 import { listMeta } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
   deleteProfile,
   findProfile,
+  insertAdministratorProfile,
   insertProfile,
   listProfiles,
   updateProfile,
@@ -35,31 +37,63 @@ const inUse = () => new AppError('conflict', [{ field: 'id', message: 'profile_i
  * their next request: the session query reads the profile every time.
  */
 export class ProfileService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   async list(scope: TenantScope, query: ProfileListQuery): Promise<ListResponse<Profile>> {
     const { rows, total } = await listProfiles(this.db, scope, query);
     return { data: rows.map(toProfile), meta: listMeta(query, total) };
   }
 
-  async show(scope: TenantScope, id: number): Promise<Profile> {
-    const row = await findProfile(this.db, scope, id);
+  show(scope: TenantScope, id: number): Promise<Profile> {
+    return this.showIn(this.db, scope, id);
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Profile> {
+    const row = await findProfile(db, scope, id);
     if (!row) throw notFound();
     return toProfile(row);
   }
 
-  async create(scope: TenantScope, input: ProfileCreate): Promise<Profile> {
+  async create(scope: TenantScope, input: ProfileCreate, author: AuditAuthor): Promise<Profile> {
     try {
-      return await this.show(scope, await insertProfile(this.db, scope, input));
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'profile',
+          entity_id: (profile) => profile.profiles_id,
+          after: async (_tx, profile) => profile,
+        },
+        async (tx) => this.showIn(tx, scope, await insertProfile(tx, scope, input)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
   }
 
-  async update(scope: TenantScope, { id, ...changes }: ProfileUpdate): Promise<void> {
+  async update(
+    scope: TenantScope,
+    { id, ...changes }: ProfileUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     try {
-      if (!(await updateProfile(this.db, scope, id, changes))) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'profile',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+          after: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          if (!(await updateProfile(tx, scope, id, changes))) throw notFound();
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
@@ -67,16 +101,34 @@ export class ProfileService {
   }
 
   /** A profile someone holds stays (409): give them another one first. */
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    let outcome: Awaited<ReturnType<typeof deleteProfile>>;
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     try {
-      outcome = await deleteProfile(this.db, scope, id);
+      await this.audit.recorded(
+        author,
+        {
+          action: 'delete',
+          entity: 'profile',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          const outcome = await deleteProfile(tx, scope, id);
+          if (outcome === 'absent') throw notFound();
+          if (outcome === 'in_use') throw inUse();
+        },
+      );
     } catch (error) {
       // A membership took the profile between the check and the delete.
       if (isForeignKeyViolation(error)) throw inUse();
       throw error;
     }
-    if (outcome === 'absent') throw notFound();
-    if (outcome === 'in_use') throw inUse();
+  }
+
+  /**
+   * A new client's "Administrator" profile, in the transaction that makes the client
+   * (provisionClient). Static: the seed makes the first client before any service exists.
+   */
+  static provisionAdministrator(tx: Db, scope: TenantScope) {
+    return insertAdministratorProfile(tx, scope);
   }
 }

@@ -1,14 +1,16 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { TeamRobotListQuery, TeamUserListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, teamRobots, teamUsers, users } from '../../db/schema.js';
+import { teamRobots, teamUsers } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { robotSummaries } from '../robots/views.js';
+import { userAccounts } from '../users/views.js';
 
 /* ---------- /teams/robots ---------- */
 
 const robotSortable = {
-  rota_robots_name: rotaRobots.name,
+  rota_robots_name: robotSummaries.name,
   created_at: teamRobots.created_at,
 } as const;
 
@@ -18,11 +20,11 @@ function selectTeamRobots(db: Db) {
       team_robots_id: teamRobots.team_robots_id,
       teams_id: teamRobots.teams_id,
       rota_robots_id: teamRobots.rota_robots_id,
-      rota_robots_name: rotaRobots.name,
+      rota_robots_name: robotSummaries.name,
       created_at: teamRobots.created_at,
     })
     .from(teamRobots)
-    .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, teamRobots.rota_robots_id));
+    .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, teamRobots.rota_robots_id));
 }
 
 export type TeamRobotRow = Awaited<ReturnType<typeof selectTeamRobots>>[number];
@@ -36,7 +38,7 @@ export async function listTeamRobots<R>(
   const where = scope.where(
     teamRobots,
     query.teams_id === undefined ? undefined : eq(teamRobots.teams_id, query.teams_id),
-    searchAny(query.search, [rotaRobots.name]),
+    searchAny(query.search, [robotSummaries.name]),
   );
   return pageOf(
     query,
@@ -47,7 +49,7 @@ export async function listTeamRobots<R>(
     db
       .select({ total: count() })
       .from(teamRobots)
-      .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, teamRobots.rota_robots_id))
+      .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, teamRobots.rota_robots_id))
       .where(where),
     map,
   );
@@ -83,7 +85,7 @@ export async function deleteTeamRobot(db: Db, scope: TenantScope, id: number) {
 /* ---------- /teams/users ---------- */
 
 const userSortable = {
-  name: [users.name, users.last_name],
+  name: [userAccounts.name, userAccounts.last_name],
   created_at: [teamUsers.created_at],
 } as const;
 
@@ -93,12 +95,12 @@ function selectTeamUsers(db: Db) {
       team_users_id: teamUsers.team_users_id,
       teams_id: teamUsers.teams_id,
       users_id: teamUsers.users_id,
-      name: users.name,
-      last_name: users.last_name,
+      name: userAccounts.name,
+      last_name: userAccounts.last_name,
       created_at: teamUsers.created_at,
     })
     .from(teamUsers)
-    .innerJoin(users, eq(users.users_id, teamUsers.users_id));
+    .innerJoin(userAccounts, eq(userAccounts.users_id, teamUsers.users_id));
 }
 
 export type TeamUserRow = Awaited<ReturnType<typeof selectTeamUsers>>[number];
@@ -112,7 +114,7 @@ export async function listTeamUsers<R>(
   const where = scope.where(
     teamUsers,
     query.teams_id === undefined ? undefined : eq(teamUsers.teams_id, query.teams_id),
-    searchAny(query.search, [users.name, users.last_name]),
+    searchAny(query.search, [userAccounts.name, userAccounts.last_name]),
   );
   const direction = query.order === 'desc' ? desc : asc;
   return pageOf(
@@ -128,7 +130,7 @@ export async function listTeamUsers<R>(
     db
       .select({ total: count() })
       .from(teamUsers)
-      .innerJoin(users, eq(users.users_id, teamUsers.users_id))
+      .innerJoin(userAccounts, eq(userAccounts.users_id, teamUsers.users_id))
       .where(where),
     map,
   );

@@ -15,17 +15,19 @@ import {
   translateMessage,
   type ListResponse,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import type { ZodApp } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor } from '../audit/service.js';
+import type { TeamRobotService, TeamUserService } from './member-service.js';
 
 interface MemberService<Item, Query, Create> {
   list(scope: TenantScope, query: Query): Promise<ListResponse<Item>>;
   show(scope: TenantScope, id: number): Promise<Item>;
-  create(scope: TenantScope, input: Create): Promise<Item>;
-  remove(scope: TenantScope, id: number): Promise<void>;
+  /** Each write records itself in the audit log, in its transaction. */
+  create(scope: TenantScope, input: Create, author: AuditAuthor): Promise<Item>;
+  remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void>;
 }
 
 /**
@@ -36,16 +38,13 @@ function registerMemberRoutes<I extends z.ZodType, Q extends z.ZodType, C extend
   app: ZodApp,
   options: {
     noun: string;
-    entity: string;
-    idKey: string;
     item: I;
     listQuery: Q;
     create: C;
     service: MemberService<z.infer<I>, z.output<Q>, z.output<C>>;
-    services: Services;
   },
 ) {
-  const { noun, entity, idKey, service, services } = options;
+  const { noun, service } = options;
   const tags = ['teams'];
   const security = bearerSecurity;
   const show: z.ZodType = dataResponseSchema(options.item);
@@ -94,13 +93,11 @@ function registerMemberRoutes<I extends z.ZodType, Q extends z.ZodType, C extend
       },
     },
     async (request, reply) => {
-      const data = await service.create(scopeOf(request), request.body as z.output<C>);
-      await services.audit.record(request, {
-        action: 'create',
-        entity,
-        entity_id: (data as Record<string, unknown>)[idKey] as number,
-        after: data,
-      });
+      const data = await service.create(
+        scopeOf(request),
+        request.body as z.output<C>,
+        authorOf(request),
+      );
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );
@@ -118,50 +115,36 @@ function registerMemberRoutes<I extends z.ZodType, Q extends z.ZodType, C extend
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
-      const before = await service.show(scope, request.body.id).catch(() => null);
-      await service.remove(scope, request.body.id);
-      await services.audit.record(request, {
-        action: 'delete',
-        entity,
-        entity_id: request.body.id,
-        before,
-      });
+      await service.remove(scopeOf(request), request.body.id, authorOf(request));
       return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );
 }
 
 /** /api/teams/robots/api/v1 */
-export const teamRobotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const teamRobotRoutes: FastifyPluginAsyncZod<{ teamRobots: TeamRobotService }> = async (
   app,
-  { services },
+  { teamRobots },
 ) => {
   registerMemberRoutes(app, {
     noun: 'robot',
-    entity: 'team_robot',
-    idKey: 'team_robots_id',
     item: teamRobotSchema,
     listQuery: teamRobotListQuerySchema,
     create: teamRobotCreateSchema,
-    service: services.teamRobots,
-    services,
+    service: teamRobots,
   });
 };
 
 /** /api/teams/users/api/v1 */
-export const teamUserRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const teamUserRoutes: FastifyPluginAsyncZod<{ teamUsers: TeamUserService }> = async (
   app,
-  { services },
+  { teamUsers },
 ) => {
   registerMemberRoutes(app, {
     noun: 'user',
-    entity: 'team_user',
-    idKey: 'team_users_id',
     item: teamUserSchema,
     listQuery: teamUserListQuerySchema,
     create: teamUserCreateSchema,
-    service: services.teamUsers,
-    services,
+    service: teamUsers,
   });
 };

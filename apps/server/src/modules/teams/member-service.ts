@@ -12,6 +12,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
   deleteTeamRobot,
   deleteTeamUser,
@@ -42,6 +43,10 @@ async function assertTeam(db: Db, scope: TenantScope, teamId: number | undefined
 
 /** What differs between a team's robots and its users; the rules are the same. */
 interface MemberKind<Item, Row, Query, Create> {
+  /** What its audit records name. */
+  entity: 'team_robot' | 'team_user';
+  /** The link's own id in an item. */
+  idOf: (item: Item) => number;
   /** The field naming the member in a create, and what an unknown one answers. */
   field: 'rota_robots_id' | 'users_id';
   unknown: 'robot_not_found' | 'user_not_found';
@@ -68,6 +73,7 @@ class TeamMemberService<
 > {
   constructor(
     private readonly db: Db,
+    private readonly audit: AuditService,
     private readonly kind: MemberKind<Item, Row, Query, Create>,
   ) {}
 
@@ -76,21 +82,33 @@ class TeamMemberService<
     return this.kind.list(this.db, scope, query, this.kind.toItem);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Item> {
-    const row = await this.kind.find(this.db, scope, id);
+  show(scope: TenantScope, id: number): Promise<Item> {
+    return this.showIn(this.db, scope, id);
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Item> {
+    const row = await this.kind.find(db, scope, id);
     if (!row) throw notFound();
     return this.kind.toItem(row);
   }
 
-  async create(scope: TenantScope, input: Create): Promise<Item> {
+  async create(scope: TenantScope, input: Create, author: AuditAuthor): Promise<Item> {
     const { kind } = this;
     await assertTeam(this.db, scope, input.teams_id);
     const member = kind.memberOf(input);
     const unknown = () => invalidField(kind.field, kind.unknown);
     if (!(await kind.idsOfClient(this.db, scope, [member])).has(member)) throw unknown();
-    let id: number;
     try {
-      id = await kind.insert(this.db, scope, input);
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: kind.entity,
+          entity_id: kind.idOf,
+          after: async (_tx, item) => item,
+        },
+        async (tx) => this.showIn(tx, scope, await kind.insert(tx, scope, input)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateMember(kind.field);
       // The team or the member went away meanwhile.
@@ -100,11 +118,21 @@ class TeamMemberService<
       }
       throw error;
     }
-    return this.show(scope, id);
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await this.kind.remove(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: this.kind.entity,
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await this.kind.remove(tx, scope, id))) throw notFound();
+      },
+    );
   }
 }
 
@@ -114,8 +142,10 @@ export class TeamRobotService extends TeamMemberService<
   TeamRobotListQuery,
   TeamRobotCreate
 > {
-  constructor(db: Db) {
-    super(db, {
+  constructor(db: Db, audit: AuditService) {
+    super(db, audit, {
+      entity: 'team_robot',
+      idOf: (item) => item.team_robots_id,
       field: 'rota_robots_id',
       unknown: 'robot_not_found',
       memberOf: (input) => input.rota_robots_id,
@@ -135,8 +165,10 @@ export class TeamUserService extends TeamMemberService<
   TeamUserListQuery,
   TeamUserCreate
 > {
-  constructor(db: Db) {
-    super(db, {
+  constructor(db: Db, audit: AuditService) {
+    super(db, audit, {
+      entity: 'team_user',
+      idOf: (item) => item.team_users_id,
       field: 'users_id',
       unknown: 'user_not_found',
       memberOf: (input) => input.users_id,

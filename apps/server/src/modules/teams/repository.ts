@@ -1,9 +1,11 @@
-import { eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { TeamListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, teamRobots, teams, teamUsers, userClients } from '../../db/schema.js';
+import { teamRobots, teams, teamUsers } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { robotSummaries } from '../robots/views.js';
+import { memberships } from '../user-clients/views.js';
 
 /**
  * Member counts as subqueries correlated to the row (a page of 20 teams counts the members of
@@ -121,9 +123,9 @@ export async function deleteTeam(db: Db, scope: TenantScope, id: number): Promis
 export async function robotIdsOfClient(db: Db, scope: TenantScope, ids: readonly number[]) {
   if (ids.length === 0) return new Set<number>();
   const rows = await db
-    .select({ id: rotaRobots.rota_robots_id })
-    .from(rotaRobots)
-    .where(scope.where(rotaRobots, inArray(rotaRobots.rota_robots_id, [...ids])));
+    .select({ id: robotSummaries.rota_robots_id })
+    .from(robotSummaries)
+    .where(scope.where(robotSummaries, inArray(robotSummaries.rota_robots_id, [...ids])));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -131,9 +133,9 @@ export async function robotIdsOfClient(db: Db, scope: TenantScope, ids: readonly
 export async function userIdsOfClient(db: Db, scope: TenantScope, ids: readonly number[]) {
   if (ids.length === 0) return new Set<number>();
   const rows = await db
-    .select({ id: userClients.users_id })
-    .from(userClients)
-    .where(scope.where(userClients, inArray(userClients.users_id, [...ids])));
+    .select({ id: memberships.users_id })
+    .from(memberships)
+    .where(scope.where(memberships, inArray(memberships.users_id, [...ids])));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -192,4 +194,29 @@ export async function teamExists(db: Db, scope: TenantScope, id: number): Promis
     .from(teams)
     .where(scope.where(teams, eq(teams.teams_id, id)));
   return Boolean(row);
+}
+
+/** A user leaves every team of a client (their membership of the client ends). */
+export async function deleteTeamUsersOfClient(db: Db, usersId: number, clientId: number) {
+  await db
+    .delete(teamUsers)
+    .where(and(eq(teamUsers.users_id, usersId), eq(teamUsers.rota_clients_id, clientId)));
+}
+
+/* ---------- Added by group B (issue 12, robots): a new robot joins its creator's teams. ---------- */
+
+/** Puts a robot in every team its creator belongs to in the client (the robots module asks). */
+export async function addRobotToTeamsOfUser(
+  db: Db,
+  scope: TenantScope,
+  usersId: number,
+  robotId: number,
+) {
+  await db.execute(
+    sql`insert into ${teamRobots} (rota_clients_id, teams_id, rota_robots_id)
+        select ${teamUsers.rota_clients_id}, ${teamUsers.teams_id}, ${robotId}::int
+          from ${teamUsers}
+         where ${scope.where(teamUsers, eq(teamUsers.users_id, usersId))}
+        on conflict do nothing`,
+  );
 }

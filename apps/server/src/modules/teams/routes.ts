@@ -6,15 +6,10 @@ import {
   teamUpdateSchema,
 } from '@rota/contract';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { TeamService } from './service.js';
 
 /** /api/teams/api/v1 (DESIGN §4), guarded by USUARIOS.* (DESIGN §5, §8). */
-export const teamRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { teams } = services;
-
+export const teamRoutes: FastifyPluginAsyncZod<{ teams: TeamService }> = async (app, { teams }) => {
   registerCrudRoutes(app, {
     area: 'USUARIOS',
     tag: 'teams',
@@ -24,11 +19,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     create: {
       body: teamCreateSchema,
       summary: 'Create a team, with its robots and users at once',
-      run: (scope, input) => teams.create(scope, input),
+      run: (scope, input, author) => teams.create(scope, input, author),
     },
     update: teamUpdateSchema,
     service: teams,
-    audit: { log: services.audit, entity: 'team', idKey: 'teams_id' },
     summaries: {
       index: 'List teams with how many robots and users each holds',
       show: 'One team, with the ids of its robots and users',

@@ -4,8 +4,11 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
+  addRobotToTeamsOfUser,
   deleteTeam,
+  deleteTeamUsersOfClient,
   findTeam,
   insertTeam,
   listTeams,
@@ -58,63 +61,112 @@ const unique = (ids: readonly number[] | undefined) => (ids ? [...new Set(ids)] 
  * the session's robot visibility is read per request (auth/session-repository).
  */
 export class TeamService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   list(scope: TenantScope, query: TeamListQuery): Promise<ListResponse<Team>> {
     return listTeams(this.db, scope, query, toTeam);
   }
 
   /** With the ids of its robots and users. */
-  async show(scope: TenantScope, id: number): Promise<Team> {
-    const row = await findTeam(this.db, scope, id);
-    if (!row) throw notFound();
-    return { ...toTeam(row), ...(await membersOfTeam(this.db, scope, id)) };
+  show(scope: TenantScope, id: number): Promise<Team> {
+    return this.showIn(this.db, scope, id);
   }
 
-  async create(scope: TenantScope, input: TeamCreate): Promise<Team> {
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Team> {
+    const row = await findTeam(db, scope, id);
+    if (!row) throw notFound();
+    return { ...toTeam(row), ...(await membersOfTeam(db, scope, id)) };
+  }
+
+  async create(scope: TenantScope, input: TeamCreate, author: AuditAuthor): Promise<Team> {
     const robots = unique(input.robots) ?? [];
     const users = unique(input.users) ?? [];
-    const id = await this.write(scope, { robots, users }, async (tx) => {
-      await assertMembers(tx, scope, robots, users);
-      const created = await insertTeam(tx, scope, {
-        name: input.name,
-        description: input.description,
-      });
-      await replaceTeamRobots(tx, scope, created, robots);
-      await replaceTeamUsers(tx, scope, created, users);
-      return created;
-    });
-    return this.show(scope, id);
+    return this.write(scope, { robots, users }, () =>
+      this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'team',
+          entity_id: (team) => team.teams_id,
+          after: async (_tx, team) => team,
+        },
+        async (tx) => {
+          await assertMembers(tx, scope, robots, users);
+          const created = await insertTeam(tx, scope, {
+            name: input.name,
+            description: input.description,
+          });
+          await replaceTeamRobots(tx, scope, created, robots);
+          await replaceTeamUsers(tx, scope, created, users);
+          return this.showIn(tx, scope, created);
+        },
+      ),
+    );
   }
 
   /** `robots` / `users`, when sent, replace the team's whole set in the same transaction. */
-  async update(scope: TenantScope, { id, ...input }: TeamUpdate): Promise<void> {
+  async update(scope: TenantScope, { id, ...input }: TeamUpdate, author: AuditAuthor) {
     const robots = unique(input.robots);
     const users = unique(input.users);
-    await this.write(scope, { robots, users }, async (tx) => {
-      // The team first: another client's team is 404 whatever the sets hold.
-      const found = await updateTeam(tx, scope, id, {
-        name: input.name,
-        description: input.description,
-      });
-      if (!found) throw notFound();
-      await assertMembers(tx, scope, robots, users);
-      if (robots) await replaceTeamRobots(tx, scope, id, robots);
-      if (users) await replaceTeamUsers(tx, scope, id, users);
-    });
+    await this.write(scope, { robots, users }, () =>
+      this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'team',
+          entity_id: id,
+          // The team first: another client's team is 404 whatever the sets hold.
+          before: (tx) => this.showIn(tx, scope, id),
+          after: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          const found = await updateTeam(tx, scope, id, {
+            name: input.name,
+            description: input.description,
+          });
+          if (!found) throw notFound();
+          await assertMembers(tx, scope, robots, users);
+          if (robots) await replaceTeamRobots(tx, scope, id, robots);
+          if (users) await replaceTeamUsers(tx, scope, id, users);
+        },
+      ),
+    );
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteTeam(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'team',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await deleteTeam(tx, scope, id))) throw notFound();
+      },
+    );
   }
 
+  /**
+   * A user leaves every team of a client, in the caller's transaction: their membership of it
+   * ends (UserClientService), and a team gathers members of its client only.
+   */
+  leaveClient(db: Db, usersId: number, clientId: number): Promise<void> {
+    return deleteTeamUsersOfClient(db, usersId, clientId);
+  }
+
+  /** Maps what a lost race looks like (a name taken, a member deleted) to the answer. */
   private async write<T>(
     scope: TenantScope,
     members: { robots: readonly number[] | undefined; users: readonly number[] | undefined },
-    work: (tx: Db) => Promise<T>,
+    work: () => Promise<T>,
   ): Promise<T> {
     try {
-      return await this.db.transaction(work);
+      return await work();
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateTeamName();
       // A robot or user checked a moment ago was deleted before the insert: checking again
@@ -124,5 +176,15 @@ export class TeamService {
       }
       throw error;
     }
+  }
+
+  /* ---------- Added by group B (issue 12, robots): a new robot joins its creator's teams. ---------- */
+
+  /**
+   * A robot a team member just created joins every team they belong to in the client, in the
+   * transaction that creates it (RobotService.create), so they keep seeing what they made.
+   */
+  addRobotToTeamsOf(tx: Db, scope: TenantScope, usersId: number, robotId: number): Promise<void> {
+    return addRobotToTeamsOfUser(tx, scope, usersId, robotId);
   }
 }

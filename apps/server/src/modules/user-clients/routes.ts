@@ -7,14 +7,13 @@ import {
 } from '@rota/contract';
 import { actorOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { UserClientService } from './service.js';
 
 /** /api/user/client/api/v1 (DESIGN §4): memberships of the selected client, USUARIOS.* */
-export const userClientRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const userClientRoutes: FastifyPluginAsyncZod<{ userClients: UserClientService }> = async (
   app,
-  { services },
+  { userClients },
 ) => {
-  const { userClients } = services;
   registerCrudRoutes(app, {
     area: 'USUARIOS',
     tag: 'user clients',
@@ -25,11 +24,11 @@ export const userClientRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       body: userClientCreateSchema,
       summary:
         'Add an existing user to the selected client with one of its profiles: a user the caller already sees (a member of a client where the caller may list users; any user for a platform administrator); any other id answers 404 like one that does not exist',
-      run: (scope, input, _author, request) => userClients.create(scope, actorOf(request), input),
+      run: (scope, input, author, request) =>
+        userClients.create(scope, actorOf(request), input, author),
     },
     update: userClientUpdateSchema,
     service: userClients,
-    audit: { log: services.audit, entity: 'user_client', idKey: 'user_clients_id' },
     summaries: {
       index: 'List the memberships of the selected client',
       update: 'Give the member another profile of the client (applies at their next request)',

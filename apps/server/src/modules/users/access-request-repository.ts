@@ -59,3 +59,13 @@ export async function setAccessRequestStatus(
     .returning({ id: accessRequests.access_requests_id });
   return updated.length > 0;
 }
+
+export async function insertAccessRequest(
+  db: Db,
+  values: Pick<
+    typeof accessRequests.$inferInsert,
+    'name' | 'email' | 'client_name' | 'message' | 'ip'
+  >,
+) {
+  await db.insert(accessRequests).values(values);
+}

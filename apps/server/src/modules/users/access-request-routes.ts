@@ -8,20 +8,17 @@ import {
   idBodySchema,
   listResponseSchema,
 } from '@rota/contract';
-import { actorOf } from '../../http/auth.js';
+import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { AccessRequestService } from './access-request-service.js';
 
 const tags = ['access requests'];
 const security = bearerSecurity;
 
 /** /api/user/access-request/api/v1: platform administrators only (403 for anyone else). */
-export const accessRequestRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { accessRequests, audit } = services;
-
+export const accessRequestRoutes: FastifyPluginAsyncZod<{
+  accessRequests: AccessRequestService;
+}> = async (app, { accessRequests }) => {
   app.post(
     '/index',
     {
@@ -62,17 +59,7 @@ export const accessRequestRoutes: FastifyPluginAsyncZod<{ services: Services }> 
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const { id } = request.body;
-      const before = await accessRequests.show(actor, id);
-      await accessRequests.update(actor, request.body);
-      await audit.record(request, {
-        action: 'update',
-        entity: 'access_request',
-        entity_id: id,
-        before,
-        after: await accessRequests.show(actor, id),
-      });
+      await accessRequests.update(actorOf(request), request.body, authorOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import type {
   AccessRequest,
+  AccessRequestCreate,
   AccessRequestListQuery,
   AccessRequestStatus,
   AccessRequestUpdate,
@@ -9,8 +10,10 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
   findAccessRequest,
+  insertAccessRequest,
   listAccessRequests,
   setAccessRequestStatus,
   type AccessRequestRow,
@@ -33,7 +36,10 @@ const toAccessRequest = (row: AccessRequestRow): AccessRequest => ({
  * console has created the user from it.
  */
 export class AccessRequestService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   private assertPlatformAdmin(actor: Actor) {
     if (!actor.user.is_platform_admin) throw forbidden();
@@ -46,13 +52,40 @@ export class AccessRequestService {
 
   async show(actor: Actor, id: number): Promise<AccessRequest> {
     this.assertPlatformAdmin(actor);
-    const row = await findAccessRequest(this.db, id);
+    return this.showIn(this.db, id);
+  }
+
+  private async showIn(db: Db, id: number): Promise<AccessRequest> {
+    const row = await findAccessRequest(db, id);
     if (!row) throw notFound();
     return toAccessRequest(row);
   }
 
-  async update(actor: Actor, input: AccessRequestUpdate): Promise<void> {
+  async update(actor: Actor, input: AccessRequestUpdate, author: AuditAuthor): Promise<void> {
     this.assertPlatformAdmin(actor);
-    if (!(await setAccessRequestStatus(this.db, input.id, input.status))) throw notFound();
+    await this.audit.recorded(
+      author,
+      {
+        action: 'update',
+        entity: 'access_request',
+        entity_id: input.id,
+        before: (tx) => this.showIn(tx, input.id),
+        after: (tx) => this.showIn(tx, input.id),
+      },
+      async (tx) => {
+        if (!(await setAccessRequestStatus(tx, input.id, input.status))) throw notFound();
+      },
+    );
+  }
+
+  /** Sent from the sign-in page (public; the auth service counts the address first). */
+  async create(input: AccessRequestCreate, ip: string): Promise<void> {
+    await insertAccessRequest(this.db, {
+      name: input.name,
+      email: input.email,
+      client_name: input.client_name,
+      message: input.message ?? null,
+      ip,
+    });
   }
 }

@@ -1,7 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { Permission } from '@rota/contract';
-import type { Db } from '../../db/client.js';
-import { profiles, userClients } from '../../db/schema.js';
 import type { Actor } from '../../http/types.js';
 
 /**
@@ -18,15 +15,14 @@ export class Authority {
     private readonly memberships: ReadonlyMap<number, readonly Permission[]>,
   ) {}
 
-  static async of(db: Db, actor: Actor): Promise<Authority> {
-    const rows = await db
-      .select({ clientId: userClients.rota_clients_id, permissions: profiles.permissions })
-      .from(userClients)
-      .innerJoin(profiles, eq(profiles.profiles_id, userClients.profiles_id))
-      .where(eq(userClients.users_id, actor.user.users_id));
+  /** From the actor's own memberships (UserClientService.authorityOf reads them). */
+  static of(
+    actor: Actor,
+    grants: readonly { clientId: number; permissions: readonly Permission[] }[],
+  ): Authority {
     return new Authority(
       actor.user.is_platform_admin,
-      new Map(rows.map((r) => [r.clientId, r.permissions as Permission[]])),
+      new Map(grants.map((g) => [g.clientId, g.permissions])),
     );
   }
 

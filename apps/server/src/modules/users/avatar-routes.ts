@@ -9,10 +9,10 @@ import {
   idSchema,
   translateMessage,
 } from '@rota/contract';
-import { actorOf } from '../../http/auth.js';
+import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import type { UserService } from './service.js';
 
 /** A year: the name is the content's hash, so the bytes behind an address never change. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -48,11 +48,10 @@ async function readAvatarForm(request: FastifyRequest) {
 }
 
 /** The avatar upload (multipart) and the public address pictures are served from. */
-export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const avatarRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app,
-  { services },
+  { users },
 ) => {
-  const { users, audit } = services;
   await app.register(multipart, {
     limits: { fileSize: AVATAR_MAX_BYTES + 1, files: 1, fields: 5, parts: 6 },
   });
@@ -76,14 +75,7 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
         fields.id === undefined || fields.id === '' ? undefined : idSchema.safeParse(fields.id);
       if (id && !id.success) throw invalidField('id', 'invalid_value');
       if (!image || image.length === 0) throw invalidField(AVATAR_FILE_FIELD, 'required_file');
-      const { previous, ...data } = await users.setAvatar(actor, id?.data, image);
-      await audit.record(request, {
-        action: 'update',
-        entity: 'user',
-        entity_id: data.users_id,
-        before: { avatar: previous },
-        after: { avatar: data.avatar },
-      });
+      const data = await users.setAvatar(actor, id?.data, image, authorOf(request));
       return { message: translateMessage(request.lang, 'avatar_saved'), data };
     },
   );

@@ -1,11 +1,13 @@
-import { and, asc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { ClientSummary, Permission, UserListQuery } from '@rota/contract';
+import { and, asc, eq, exists, ilike, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import type { UserListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { profiles, rotaClients, userClients, users } from '../../db/schema.js';
+import { users } from '../../db/schema.js';
 import type { FieldIssue } from '../../lib/errors.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { likePattern } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { clientNames } from '../clients/views.js';
+import { memberships } from '../user-clients/views.js';
 
 /** By access identifier or email, both stored lower-case. */
 export async function findUserByIdentifier(db: Db, identifier: string) {
@@ -25,22 +27,6 @@ export async function findUserByEmail(db: Db, email: string) {
 export async function findUserById(db: Db, usersId: number) {
   const [row] = await db.select().from(users).where(eq(users.users_id, usersId)).limit(1);
   return row;
-}
-
-/** The clients a user works for, with the profile held in each. */
-export async function listMemberships(db: Db, usersId: number) {
-  const rows = await db
-    .select({
-      rota_clients_id: rotaClients.rota_clients_id,
-      name: rotaClients.name,
-      permissions: profiles.permissions,
-    })
-    .from(userClients)
-    .innerJoin(rotaClients, eq(rotaClients.rota_clients_id, userClients.rota_clients_id))
-    .innerJoin(profiles, eq(profiles.profiles_id, userClients.profiles_id))
-    .where(eq(userClients.users_id, usersId))
-    .orderBy(asc(rotaClients.name), asc(rotaClients.rota_clients_id));
-  return rows.map((r) => ({ ...r, permissions: r.permissions as Permission[] }));
 }
 
 export async function setSelectedClient(db: Db, usersId: number, clientId: number | null) {
@@ -66,12 +52,6 @@ export async function setPassword(
     })
     .where(eq(users.users_id, usersId));
 }
-
-export type Membership = Awaited<ReturnType<typeof listMemberships>>[number];
-export const toClientSummary = (m: Membership): ClientSummary => ({
-  rota_clients_id: m.rota_clients_id,
-  name: m.name,
-});
 
 /* ---------- The users area (issue 5): accounts as administrators see them. ---------- */
 
@@ -114,8 +94,8 @@ function selectMembers(db: Db, scope: TenantScope, ...conditions: (SQL | undefin
   return db
     .select(accountColumns)
     .from(users)
-    .innerJoin(userClients, eq(userClients.users_id, users.users_id))
-    .where(scope.where(userClients, ...conditions));
+    .innerJoin(memberships, eq(memberships.users_id, users.users_id))
+    .where(scope.where(memberships, ...conditions));
 }
 
 export async function listUsers<R>(
@@ -126,7 +106,7 @@ export async function listUsers<R>(
 ) {
   const conditions = [
     searchAny(query.search, [users.name, users.last_name, users.email, users.access]),
-    query.profiles_id ? eq(userClients.profiles_id, query.profiles_id) : undefined,
+    query.profiles_id ? eq(memberships.profiles_id, query.profiles_id) : undefined,
   ];
   return pageOf(
     query,
@@ -136,8 +116,8 @@ export async function listUsers<R>(
     db
       .select({ total: count() })
       .from(users)
-      .innerJoin(userClients, eq(userClients.users_id, users.users_id))
-      .where(scope.where(userClients, ...conditions)),
+      .innerJoin(memberships, eq(memberships.users_id, users.users_id))
+      .where(scope.where(memberships, ...conditions)),
     map,
   );
 }
@@ -164,10 +144,10 @@ export async function listMemberNames(
   return db
     .select({ users_id: users.users_id, name: users.name, last_name: users.last_name })
     .from(users)
-    .innerJoin(userClients, eq(userClients.users_id, users.users_id))
+    .innerJoin(memberships, eq(memberships.users_id, users.users_id))
     .where(
       scope.where(
-        userClients,
+        memberships,
         pattern
           ? or(
               ilike(users.name, pattern),
@@ -254,4 +234,48 @@ export async function avatarInUse(db: Db, avatar: string): Promise<boolean> {
     .where(eq(users.avatar, avatar))
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * After memberships changed: a user whose selected client is no longer theirs moves to the
+ * first client they still belong to, so their next request works there at once.
+ */
+export async function repairSelectedClient(db: Db, usersId: number) {
+  const firstClient = db
+    .select({ id: memberships.rota_clients_id })
+    .from(memberships)
+    .innerJoin(clientNames, eq(clientNames.rota_clients_id, memberships.rota_clients_id))
+    .where(eq(memberships.users_id, usersId))
+    .orderBy(asc(clientNames.name), asc(clientNames.rota_clients_id))
+    .limit(1);
+  const stillMember = exists(
+    db
+      .select({ one: sql`1` })
+      .from(memberships)
+      .where(
+        and(
+          eq(memberships.users_id, usersId),
+          eq(memberships.rota_clients_id, users.rota_clients_id_selected),
+        ),
+      ),
+  );
+  await db
+    .update(users)
+    .set({ rota_clients_id_selected: sql`(${firstClient})` })
+    .where(
+      and(
+        eq(users.users_id, usersId),
+        or(sql`${users.rota_clients_id_selected} is null`, not(stillMember)),
+      ),
+    );
+}
+
+/** Serialises membership changes of one user, so "keep at least one" holds under races. */
+export async function lockUser(db: Db, usersId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.users_id })
+    .from(users)
+    .where(eq(users.users_id, usersId))
+    .for('update');
+  return rows.length > 0;
 }

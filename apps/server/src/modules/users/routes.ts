@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   clientSelectSchema,
@@ -18,11 +17,11 @@ import {
   userSchema,
   userUpdateSchema,
 } from '@rota/contract';
-import { actorOf, scopeOf } from '../../http/auth.js';
+import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
 import { AppError } from '../../lib/errors.js';
 import { avatarRoutes } from './avatar-routes.js';
+import type { UserService } from './service.js';
 
 const tags = ['users'];
 const security = bearerSecurity;
@@ -38,20 +37,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
 }
 
 /** Under /api/user/api/v1: the users of the selected client, guarded by USUARIOS.* */
-export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { users, audit } = services;
-  /** The user as the reader sees it, or null once it is gone from the selected client. */
-  const snapshot = async (request: FastifyRequest, id: number) => {
-    try {
-      return await users.show(actorOf(request), scopeOf(request), id);
-    } catch {
-      return null;
-    }
-  };
-
+export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (app, { users }) => {
   app.post(
     '/index',
     {
@@ -116,13 +102,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request, reply) => {
-      const data = await users.create(actorOf(request), request.body);
-      await audit.record(request, {
-        action: 'create',
-        entity: 'user',
-        entity_id: data.users_id,
-        after: data,
-      });
+      const data = await users.create(actorOf(request), request.body, authorOf(request));
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );
@@ -142,16 +122,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request, reply) => {
-      const { id } = request.body;
-      const before = await snapshot(request, id);
-      await users.update(actorOf(request), scopeOf(request), request.body);
-      await audit.record(request, {
-        action: 'update',
-        entity: 'user',
-        entity_id: id,
-        before,
-        after: await snapshot(request, id),
-      });
+      await users.update(actorOf(request), scopeOf(request), request.body, authorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -171,8 +142,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request, reply) => {
-      const removal = await users.remove(actorOf(request), scopeOf(request), request.body.id);
-      await audit.record(request, { action: 'delete', ...removal });
+      await users.remove(actorOf(request), scopeOf(request), request.body.id, authorOf(request));
       return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );
@@ -201,24 +171,17 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         usersId !== actor.user.users_id &&
         usersId !== String(actor.user.users_id);
       if (!forSomeoneElse) {
-        await users.updateOwnPassword(actor, parse(passwordUpdateSchema, request.body));
-        await audit.record(request, {
-          action: 'password_change',
-          entity: 'user',
-          entity_id: actor.user.users_id,
-        });
+        await users.updateOwnPassword(
+          actor,
+          parse(passwordUpdateSchema, request.body),
+          authorOf(request),
+        );
         return reply.status(204).send(null);
       }
       // Setting someone else's password is no errand for a user who must first replace their own.
       if (actor.user.password_change_required) throw new AppError('password_change_required');
       const input = parse(userPasswordSetSchema, request.body);
-      await users.setPasswordOf(actor, scopeOf(request), input);
-      await audit.record(request, {
-        action: 'password_change',
-        entity: 'user',
-        entity_id: input.users_id,
-        after: { password_change_required: input.password_change_required },
-      });
+      await users.setPasswordOf(actor, scopeOf(request), input, authorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -240,11 +203,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request, reply) => {
-      await services.users.selectClient(actorOf(request), request.body);
+      await users.selectClient(actorOf(request), request.body);
       return reply.status(204).send(null);
     },
   );
 
   // Its own plugin: only the upload parses multipart, the rest keeps its JSON bodies.
-  await app.register(avatarRoutes, { services });
+  await app.register(avatarRoutes, { users });
 };

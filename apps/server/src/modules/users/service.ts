@@ -23,22 +23,11 @@ import { iso } from '../../lib/list-query.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { Actor } from '../../http/types.js';
-import { revokeUserSessions } from '../auth/session-repository.js';
-import { invalidateUserCodes } from '../auth/reset-code-repository.js';
-import {
-  clientIdsOf,
-  deleteMembership,
-  existingClientIds,
-  findUserClient,
-  insertMembership,
-  lockUser,
-  membershipsOf,
-  profileOfClient,
-  repairSelectedClient,
-  setMembershipProfile,
-} from '../user-clients/repository.js';
-import { toUserClient } from '../user-clients/service.js';
-import { Authority } from './authority.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { AuthService } from '../auth/service.js';
+import type { UserClientService } from '../user-clients/service.js';
+import type { AccountService } from './account-service.js';
+import type { Authority } from './authority.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { AvatarStore, sniffImage } from './avatar-store.js';
 import {
@@ -47,19 +36,16 @@ import {
   deleteAccount,
   findAccount,
   findMember,
-  findUserById,
   insertAccount,
   listMemberNames,
-  listMemberships,
   listUsers,
-  setPassword,
-  setSelectedClient,
   updateAccount,
   type AccountRow,
   type AccountValues,
 } from './repository.js';
 
-type MembershipRow = Awaited<ReturnType<typeof membershipsOf>>[number];
+type MembershipRow = Awaited<ReturnType<UserClientService['membershipsOf']>>[number];
+type CurrentMemberships = Awaited<ReturnType<UserClientService['clientsOf']>>;
 
 const toUser = (row: AccountRow, memberships: readonly MembershipRow[]): User => ({
   users_id: row.users_id,
@@ -100,7 +86,7 @@ const ACCOUNT_FIELDS = [
 ] as const;
 
 /** What `delete` did, for the audit log: the user went, or only their place in the client. */
-export type UserRemoval =
+type UserRemoval =
   | { entity: 'user'; entity_id: number; before: User }
   | { entity: 'user_client'; entity_id: number; before: UserClient };
 
@@ -116,8 +102,19 @@ export class UserService {
   constructor(
     private readonly db: Db,
     blobs: BlobStore,
+    private readonly deps: {
+      accounts: AccountService;
+      userClients: UserClientService;
+      /** Ends sessions and recovery codes when a password changes. */
+      auth: AuthService;
+      audit: AuditService;
+    },
   ) {
     this.avatars = new AvatarStore(db, blobs);
+  }
+
+  private authority(db: Db, actor: Actor): Promise<Authority> {
+    return this.deps.userClients.authorityOf(db, actor);
   }
 
   /* ---------- One's own account (issue 2). ---------- */
@@ -126,36 +123,41 @@ export class UserService {
    * One's own password. The current one is asked again so a borrowed session cannot take the
    * account over; every other session of the user ends.
    */
-  async updateOwnPassword(actor: Actor, input: PasswordUpdate): Promise<void> {
-    const user = await findUserById(this.db, actor.user.users_id);
+  async updateOwnPassword(actor: Actor, input: PasswordUpdate, author: AuditAuthor): Promise<void> {
+    const { accounts, auth, audit } = this.deps;
+    const user = await accounts.withPassword(this.db, actor.user.users_id);
     if (!user) throw new AppError('unauthorized');
     if (!(await verifyPassword(input.current_password, user.password_hash))) {
       throw invalidField('current_password', 'current_password_wrong');
     }
     const passwordHash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {
-      await setPassword(tx, user.users_id, passwordHash);
-      await invalidateUserCodes(tx, user.users_id);
-      await revokeUserSessions(tx, user.users_id, actor.sessionId);
+      await accounts.setPassword(tx, user.users_id, passwordHash);
+      await auth.revokeCredentials(tx, user.users_id, actor.sessionId);
+      await audit.write(tx, author, {
+        action: 'password_change',
+        entity: 'user',
+        entity_id: user.users_id,
+      });
     });
   }
 
   /** SPEC §7 client selection: only to a client the user belongs to. */
   async selectClient(actor: Actor, input: ClientSelect): Promise<void> {
     if (input.users_id !== actor.user.users_id) throw new AppError('forbidden');
-    const memberships = await listMemberships(this.db, actor.user.users_id);
+    const memberships = await this.deps.userClients.clientsOf(this.db, actor.user.users_id);
     if (!memberships.some((m) => m.rota_clients_id === input.rota_clients_id_selected)) {
       throw new AppError('client_not_member');
     }
-    await setSelectedClient(this.db, actor.user.users_id, input.rota_clients_id_selected);
+    await this.deps.accounts.setSelectedClient(actor.user.users_id, input.rota_clients_id_selected);
   }
 
   /* ---------- The users area (issue 5): members of the selected client. ---------- */
 
   async list(actor: Actor, scope: TenantScope, query: UserListQuery): Promise<ListResponse<User>> {
-    const authority = await Authority.of(this.db, actor);
+    const authority = await this.authority(this.db, actor);
     const page = await listUsers(this.db, scope, query, (row) => row);
-    const memberships = await membershipsOf(
+    const memberships = await this.deps.userClients.membershipsOf(
       this.db,
       page.data.map((u) => u.users_id),
       authority.visibleClients(),
@@ -166,7 +168,7 @@ export class UserService {
   async show(actor: Actor, scope: TenantScope, id: number): Promise<User> {
     const row = await findMember(this.db, scope, id);
     if (!row) throw notFound();
-    return this.describe(this.db, await Authority.of(this.db, actor), row);
+    return this.describe(this.db, await this.authority(this.db, actor), row);
   }
 
   async names(scope: TenantScope, query: UserNameQuery): Promise<{ data: UserName[] }> {
@@ -178,8 +180,8 @@ export class UserService {
    * where the actor may create users, with a profile of that client; the first one is the
    * client the new user starts in.
    */
-  async create(actor: Actor, input: UserCreate): Promise<User> {
-    const authority = await Authority.of(this.db, actor);
+  async create(actor: Actor, input: UserCreate, author: AuditAuthor): Promise<User> {
+    const authority = await this.authority(this.db, actor);
     const { clients, password, ...fields } = input;
     const passwordHash = await hashPassword(password);
     try {
@@ -193,8 +195,15 @@ export class UserService {
           password_hash: passwordHash,
           rota_clients_id_selected: clients[0]!.rota_clients_id,
         });
-        for (const m of clients) await insertMembership(tx, { users_id: id, ...m });
-        return this.describe(tx, authority, (await findAccount(tx, id))!);
+        for (const m of clients) await this.deps.userClients.add(tx, { users_id: id, ...m });
+        const created = await this.describe(tx, authority, (await findAccount(tx, id))!);
+        await this.deps.audit.write(tx, author, {
+          action: 'create',
+          entity: 'user',
+          entity_id: id,
+          after: created,
+        });
+        return created;
       });
     } catch (error) {
       throw await this.writeError(error, fields);
@@ -206,17 +215,24 @@ export class UserService {
    * may manage (the others are left as they are). The account itself changes only when the actor
    * manages every client of the user (see Authority).
    */
-  async update(actor: Actor, scope: TenantScope, input: UserUpdate): Promise<void> {
+  async update(
+    actor: Actor,
+    scope: TenantScope,
+    input: UserUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     const { id, clients, avatar } = input;
-    const authority = await Authority.of(this.db, actor);
+    const { accounts, userClients } = this.deps;
+    const authority = await this.authority(this.db, actor);
     // Assigned inside the transaction; typed so the check after it is not narrowed away.
     let dropped = null as string | null;
     try {
       await this.db.transaction(async (tx) => {
-        if (!(await lockUser(tx, id))) throw notFound();
+        if (!(await accounts.lock(tx, id))) throw notFound();
         const target = await findMember(tx, scope, id);
         if (!target) throw notFound();
-        const memberships = await clientIdsOf(tx, id);
+        const before = await this.describe(tx, authority, target);
+        const memberships = await userClients.clientsOf(tx, id);
 
         const values: AccountValues = {};
         for (const field of ACCOUNT_FIELDS) {
@@ -256,6 +272,15 @@ export class UserService {
 
         await updateAccount(tx, id, values);
         if (clients) await this.replaceMemberships(tx, authority, id, memberships, clients);
+        // After: as the reader sees it, or null once it left the selected client.
+        const changed = await findMember(tx, scope, id);
+        await this.deps.audit.write(tx, author, {
+          action: 'update',
+          entity: 'user',
+          entity_id: id,
+          before,
+          after: changed ? await this.describe(tx, authority, changed) : null,
+        });
       });
     } catch (error) {
       throw await this.writeError(error, input);
@@ -269,47 +294,70 @@ export class UserService {
    * the user loses the selected client at their next request; a deleted account's sessions go
    * with it, so its next request is a 401.
    */
-  async remove(actor: Actor, scope: TenantScope, id: number): Promise<UserRemoval> {
+  async remove(actor: Actor, scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     if (id === actor.user.users_id) throw invalidField('id', 'cannot_delete_self');
-    const authority = await Authority.of(this.db, actor);
+    const authority = await this.authority(this.db, actor);
     const removal = await this.db.transaction(async (tx): Promise<UserRemoval> => {
-      if (!(await lockUser(tx, id))) throw notFound();
-      const target = await findMember(tx, scope, id);
-      if (!target) throw notFound();
-      const memberships = await clientIdsOf(tx, id);
-      const clientIds = memberships.map((m) => m.rota_clients_id);
-      if (authority.ownsAccount(target, clientIds, 'USUARIOS.DELETE')) {
-        const before = await this.describe(tx, authority, target);
-        await deleteAccount(tx, id);
-        return { entity: 'user', entity_id: id, before };
-      }
-      const here = memberships.find((m) => m.rota_clients_id === scope.clientId)!;
-      if (memberships.length <= 1) {
-        throw new AppError('conflict', [{ field: 'id', message: 'last_membership' }]);
-      }
-      const before = toUserClient((await findUserClient(tx, scope, here.user_clients_id))!);
-      await deleteMembership(tx, { ...here, users_id: id });
-      await repairSelectedClient(tx, id);
-      return { entity: 'user_client', entity_id: here.user_clients_id, before };
+      const removed = await this.removeIn(tx, authority, scope, id);
+      await this.deps.audit.write(tx, author, { action: 'delete', ...removed });
+      return removed;
     });
     if (removal.entity === 'user' && removal.before.avatar) {
       await this.avatars.release(removal.before.avatar, (url) => avatarInUse(this.db, url));
     }
-    return removal;
+  }
+
+  /** The user goes, or only their place in the selected client (see `remove`). */
+  private async removeIn(
+    tx: Db,
+    authority: Authority,
+    scope: TenantScope,
+    id: number,
+  ): Promise<UserRemoval> {
+    const { accounts, userClients } = this.deps;
+    if (!(await accounts.lock(tx, id))) throw notFound();
+    const target = await findMember(tx, scope, id);
+    if (!target) throw notFound();
+    const memberships = await userClients.clientsOf(tx, id);
+    const clientIds = memberships.map((m) => m.rota_clients_id);
+    if (authority.ownsAccount(target, clientIds, 'USUARIOS.DELETE')) {
+      const before = await this.describe(tx, authority, target);
+      await deleteAccount(tx, id);
+      return { entity: 'user', entity_id: id, before };
+    }
+    const here = memberships.find((m) => m.rota_clients_id === scope.clientId)!;
+    if (memberships.length <= 1) {
+      throw new AppError('conflict', [{ field: 'id', message: 'last_membership' }]);
+    }
+    const before = (await userClients.find(tx, scope, here.user_clients_id))!;
+    await userClients.end(tx, { ...here, users_id: id });
+    await accounts.repairSelectedClient(tx, id);
+    return { entity: 'user_client', entity_id: here.user_clients_id, before };
   }
 
   /**
    * An administrator sets someone else's password (no current password asked). Every session
    * of that user ends and their recovery codes stop working.
    */
-  async setPasswordOf(actor: Actor, scope: TenantScope, input: UserPasswordSet): Promise<void> {
+  async setPasswordOf(
+    actor: Actor,
+    scope: TenantScope,
+    input: UserPasswordSet,
+    author: AuditAuthor,
+  ): Promise<void> {
     if (!hasPermissions(actor.permissions, ['USUARIOS.UPDATE'])) throw forbidden();
     await this.assertOwnsMember(actor, scope, input.users_id);
     const passwordHash = await hashPassword(input.password);
+    const { accounts, auth, audit } = this.deps;
     await this.db.transaction(async (tx) => {
-      await setPassword(tx, input.users_id, passwordHash, input.password_change_required);
-      await invalidateUserCodes(tx, input.users_id);
-      await revokeUserSessions(tx, input.users_id);
+      await accounts.setPassword(tx, input.users_id, passwordHash, input.password_change_required);
+      await auth.revokeCredentials(tx, input.users_id);
+      await audit.write(tx, author, {
+        action: 'password_change',
+        entity: 'user',
+        entity_id: input.users_id,
+        after: { password_change_required: input.password_change_required },
+      });
     });
   }
 
@@ -321,7 +369,8 @@ export class UserService {
     actor: Actor,
     targetId: number | undefined,
     image: Buffer,
-  ): Promise<{ users_id: number; avatar: string; previous: string | null }> {
+    author: AuditAuthor,
+  ): Promise<{ users_id: number; avatar: string }> {
     if (image.length > AVATAR_MAX_BYTES) throw invalidField(AVATAR_FILE_FIELD, 'avatar_too_large');
     const format = sniffImage(image);
     if (!format) throw invalidField(AVATAR_FILE_FIELD, 'avatar_format');
@@ -336,9 +385,16 @@ export class UserService {
     let previous = null as string | null;
     try {
       await this.db.transaction(async (tx) => {
-        if (!(await lockUser(tx, usersId))) throw notFound();
+        if (!(await this.deps.accounts.lock(tx, usersId))) throw notFound();
         previous = (await findAccount(tx, usersId))?.avatar ?? null;
         await updateAccount(tx, usersId, { avatar: url });
+        await this.deps.audit.write(tx, author, {
+          action: 'update',
+          entity: 'user',
+          entity_id: usersId,
+          before: { avatar: previous },
+          after: { avatar: url },
+        });
       });
     } catch (error) {
       await this.avatars.release(url, (u) => avatarInUse(this.db, u));
@@ -347,7 +403,7 @@ export class UserService {
     if (previous !== url) {
       await this.avatars.release(previous, (u) => avatarInUse(this.db, u));
     }
-    return { users_id: usersId, avatar: url, previous };
+    return { users_id: usersId, avatar: url };
   }
 
   /* ---------- Helpers. ---------- */
@@ -356,14 +412,19 @@ export class UserService {
   private async assertOwnsMember(actor: Actor, scope: TenantScope, usersId: number) {
     const target = await findMember(this.db, scope, usersId);
     if (!target) throw notFound();
-    const authority = await Authority.of(this.db, actor);
-    const clientIds = (await clientIdsOf(this.db, usersId)).map((m) => m.rota_clients_id);
+    const authority = await this.authority(this.db, actor);
+    const clientIds = (await this.deps.userClients.clientsOf(this.db, usersId)).map(
+      (m) => m.rota_clients_id,
+    );
     if (!authority.ownsAccount(target, clientIds, 'USUARIOS.UPDATE')) throw forbidden();
     return target;
   }
 
   private async describe(db: Db, authority: Authority, row: AccountRow): Promise<User> {
-    return toUser(row, await membershipsOf(db, [row.users_id], authority.visibleClients()));
+    return toUser(
+      row,
+      await this.deps.userClients.membershipsOf(db, [row.users_id], authority.visibleClients()),
+    );
   }
 
   /**
@@ -377,7 +438,7 @@ export class UserService {
     permission: Permission,
     unchanged: (m: UserMembership) => boolean = () => false,
   ): Promise<FieldIssue[]> {
-    const existing = await existingClientIds(
+    const existing = await this.deps.userClients.existingClients(
       db,
       list.map((m) => m.rota_clients_id),
     );
@@ -391,7 +452,9 @@ export class UserService {
         issues.push({ field: clientField, message: 'invalid_value' });
       } else if (!authority.can(m.rota_clients_id, permission)) {
         issues.push({ field: clientField, message: 'forbidden' });
-      } else if (!(await profileOfClient(db, m.rota_clients_id, m.profiles_id))) {
+      } else if (
+        !(await this.deps.userClients.profileOfClient(db, m.rota_clients_id, m.profiles_id))
+      ) {
         issues.push({ field: `clients.${i}.profiles_id`, message: 'profile_not_found' });
       }
     }
@@ -406,27 +469,28 @@ export class UserService {
     db: Db,
     authority: Authority,
     usersId: number,
-    current: Awaited<ReturnType<typeof clientIdsOf>>,
+    current: CurrentMemberships,
     wanted: readonly UserMembership[],
   ) {
+    const { accounts, userClients } = this.deps;
     const target = new Map(wanted.map((m) => [m.rota_clients_id, m.profiles_id]));
     for (const m of current) {
       if (!authority.can(m.rota_clients_id, 'USUARIOS.UPDATE')) continue;
       const profileId = target.get(m.rota_clients_id);
-      if (profileId === undefined) await deleteMembership(db, { ...m, users_id: usersId });
+      if (profileId === undefined) await userClients.end(db, { ...m, users_id: usersId });
       else if (profileId !== m.profiles_id)
-        await setMembershipProfile(db, m.user_clients_id, profileId);
+        await userClients.setProfile(db, m.user_clients_id, profileId);
     }
     for (const [clientId, profileId] of target) {
       if (!current.some((m) => m.rota_clients_id === clientId)) {
-        await insertMembership(db, {
+        await userClients.add(db, {
           users_id: usersId,
           rota_clients_id: clientId,
           profiles_id: profileId,
         });
       }
     }
-    await repairSelectedClient(db, usersId);
+    await accounts.repairSelectedClient(db, usersId);
   }
 
   /** A write that lost a race: a unique key taken meanwhile, or a profile deleted meanwhile. */

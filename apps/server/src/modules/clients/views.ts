@@ -1,0 +1,13 @@
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { rotaClients } from '../../db/schema.js';
+
+const qb = new QueryBuilder();
+
+/**
+ * Read-only: what other modules may join on (PostgreSQL inlines it: same plan as a join). A
+ * leaf (it imports the schema only), so modules joining each other's views import no cycle.
+ */
+export const clientNames = qb
+  .select({ rota_clients_id: rotaClients.rota_clients_id, name: rotaClients.name })
+  .from(rotaClients)
+  .as('client_names');

@@ -1,0 +1,24 @@
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { users } from '../../db/schema.js';
+
+const qb = new QueryBuilder();
+
+/**
+ * Read-only: a user as other modules may join on (names, email, what a session carries), never
+ * the password hash (PostgreSQL inlines it). A leaf (it imports the schema only), so views
+ * joining each other form no import cycle.
+ */
+export const userAccounts = qb
+  .select({
+    users_id: users.users_id,
+    name: users.name,
+    last_name: users.last_name,
+    email: users.email,
+    group: users.group,
+    avatar: users.avatar,
+    password_change_required: users.password_change_required,
+    is_platform_admin: users.is_platform_admin,
+    rota_clients_id_selected: users.rota_clients_id_selected,
+  })
+  .from(users)
+  .as('user_accounts');
