@@ -1,8 +1,10 @@
 import { TextInput } from '@mantine/core';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
+import type { z } from 'zod';
 import { agentCreateSchema, agentUpdateSchema, type Agent } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema } from '../../../lib/form-schema';
 import { VmSelect } from '../../vms/components/vm-select';
 import { useCreateAgent } from '../api/create-agent';
 import { useUpdateAgent } from '../api/update-agent';
@@ -10,9 +12,9 @@ import { useAgentsTranslation } from '../i18n';
 import type { RevealedToken } from './agent-token-modal';
 
 /** What the inputs edit, in both forms. */
-type AgentInputs = { name: string; rota_vms_id: number | null };
+type AgentInputs = z.input<typeof agentCreateSchema>;
 
-function AgentFormInputs({ form }: { form: UseFormReturn<AgentInputs> }) {
+function AgentFormInputs<TOutput>({ form }: { form: FormDrawerForm<AgentInputs, TOutput> }) {
   const t = useAgentsTranslation();
   const { errors } = form.formState;
   return (
@@ -33,7 +35,8 @@ function AgentFormInputs({ form }: { form: UseFormReturn<AgentInputs> }) {
             label={t('form.vm')}
             description={t('form.vmHint')}
             withAsterisk
-            value={field.value}
+            // Not chosen yet is undefined in the form; null keeps the select controlled.
+            value={field.value ?? null}
             onChange={(id) => field.onChange(id)}
             onBlur={field.onBlur}
             name={field.name}
@@ -67,15 +70,17 @@ export function AgentFormDrawer({ opened, onClose, agent, onCreated }: AgentForm
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={agentUpdateSchema}
-        defaultValues={{
+        schema={formSchema(agentUpdateSchema, (values: AgentInputs) => ({
           id: agent.rota_nodes_id,
+          ...values,
+        }))}
+        defaultValues={{
           name: agent.name,
           rota_vms_id: agent.rota_vms_id,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => <AgentFormInputs form={form as unknown as UseFormReturn<AgentInputs>} />}
+        {(form) => <AgentFormInputs form={form} />}
       </FormDrawer>
     );
   }
@@ -87,14 +92,14 @@ export function AgentFormDrawer({ opened, onClose, agent, onCreated }: AgentForm
       submitLabel={t('form.create')}
       schema={agentCreateSchema}
       // rota_vms_id starts empty; the schema answers "VM obrigatória" until one is chosen.
-      defaultValues={{ name: '', rota_vms_id: null as unknown as number }}
+      defaultValues={{ name: '', rota_vms_id: undefined }}
       onSubmit={async (values) => {
         const answer = await create.mutateAsync(values);
         create.reset();
         onCreated({ name: answer.data.name, token: answer.data.token });
       }}
     >
-      {(form) => <AgentFormInputs form={form as unknown as UseFormReturn<AgentInputs>} />}
+      {(form) => <AgentFormInputs form={form} />}
     </FormDrawer>
   );
 }

@@ -1,6 +1,5 @@
 import { Checkbox, Divider, Group, NumberInput, PasswordInput, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
   environmentCreateSchema,
   environmentUpdateSchema,
@@ -10,24 +9,26 @@ import {
 } from '@rota/contract';
 import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { MONOSPACE_INPUT } from '../../operations/monospace-input';
 import { useCreateEnvironment } from '../api/create-environment';
 import { useUpdateEnvironment } from '../api/update-environment';
 import { useEnvironmentsTranslation } from '../i18n';
 
 /** What the inputs hold. A secret's text is only ever what the user typed in this form. */
-export type EnvironmentFormValues = {
-  title: string;
-  db_url: string;
-  db_port: number | '';
-  db_name: string;
-  db_user: string;
-  db_pass: string;
-  clear_db_pass: boolean;
-  rota_api_url: string;
-  rota_token: string;
-  clear_rota_token: boolean;
-};
+export type EnvironmentFormValues = FormValues<
+  typeof environmentCreateSchema,
+  {
+    title: string;
+    db_url: string;
+    db_port: number | '';
+    db_name: string;
+    db_user: string;
+    db_pass: string;
+    rota_api_url: string;
+    rota_token: string;
+  }
+> & { clear_db_pass: boolean; clear_rota_token: boolean };
 
 type Secret = 'db_pass' | 'rota_token';
 
@@ -60,25 +61,6 @@ export function environmentPayload(values: EnvironmentFormValues) {
     rota_api_url: values.rota_api_url,
     ...secret('db_pass'),
     ...secret('rota_token'),
-  };
-}
-
-/** The contract's schema run on the body the form would send; its issues name the same fields. */
-function environmentResolver<TOutput>(
-  schema: typeof environmentCreateSchema | typeof environmentUpdateSchema,
-  extra: Record<string, unknown>,
-): Resolver<EnvironmentFormValues, unknown, TOutput> {
-  const base = zodResolver(schema);
-  return async (values, context, options) => {
-    const result = await base(
-      { ...extra, ...environmentPayload(values) } as never,
-      context,
-      options as never,
-    );
-    if (Object.keys(result.errors).length === 0) {
-      return { values: result.values as TOutput, errors: {} };
-    }
-    return { values: {}, errors: result.errors as never };
   };
 }
 
@@ -252,9 +234,12 @@ export function EnvironmentFormDrawer({
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        resolver={environmentResolver<EnvironmentUpdate>(environmentUpdateSchema, {
+        // The contract's schema run on the body the form would send; its issues name the same
+        // fields.
+        schema={formSchema(environmentUpdateSchema, (values: EnvironmentFormValues) => ({
           id: environment.rota_environments_id,
-        })}
+          ...environmentPayload(values),
+        }))}
         fields={FIELDS}
         defaultValues={{
           title: environment.title,
@@ -277,7 +262,7 @@ export function EnvironmentFormDrawer({
       onClose={onClose}
       title={t('form.createTitle')}
       submitLabel={t('form.create')}
-      resolver={environmentResolver<EnvironmentCreate>(environmentCreateSchema, {})}
+      schema={formSchema(environmentCreateSchema, environmentPayload)}
       fields={FIELDS}
       defaultValues={{
         title: '',

@@ -1,12 +1,7 @@
 import { Input, PasswordInput, SegmentedControl, TextInput, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Controller,
-  useWatch,
-  type FieldError,
-  type Resolver,
-  type UseFormReturn,
-} from 'react-hook-form';
+import { Controller, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   parameterCreateSchema,
   parameterUpdateSchema,
@@ -17,6 +12,7 @@ import {
 } from '@rota/contract';
 import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { MONOSPACE_INPUT } from '../../operations/monospace-input';
 import { useCreateParameter } from '../api/create-parameter';
 import { useUpdateParameter } from '../api/update-parameter';
@@ -26,13 +22,10 @@ import { MASK } from './parameter-value';
 export type ParameterKind = 'value' | 'password';
 
 /** What the inputs hold: both texts, and which of them is sent. */
-export type ParameterFormValues = {
-  name: string;
-  kind: ParameterKind;
-  value: string;
-  password: string;
-  description: string;
-};
+export type ParameterFormValues = FormValues<
+  typeof parameterCreateSchema,
+  { name: string; value: string; password: string; description: string }
+> & { kind: ParameterKind };
 
 const FIELDS = ['name', 'value', 'password', 'description'] as const;
 
@@ -43,42 +36,37 @@ export function parameterPayload(values: ParameterFormValues) {
   return values.password === '' ? base : { ...base, password: values.password };
 }
 
-type Issue = { type: string; message: MessageKey };
-
 /**
- * The contract's schema run on the body the form would send. Its value/password issue names
- * `value`; with "Senha" chosen, that input is hidden, so the issue moves under the password input.
- * On update, the schema lets neither through (it keeps what is stored); the form only allows that
- * for a password left as it is, never to leave a parameter with neither.
+ * The contract's schema run on the body the form would send (`formSchema`). Its value/password
+ * issue names `value`; with "Senha" chosen, that input is hidden, so the issue moves under the
+ * password input. On update, the schema lets neither through (it keeps what is stored); the form
+ * only allows that for a password left as it is, never to leave a parameter with neither.
  */
 function parameterResolver<TOutput>(
-  schema: typeof parameterCreateSchema | typeof parameterUpdateSchema,
-  extra: (values: ParameterFormValues) => Record<string, unknown>,
+  schema: z.ZodType<TOutput, ParameterFormValues>,
   current?: Parameter,
 ): Resolver<ParameterFormValues, unknown, TOutput> {
   const base = zodResolver(schema);
   return async (values, context, options) => {
-    const result = await base(
-      { ...extra(values), ...parameterPayload(values) } as never,
-      context,
-      options as never,
-    );
-    const errors: Record<string, FieldError | Issue> = {
-      ...(result.errors as Record<string, FieldError>),
-    };
+    const result = await base(values, context, options);
+    const errors = { ...result.errors };
     if (values.kind === 'password' && errors.value) {
       errors.password ??= errors.value;
       delete errors.value;
     }
     if (current && !errors.value && !errors.password) {
       if (values.kind === 'value' && values.value === '') {
-        errors.value = { type: 'validate', message: 'parameter_value_xor_password' };
+        errors.value = {
+          type: 'validate',
+          message: 'parameter_value_xor_password' satisfies MessageKey,
+        };
       } else if (values.kind === 'password' && values.password === '' && !current.has_password) {
-        errors.password = { type: 'validate', message: 'required_password' };
+        errors.password = { type: 'validate', message: 'required_password' satisfies MessageKey };
       }
     }
-    if (Object.keys(errors).length === 0) return { values: result.values as TOutput, errors: {} };
-    return { values: {}, errors: errors as never };
+    // No error of its own: the schema's answer, its parsed body when it found none either.
+    if (Object.keys(errors).length === 0) return result;
+    return { values: {}, errors };
   };
 }
 
@@ -201,9 +189,11 @@ export function ParameterFormDrawer({ opened, onClose, parameter }: ParameterFor
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        resolver={parameterResolver<ParameterUpdate>(
-          parameterUpdateSchema,
-          () => ({ id: parameter.rota_parameters_id }),
+        resolver={parameterResolver(
+          formSchema(parameterUpdateSchema, (values: ParameterFormValues) => ({
+            id: parameter.rota_parameters_id,
+            ...parameterPayload(values),
+          })),
           parameter,
         )}
         fields={FIELDS}
@@ -227,7 +217,7 @@ export function ParameterFormDrawer({ opened, onClose, parameter }: ParameterFor
       onClose={onClose}
       title={t('form.createTitle')}
       submitLabel={t('form.create')}
-      resolver={parameterResolver<ParameterCreate>(parameterCreateSchema, () => ({}))}
+      resolver={parameterResolver(formSchema(parameterCreateSchema, parameterPayload))}
       fields={FIELDS}
       defaultValues={{ name: '', kind: 'value', value: '', password: '', description: '' }}
       onSubmit={(values) => create.mutateAsync(values)}

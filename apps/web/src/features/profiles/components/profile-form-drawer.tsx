@@ -1,5 +1,5 @@
 import { Input, TextInput } from '@mantine/core';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   profileCreateSchema,
@@ -7,17 +7,19 @@ import {
   type Permission,
   type Profile,
 } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { useCreateProfile } from '../api/create-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { PermissionMatrix } from './permission-matrix';
 import { normalizePermissions } from './permission-matrix-state';
 import '../i18n';
 
-type ProfileInputs = { name: string; permissions: Permission[] };
+/** The schema's input; the matrix always holds a list (the schema defaults a missing one). */
+type ProfileInputs = FormValues<typeof profileCreateSchema, { permissions: Permission[] }>;
 
-function ProfileFormInputs({ form }: { form: UseFormReturn<ProfileInputs> }) {
+function ProfileFormInputs<TOutput>({ form }: { form: FormDrawerForm<ProfileInputs, TOutput> }) {
   const { t } = useTranslation('profiles');
   const { errors } = form.formState;
   return (
@@ -70,15 +72,17 @@ export function ProfileFormDrawer({ opened, onClose, profile }: ProfileFormDrawe
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={profileUpdateSchema}
-        defaultValues={{
+        schema={formSchema(profileUpdateSchema, (values: ProfileInputs) => ({
           id: profile.profiles_id,
+          ...values,
+        }))}
+        defaultValues={{
           name: profile.name,
           permissions: normalizePermissions(profile.permissions),
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => <ProfileFormInputs form={form as unknown as UseFormReturn<ProfileInputs>} />}
+        {(form) => <ProfileFormInputs form={form} />}
       </FormDrawer>
     );
   }
@@ -88,11 +92,11 @@ export function ProfileFormDrawer({ opened, onClose, profile }: ProfileFormDrawe
       onClose={onClose}
       title={t('form.createTitle')}
       submitLabel={t('form.create')}
-      schema={profileCreateSchema}
+      schema={formSchema(profileCreateSchema, (values: ProfileInputs) => values)}
       defaultValues={{ name: '', permissions: [] }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => <ProfileFormInputs form={form as unknown as UseFormReturn<ProfileInputs>} />}
+      {(form) => <ProfileFormInputs form={form} />}
     </FormDrawer>
   );
 }

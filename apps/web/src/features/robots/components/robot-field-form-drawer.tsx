@@ -1,34 +1,30 @@
 import { Select, TextInput } from '@mantine/core';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import {
   ROBOT_FIELD_TYPES,
   robotFieldCreateSchema,
   robotFieldUpdateSchema,
   type RobotField,
-  type RobotFieldType,
 } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { SwitchField } from '../../../components/switch-field';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema } from '../../../lib/form-schema';
 import { useCreateRobotField } from '../api/create-robot-field';
 import { useUpdateRobotField } from '../api/update-robot-field';
 import { RobotSelect } from './robot-select';
 import '../i18n';
 
-type FieldInputs = {
-  rota_robots_id: number | null;
-  name: string;
-  label: string;
-  type: RobotFieldType;
-  required: boolean;
-};
+/** What the inputs edit; the robot only on create (a field stays with its robot). */
+type FieldInputs = z.input<typeof robotFieldCreateSchema>;
 
-function FieldFormInputs({
+function FieldFormInputs<TOutput>({
   form,
   withRobot,
 }: {
-  form: UseFormReturn<FieldInputs>;
+  form: FormDrawerForm<FieldInputs, TOutput>;
   withRobot: boolean;
 }) {
   const { t } = useTranslation('robots');
@@ -43,7 +39,8 @@ function FieldFormInputs({
             <RobotSelect
               label={t('fields.robot')}
               withAsterisk
-              value={field.value}
+              // Not chosen yet is undefined in the form; null keeps the select controlled.
+              value={field.value ?? null}
               onChange={(id) => field.onChange(id)}
               onBlur={field.onBlur}
               error={fieldError(errors.rota_robots_id)}
@@ -132,9 +129,14 @@ export function RobotFieldFormDrawer({
         opened={opened}
         onClose={onClose}
         title={t('fields.editTitle')}
-        schema={robotFieldUpdateSchema}
+        schema={formSchema(
+          robotFieldUpdateSchema,
+          ({ rota_robots_id: _robot, ...values }: FieldInputs) => ({
+            id: field.rota_robot_fields_id,
+            ...values,
+          }),
+        )}
         defaultValues={{
-          id: field.rota_robot_fields_id,
           name: field.name,
           label: field.label,
           type: field.type,
@@ -142,9 +144,7 @@ export function RobotFieldFormDrawer({
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => (
-          <FieldFormInputs form={form as unknown as UseFormReturn<FieldInputs>} withRobot={false} />
-        )}
+        {(form) => <FieldFormInputs form={form} withRobot={false} />}
       </FormDrawer>
     );
   }
@@ -156,8 +156,8 @@ export function RobotFieldFormDrawer({
       submitLabel={t('fields.create')}
       schema={robotFieldCreateSchema}
       defaultValues={{
-        // null until chosen: the schema answers "Robô obrigatório".
-        rota_robots_id: (robotId ?? null) as number,
+        // Empty until chosen: the schema answers "Robô obrigatório".
+        rota_robots_id: robotId,
         name: '',
         label: '',
         type: 'text',
@@ -165,12 +165,7 @@ export function RobotFieldFormDrawer({
       }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => (
-        <FieldFormInputs
-          form={form as unknown as UseFormReturn<FieldInputs>}
-          withRobot={robotId === undefined}
-        />
-      )}
+      {(form) => <FieldFormInputs form={form} withRobot={robotId === undefined} />}
     </FormDrawer>
   );
 }

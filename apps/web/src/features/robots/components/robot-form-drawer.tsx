@@ -1,24 +1,20 @@
 import { TextInput, Textarea } from '@mantine/core';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
+import type { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { robotCreateSchema, robotUpdateSchema, type Robot } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { SwitchField } from '../../../components/switch-field';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema } from '../../../lib/form-schema';
 import { useCreateRobot } from '../api/create-robot';
 import { useUpdateRobot } from '../api/update-robot';
 import '../i18n';
 
 /** What the inputs edit, in both forms (create and update share them). */
-type RobotInputs = {
-  name: string;
-  description: string;
-  executor: string;
-  remote_root: string;
-  active: boolean;
-};
+type RobotInputs = z.input<typeof robotCreateSchema>;
 
-function RobotFormInputs({ form }: { form: UseFormReturn<RobotInputs> }) {
+function RobotFormInputs<TOutput>({ form }: { form: FormDrawerForm<RobotInputs, TOutput> }) {
   const { t } = useTranslation('robots');
   const { errors } = form.formState;
   return (
@@ -96,9 +92,11 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={robotUpdateSchema}
-        defaultValues={{
+        schema={formSchema(robotUpdateSchema, (values: RobotInputs) => ({
           id: robot.rota_robots_id,
+          ...values,
+        }))}
+        defaultValues={{
           name: robot.name,
           description: robot.description ?? '',
           executor: robot.executor,
@@ -107,7 +105,7 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => <RobotFormInputs form={form as unknown as UseFormReturn<RobotInputs>} />}
+        {(form) => <RobotFormInputs form={form} />}
       </FormDrawer>
     );
   }
@@ -121,7 +119,7 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
       defaultValues={{ name: '', description: '', executor: '', remote_root: '', active: true }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => <RobotFormInputs form={form as unknown as UseFormReturn<RobotInputs>} />}
+      {(form) => <RobotFormInputs form={form} />}
     </FormDrawer>
   );
 }

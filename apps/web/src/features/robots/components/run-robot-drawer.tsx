@@ -1,10 +1,11 @@
 import { NumberInput, SimpleGrid, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { RUN_NOW_DEFAULTS, robotRunSchema, type Robot, type RobotRun } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { useCan } from '../../auth/hooks/use-can';
 import { showExecutionStartedToast } from '../../activity/components/execution-started-toast';
 import { VmSelect } from '../../vms/components/vm-select';
@@ -14,10 +15,10 @@ import '../i18n';
 type NumberField = 'priority' | 'timeout_minutes' | 'retries';
 
 /** What the inputs hold: an emptied number input is '' and means "the default". */
-export type RunRobotInputs = {
-  id: number;
-  rota_vms_id: number | null;
-} & Record<NumberField, number | string>;
+export type RunRobotInputs = FormValues<
+  typeof robotRunSchema,
+  { id: number; rota_vms_id: number | null } & Record<NumberField, number | string>
+>;
 
 const LIMITS: Record<NumberField, { min: number; max: number }> = {
   priority: { min: 1, max: 100 },
@@ -25,28 +26,28 @@ const LIMITS: Record<NumberField, { min: number; max: number }> = {
   retries: { min: 0, max: 10 },
 };
 
-const baseResolver = zodResolver(robotRunSchema);
+/**
+ * Leaves out what was left empty, then checks with robotRunSchema (what the server runs). A
+ * number input holding text it could not read is NaN, refused as that text was ("not a number").
+ */
+export const runRobotResolver = zodResolver(
+  formSchema(robotRunSchema, (values: RunRobotInputs) => {
+    const number = (name: NumberField) => {
+      const value = values[name];
+      if (value === '') return {};
+      return { [name]: typeof value === 'number' ? value : Number.NaN };
+    };
+    return {
+      id: values.id,
+      ...(values.rota_vms_id !== null ? { rota_vms_id: values.rota_vms_id } : {}),
+      ...number('priority'),
+      ...number('timeout_minutes'),
+      ...number('retries'),
+    };
+  }),
+);
 
-/** Leaves out what was left empty, then checks with robotRunSchema (what the server runs). */
-export const runRobotResolver: Resolver<RunRobotInputs, unknown, RobotRun> = async (
-  values,
-  context,
-  options,
-) => {
-  const candidate: Record<string, unknown> = { id: values.id };
-  if (values.rota_vms_id !== null) candidate.rota_vms_id = values.rota_vms_id;
-  for (const name of ['priority', 'timeout_minutes', 'retries'] as const) {
-    if (values[name] !== '') candidate[name] = values[name];
-  }
-  const result = await baseResolver(
-    candidate as Parameters<typeof baseResolver>[0],
-    context,
-    options as unknown as Parameters<typeof baseResolver>[2],
-  );
-  return result as unknown as Awaited<ReturnType<Resolver<RunRobotInputs, unknown, RobotRun>>>;
-};
-
-function RunRobotInputsView({ form }: { form: UseFormReturn<RunRobotInputs> }) {
+function RunRobotInputsView({ form }: { form: FormDrawerForm<RunRobotInputs, RobotRun> }) {
   const { t } = useTranslation('robots');
   const can = useCan();
   const { errors } = form.formState;
@@ -143,7 +144,7 @@ export function RunRobotDrawer({ opened, onClose, robot }: RunRobotDrawerProps) 
         showExecutionStartedToast(answer);
       }}
     >
-      {(form) => <RunRobotInputsView form={form as unknown as UseFormReturn<RunRobotInputs>} />}
+      {(form) => <RunRobotInputsView form={form} />}
     </FormDrawer>
   );
 }

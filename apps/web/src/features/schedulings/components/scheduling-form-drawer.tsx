@@ -1,13 +1,14 @@
 import { NumberInput, SimpleGrid, Switch, TextInput } from '@mantine/core';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import {
   SCHEDULING_LIMITS,
   schedulingCreateSchema,
   schedulingUpdateSchema,
   type Scheduling,
 } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { RobotSelect } from '../../robots/components/robot-select';
 import { VmMultiSelect, type VmChoice } from '../../vms/components/vm-multi-select';
 import { useCreateScheduling } from '../api/create-scheduling';
@@ -17,12 +18,27 @@ import { useSchedulingsTranslation } from '../i18n';
 type NumberField = 'interval_minutes' | 'timeout_minutes' | 'retries' | 'priority' | 'sleep';
 
 /** What the inputs edit, in both forms; an emptied number input holds ''. */
-type SchedulingInputs = {
-  name: string;
-  rota_robots_id: number | null;
-  active: boolean;
-  vms: number[];
-} & Record<NumberField, number | ''>;
+type SchedulingInputs = FormValues<
+  typeof schedulingCreateSchema,
+  { vms: number[] } & Record<NumberField, number | ''>
+>;
+
+/**
+ * The body as the schema reads it. An emptied number input is sent as NaN, which the schema
+ * refuses as it refused '' (not a number: the field's own "required" message), rather than left
+ * out, which would take the create's default or keep the stored value on update.
+ */
+function schedulingBody(values: SchedulingInputs) {
+  const number = (value: number | '') => (value === '' ? Number.NaN : value);
+  return {
+    ...values,
+    interval_minutes: number(values.interval_minutes),
+    timeout_minutes: number(values.timeout_minutes),
+    retries: number(values.retries),
+    priority: number(values.priority),
+    sleep: number(values.sleep),
+  };
+}
 
 const FIELDS = [
   'name',
@@ -36,11 +52,11 @@ const FIELDS = [
   'vms',
 ] as const;
 
-function SchedulingFormInputs({
+function SchedulingFormInputs<TOutput>({
   form,
   knownVms,
 }: {
-  form: UseFormReturn<SchedulingInputs>;
+  form: FormDrawerForm<SchedulingInputs, TOutput>;
   knownVms: readonly VmChoice[];
 }) {
   const t = useSchedulingsTranslation();
@@ -87,7 +103,8 @@ function SchedulingFormInputs({
           <RobotSelect
             label={t('form.robot')}
             withAsterisk
-            value={field.value}
+            // Not chosen yet is undefined in the form; null keeps the select controlled.
+            value={field.value ?? null}
             onChange={(id) => field.onChange(id)}
             onBlur={field.onBlur}
             name={field.name}
@@ -162,10 +179,12 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={schedulingUpdateSchema}
+        schema={formSchema(schedulingUpdateSchema, (values: SchedulingInputs) => ({
+          id: scheduling.rota_schedulings_id,
+          ...schedulingBody(values),
+        }))}
         fields={FIELDS}
         defaultValues={{
-          id: scheduling.rota_schedulings_id,
           name: scheduling.name,
           rota_robots_id: scheduling.rota_robots_id,
           interval_minutes: scheduling.interval_minutes,
@@ -178,12 +197,7 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => (
-          <SchedulingFormInputs
-            form={form as unknown as UseFormReturn<SchedulingInputs>}
-            knownVms={scheduling.vms}
-          />
-        )}
+        {(form) => <SchedulingFormInputs form={form} knownVms={scheduling.vms} />}
       </FormDrawer>
     );
   }
@@ -193,31 +207,24 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
       onClose={onClose}
       title={t('form.createTitle')}
       submitLabel={t('form.create')}
-      schema={schedulingCreateSchema}
+      schema={formSchema(schedulingCreateSchema, schedulingBody)}
       fields={FIELDS}
       // Interval, timeout and robot start empty (the schema asks for them); the rest are the
       // contract's defaults.
-      defaultValues={
-        {
-          name: '',
-          rota_robots_id: null,
-          interval_minutes: '',
-          timeout_minutes: '',
-          retries: 0,
-          priority: 50,
-          sleep: 0,
-          active: true,
-          vms: [],
-        } satisfies SchedulingInputs as never
-      }
+      defaultValues={{
+        name: '',
+        rota_robots_id: undefined,
+        interval_minutes: '',
+        timeout_minutes: '',
+        retries: 0,
+        priority: 50,
+        sleep: 0,
+        active: true,
+        vms: [],
+      }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => (
-        <SchedulingFormInputs
-          form={form as unknown as UseFormReturn<SchedulingInputs>}
-          knownVms={[]}
-        />
-      )}
+      {(form) => <SchedulingFormInputs form={form} knownVms={[]} />}
     </FormDrawer>
   );
 }

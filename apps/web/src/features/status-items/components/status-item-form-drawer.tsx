@@ -1,25 +1,26 @@
 import { ColorInput, Group, Input, Select, TextInput } from '@mantine/core';
-import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import {
   DEFAULT_STATUS_COLORS,
   STATUS_ITEM_CATEGORIES,
   statusItemUpdateSchema,
   type StatusItem,
   type StatusItemCategory,
+  type StatusItemUpdate,
 } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { useActivityTranslation } from '../../activity/i18n';
 import { useUpdateStatusItem } from '../api/update-status-item';
 import { useStatusItemsTranslation } from '../i18n';
 import { StatusItemBadge } from './status-item-badge';
 
-type StatusItemInputs = {
-  id: number;
-  category: StatusItemCategory;
-  label: string;
-  color: string;
-};
+/** What the inputs edit: every field of the update, each always there (the preview reads them). */
+type StatusItemInputs = FormValues<
+  typeof statusItemUpdateSchema,
+  { id: number; category: StatusItemCategory; label: string; color: string }
+>;
 
 /** The defaults first, then a few more of Mantine's palette, all written #rrggbb. */
 const SWATCHES = [
@@ -39,7 +40,7 @@ function StatusItemInputs({
   form,
   statusName,
 }: {
-  form: UseFormReturn<StatusItemInputs>;
+  form: FormDrawerForm<StatusItemInputs, StatusItemUpdate>;
   statusName: string;
 }) {
   const t = useStatusItemsTranslation();
@@ -126,7 +127,7 @@ export function StatusItemFormDrawer({ opened, onClose, item }: StatusItemFormDr
       opened={opened}
       onClose={onClose}
       title={t('form.editTitle', { status: statusName })}
-      schema={statusItemUpdateSchema}
+      schema={formSchema(statusItemUpdateSchema, (values: StatusItemInputs) => values)}
       defaultValues={{
         id: item.rota_status_items_id,
         category: item.category,
@@ -135,12 +136,7 @@ export function StatusItemFormDrawer({ opened, onClose, item }: StatusItemFormDr
       }}
       onSubmit={(values) => update.mutateAsync(values)}
     >
-      {(form) => (
-        <StatusItemInputs
-          form={form as unknown as UseFormReturn<StatusItemInputs>}
-          statusName={statusName}
-        />
-      )}
+      {(form) => <StatusItemInputs form={form} statusName={statusName} />}
     </FormDrawer>
   );
 }

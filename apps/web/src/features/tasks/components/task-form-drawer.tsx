@@ -29,6 +29,7 @@ import {
 } from '@rota/contract';
 import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { localDateTimeInputValue } from '../../../lib/format';
 import { robotFieldsOfRobotQueryOptions } from '../../robots/api/list-robot-fields';
 import { RobotSelect } from '../../robots/components/robot-select';
@@ -36,15 +37,18 @@ import { useCreateTask } from '../api/create-task';
 import '../i18n';
 
 /** What the inputs hold; the resolver turns it into a TaskCreate. */
-export type TaskFormValues = {
-  rota_robots_id: number | null;
-  label: string;
-  /** By field name: text and dates as typed, numbers, booleans, JSON as text. */
-  data: Record<string, unknown>;
-  priority: number | string;
-  /** `<input type="datetime-local">` value, in the browser's time zone. */
-  expiration_date: string;
-};
+export type TaskFormValues = FormValues<
+  typeof taskCreateSchema,
+  {
+    rota_robots_id: number | null;
+    label: string;
+    /** By field name: text and dates as typed, numbers, booleans, JSON as text. */
+    data: Record<string, unknown>;
+    priority: number | string;
+    /** `<input type="datetime-local">` value, in the browser's time zone. */
+    expiration_date: string;
+  }
+>;
 
 type DataIssue = { name: string; message: MessageKey };
 
@@ -100,8 +104,6 @@ export function taskDataOf(
   return { data, issues };
 }
 
-const baseResolver = zodResolver(taskCreateSchema);
-
 /**
  * Converts the inputs, then validates with the contract: taskCreateSchema for the task and
  * validateTaskData for `data` against the robot's fields (both are what the server runs).
@@ -117,19 +119,18 @@ function taskResolver(queryClient: QueryClient): Resolver<TaskFormValues, unknow
         : [];
     const { data, issues } = taskDataOf(fields, values.data);
     const expiration = expirationInstantOf(values.expiration_date);
-    const candidate = {
-      rota_robots_id: values.rota_robots_id,
-      label: values.label,
-      data,
-      priority: typeof values.priority === 'number' ? values.priority : undefined,
-      expiration_date: expiration,
-    };
-    const result = await baseResolver(
-      candidate as unknown as Parameters<typeof baseResolver>[0],
-      context,
-      options as unknown as Parameters<typeof baseResolver>[2],
+    const base = zodResolver(
+      formSchema(taskCreateSchema, (inputs: TaskFormValues) => ({
+        // No robot: NaN, which the schema refuses with "Robô obrigatório" as it refused null.
+        rota_robots_id: inputs.rota_robots_id ?? Number.NaN,
+        label: inputs.label,
+        data,
+        priority: typeof inputs.priority === 'number' ? inputs.priority : undefined,
+        expiration_date: expiration,
+      })),
     );
-    const errors: Record<string, unknown> = { ...result.errors };
+    const result = await base(values, context, options);
+    const errors = { ...result.errors };
     const dataErrors: Record<string, FieldError> = {};
     for (const issue of issues)
       dataErrors[issue.name] = { type: 'validate', message: issue.message };
@@ -141,10 +142,9 @@ function taskResolver(queryClient: QueryClient): Resolver<TaskFormValues, unknow
       errors.expiration_date = { type: 'validate', message: 'expiration_in_past' };
     }
     if (Object.keys(dataErrors).length > 0) errors.data = dataErrors;
-    if (Object.keys(errors).length === 0) {
-      return { values: result.values as TaskCreate, errors: {} };
-    }
-    return { values: {}, errors: errors as never };
+    // No error of its own: the schema's answer, its parsed body when it found none either.
+    if (Object.keys(errors).length === 0) return result;
+    return { values: {}, errors };
   };
 }
 

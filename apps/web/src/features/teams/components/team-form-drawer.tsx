@@ -1,8 +1,9 @@
 import { Textarea, TextInput } from '@mantine/core';
-import { Controller, type FieldError, type UseFormReturn } from 'react-hook-form';
+import { Controller, type FieldError } from 'react-hook-form';
 import { teamCreateSchema, teamUpdateSchema, type Team } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { useCan } from '../../auth/hooks/use-can';
 import { robotsQueryOptions } from '../../robots/api/list-robots';
 import { useCreateTeam } from '../api/create-team';
@@ -12,19 +13,17 @@ import { useUpdateTeam } from '../api/update-team';
 import { useTeamsTranslation } from '../i18n';
 import { MemberMultiSelect } from './member-multi-select';
 
-/** What the inputs edit, in both forms. */
-type TeamInputs = {
-  name: string;
-  description: string;
-  robots: number[];
-  users: number[];
-};
+/**
+ * What the inputs edit, in both forms: the schema's input, with the members as the selects hold
+ * them (the schema takes anything it can read as an id).
+ */
+type TeamInputs = FormValues<typeof teamCreateSchema, { robots: number[]; users: number[] }>;
 
-function TeamFormInputs({
+function TeamFormInputs<TOutput>({
   form,
   members,
 }: {
-  form: UseFormReturn<TeamInputs>;
+  form: FormDrawerForm<TeamInputs, TOutput>;
   members: TeamMembers;
 }) {
   const t = useTeamsTranslation();
@@ -142,9 +141,11 @@ export function TeamFormDrawer({ opened, onClose, team }: TeamFormDrawerProps) {
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={teamUpdateSchema}
-        defaultValues={{
+        schema={formSchema(teamUpdateSchema, (values: TeamInputs) => ({
           id: edited.teams_id,
+          ...values,
+        }))}
+        defaultValues={{
           name: edited.name,
           description: edited.description ?? '',
           robots: members.robots.map((r) => r.id),
@@ -152,9 +153,7 @@ export function TeamFormDrawer({ opened, onClose, team }: TeamFormDrawerProps) {
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => (
-          <TeamFormInputs form={form as unknown as UseFormReturn<TeamInputs>} members={members} />
-        )}
+        {(form) => <TeamFormInputs form={form} members={members} />}
       </FormDrawer>
     );
   }
@@ -164,13 +163,11 @@ export function TeamFormDrawer({ opened, onClose, team }: TeamFormDrawerProps) {
       onClose={onClose}
       title={t('form.createTitle')}
       submitLabel={t('form.create')}
-      schema={teamCreateSchema}
+      schema={formSchema(teamCreateSchema, (values: TeamInputs) => values)}
       defaultValues={{ name: '', description: '', robots: [], users: [] }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => (
-        <TeamFormInputs form={form as unknown as UseFormReturn<TeamInputs>} members={NO_MEMBERS} />
-      )}
+      {(form) => <TeamFormInputs form={form} members={NO_MEMBERS} />}
     </FormDrawer>
   );
 }

@@ -1,23 +1,18 @@
 import { TextInput, Textarea } from '@mantine/core';
-import type { UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
 import { vmCreateSchema, vmUpdateSchema, type Vm } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
+import { formSchema } from '../../../lib/form-schema';
 import { MONOSPACE_INPUT } from '../../operations/monospace-input';
 import { useCreateVm } from '../api/create-vm';
 import { useUpdateVm } from '../api/update-vm';
 import { useVmsTranslation } from '../i18n';
 
 /** What the inputs edit, in both forms (create and update share them). */
-type VmInputs = {
-  name: string;
-  hostname: string;
-  label: string;
-  os: string;
-  description: string;
-};
+type VmInputs = z.input<typeof vmCreateSchema>;
 
-function VmFormInputs({ form }: { form: UseFormReturn<VmInputs> }) {
+function VmFormInputs<TOutput>({ form }: { form: FormDrawerForm<VmInputs, TOutput> }) {
   const t = useVmsTranslation();
   const { errors } = form.formState;
   return (
@@ -82,9 +77,11 @@ export function VmFormDrawer({ opened, onClose, vm }: VmFormDrawerProps) {
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={vmUpdateSchema}
-        defaultValues={{
+        schema={formSchema(vmUpdateSchema, (values: VmInputs) => ({
           id: vm.rota_vms_id,
+          ...values,
+        }))}
+        defaultValues={{
           name: vm.name,
           hostname: vm.hostname,
           label: vm.label ?? '',
@@ -93,7 +90,7 @@ export function VmFormDrawer({ opened, onClose, vm }: VmFormDrawerProps) {
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => <VmFormInputs form={form as unknown as UseFormReturn<VmInputs>} />}
+        {(form) => <VmFormInputs form={form} />}
       </FormDrawer>
     );
   }
@@ -107,7 +104,7 @@ export function VmFormDrawer({ opened, onClose, vm }: VmFormDrawerProps) {
       defaultValues={{ name: '', hostname: '', label: '', os: '', description: '' }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => <VmFormInputs form={form as unknown as UseFormReturn<VmInputs>} />}
+      {(form) => <VmFormInputs form={form} />}
     </FormDrawer>
   );
 }
