@@ -13,16 +13,26 @@ function lastTenDays() {
 }
 
 async function openDashboard(
-  options: { permissions?: string[]; path?: string; lang?: Language; dashboard?: Dashboard } = {},
+  options: {
+    permissions?: string[];
+    path?: string;
+    lang?: Language;
+    dashboard?: Dashboard;
+    /** The answer to the n-th dashboard call (from 1), instead of the same one each time. */
+    dashboardOf?: (n: number) => Dashboard;
+  } = {},
 ) {
   const live = createLiveServer();
+  let served = 0;
   const view = await openPage(
     options.path ?? '/dashboard',
     /Início|Home/,
     options.permissions ?? [],
     ({ url }) => {
       if (url.endsWith('/dashboard/api/v1/index')) {
-        return { status: 200, body: { data: options.dashboard ?? makeDashboard() } };
+        served += 1;
+        const data = options.dashboardOf?.(served) ?? options.dashboard ?? makeDashboard();
+        return { status: 200, body: { data } };
       }
       if (url.endsWith('/events/api/v1/stream')) return live.reply();
       return undefined;
@@ -98,15 +108,23 @@ describe('/dashboard', { timeout: 20_000 }, () => {
   });
 
   it('refetches once for a burst of live events', async () => {
-    const { calls, live } = await openDashboard();
-    await screen.findByRole('region', { name: 'Robôs por categoria' });
+    // The n-th answer has 100 + n idle robots: the page shows which answer it drew last.
+    const { calls, live } = await openDashboard({
+      dashboardOf: (n) =>
+        makeDashboard({ categories: { process: 2, failure: 3, others: 7, idle: 100 + n } }),
+    });
+    const categories = await screen.findByRole('region', { name: 'Robôs por categoria' });
+    const idle = () => within(categories).getByRole('group', { name: 'Ocioso' });
+    await waitFor(() => expect(idle()).toHaveTextContent('101'));
     await waitFor(() => expect(live.connections).toBe(1));
-    await waitFor(() => expect(callsTo(calls, '/dashboard/api/v1/index')).toHaveLength(1));
     live.send({ type: 'execution', execution_id: 1, rota_robots_id: 1, status: 'processing' });
     live.send({ type: 'agent', rota_nodes_id: 1, connectivity: 'inactive' });
     live.send({ type: 'execution', execution_id: 1, rota_robots_id: 1, status: 'success' });
-    await waitFor(() => expect(callsTo(calls, '/dashboard/api/v1/index')).toHaveLength(2));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(callsTo(calls, '/dashboard/api/v1/index')).toHaveLength(2);
+    await waitFor(() => expect(idle()).toHaveTextContent('102'));
+    // One more event after the burst was drawn: its refetch is the third call, so the burst
+    // made exactly one (a second refetch for the burst would make this answer the fourth).
+    live.send({ type: 'agent', rota_nodes_id: 1, connectivity: 'active' });
+    await waitFor(() => expect(idle()).toHaveTextContent('103'));
+    expect(callsTo(calls, '/dashboard/api/v1/index')).toHaveLength(3);
   });
 });
