@@ -262,10 +262,10 @@ describe('Agent', () => {
       () => linesOf(21).length > 0 && linesOf(22).some((l) => l.line.startsWith('tick')),
       'both robots running',
     );
-    const stoppedAt = Date.now();
+    const seenBeforeStop = server.requests.length;
     agent.stop();
+    // Ends only if the looping robot is stopped when the grace period is over.
     await running;
-    expect(Date.now() - stoppedAt).toBeLessThan(4_000);
 
     expect(finishOf(21)[0]?.body).toMatchObject({ status: 'success' });
     expect(finishOf(22)[0]?.body).toMatchObject({
@@ -273,7 +273,7 @@ describe('Agent', () => {
       message: 'agent stopped',
     });
     // No claim after the stop (a claim pending then was aborted, not answered).
-    expect(server.calls('claim').every((r) => r.at <= stoppedAt)).toBe(true);
+    expect(server.requests.slice(seenBeforeStop).filter((r) => r.call === 'claim')).toEqual([]);
   });
 
   it('kills a robot that runs past its timeout', async () => {
