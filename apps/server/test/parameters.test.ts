@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotaParameters } from '../src/db/schema.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { systemScope } from '../src/lib/tenant-scope.js';
+import { AuditService } from '../src/modules/audit/service.js';
 import { ParameterService } from '../src/modules/parameters/service.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -245,7 +246,7 @@ describe('parameters', () => {
     await createParameter(fresh.other, { name: 'RUN_PASS', password: 'run-secret' });
     await createParameter(c.admin, { name: 'RUN_ELSEWHERE', value: 'not yours' });
 
-    const service = new ParameterService(t.db, new SecretBox(t.secretKey));
+    const service = new ParameterService(t.db, new SecretBox(t.secretKey), new AuditService(t.db));
     const scope = systemScope(fresh.otherClientId);
     expect(await service.readForRun(scope)).toEqual([
       { name: 'RUN_PASS', value: 'run-secret', secret: true },
@@ -257,7 +258,11 @@ describe('parameters', () => {
     expect(await service.readForRun(scope, [])).toEqual([]);
 
     // Another key cannot open what this app sealed.
-    const stranger = new ParameterService(t.db, new SecretBox(Buffer.alloc(32, 7)));
+    const stranger = new ParameterService(
+      t.db,
+      new SecretBox(Buffer.alloc(32, 7)),
+      new AuditService(t.db),
+    );
     await expect(stranger.readForRun(scope, ['RUN_PASS'])).rejects.toThrow();
   });
 });

@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AgentListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaNodes, rotaVms } from '../../db/schema.js';
+import { rotaNodes } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { vmNames } from '../vms/views.js';
 import { agentIsActive, agentIsActiveFilter, agentIsInactiveFilter } from './connectivity.js';
 
 const sortable = {
@@ -21,8 +22,8 @@ function selectAgents(db: Db, scope: TenantScope) {
       rota_nodes_id: rotaNodes.rota_nodes_id,
       name: rotaNodes.name,
       rota_vms_id: rotaNodes.rota_vms_id,
-      rota_vms_name: rotaVms.name,
-      active: agentIsActive(),
+      rota_vms_name: vmNames.name,
+      active: agentIsActive(rotaNodes.last_seen_at),
       last_seen_at: rotaNodes.last_seen_at,
       version: rotaNodes.version,
       hostname: rotaNodes.hostname,
@@ -30,7 +31,7 @@ function selectAgents(db: Db, scope: TenantScope) {
       updated_at: rotaNodes.updated_at,
     })
     .from(rotaNodes)
-    .innerJoin(rotaVms, scope.where(rotaVms, eq(rotaVms.rota_vms_id, rotaNodes.rota_vms_id)));
+    .innerJoin(vmNames, scope.where(vmNames, eq(vmNames.rota_vms_id, rotaNodes.rota_vms_id)));
 }
 
 export type AgentRow = Awaited<ReturnType<typeof selectAgents>>[number];
@@ -47,8 +48,8 @@ export async function listAgents<R>(
     query.connectivity === undefined
       ? undefined
       : query.connectivity === 'active'
-        ? agentIsActiveFilter()
-        : agentIsInactiveFilter(),
+        ? agentIsActiveFilter(rotaNodes.last_seen_at)
+        : agentIsInactiveFilter(rotaNodes.last_seen_at),
   ];
   const where = scope.where(rotaNodes, ...filters);
   return pageOf(

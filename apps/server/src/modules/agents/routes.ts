@@ -9,21 +9,19 @@ import {
   idBodySchema,
   translateMessage,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { AgentService } from './service.js';
 
 const tags = ['agents'];
 const security = bearerSecurity;
 
 /** /api/rota/node/api/v1 (DESIGN §4), guarded by AGENTES.* */
-export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const agentRoutes: FastifyPluginAsyncZod<{ agents: AgentService }> = async (
   app,
-  { services },
+  { agents },
 ) => {
-  const { agents } = services;
-
   registerCrudRoutes(app, {
     area: 'AGENTES',
     tag: 'agents',
@@ -34,11 +32,10 @@ export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       body: agentCreateSchema,
       answer: agentWithTokenSchema,
       summary: 'Create an agent; the answer holds its token, shown this once',
-      run: (scope, input) => agents.create(scope, input),
+      run: (scope, input, author) => agents.create(scope, input, author),
     },
     update: agentUpdateSchema,
     service: agents,
-    audit: { log: services.audit, entity: 'agent', idKey: 'rota_nodes_id' },
     summaries: {
       index: 'List agents with their VM and connectivity',
       update: 'Rename an agent or move it to another VM',
@@ -58,12 +55,7 @@ export const agentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       },
     },
     async (request) => {
-      const token = await agents.rotateToken(scopeOf(request), request.body.id);
-      await services.audit.record(request, {
-        action: 'rotate_token',
-        entity: 'agent',
-        entity_id: request.body.id,
-      });
+      const token = await agents.rotateToken(scopeOf(request), request.body.id, authorOf(request));
       return { message: translateMessage(request.lang, 'token_rotated'), data: { token } };
     },
   );

@@ -12,7 +12,8 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
-import { vmExists } from '../vms/repository.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { VmService } from '../vms/service.js';
 import { connectivityOf } from './connectivity.js';
 import {
   deleteAgent,
@@ -50,6 +51,8 @@ function translateWriteError(error: unknown): unknown {
 export class AgentService {
   constructor(
     private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly vms: VmService,
     /**
      * Called after an agent's identity changed (token, VM) or it was deleted: every instance
      * drops what it cached of it, so the old token stops working at its next call.
@@ -61,28 +64,48 @@ export class AgentService {
     return listAgents(this.db, scope, query, toAgent);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Agent> {
-    const row = await findAgent(this.db, scope, id);
-    if (!row) throw notFound();
-    return toAgent(row);
+  show(scope: TenantScope, id: number): Promise<Agent> {
+    return this.showIn(this.db, scope, id);
   }
 
   /** The only answer that carries the token: it is stored as its SHA-256 alone. */
-  async create(scope: TenantScope, input: AgentCreate): Promise<AgentWithToken> {
+  async create(
+    scope: TenantScope,
+    input: AgentCreate,
+    author: AuditAuthor,
+  ): Promise<AgentWithToken> {
     await this.assertVm(scope, input.rota_vms_id);
     const token = generateToken();
     try {
-      const id = await insertAgent(this.db, scope, { ...input, token_hash: hashToken(token) });
-      return { ...(await this.show(scope, id)), token };
+      const agent = await this.audit.recorded<Agent>(
+        author,
+        {
+          action: 'create',
+          entity: 'agent',
+          entity_id: (created) => created.rota_nodes_id,
+          after: async (_tx, created) => created,
+        },
+        async (tx) => {
+          const id = await insertAgent(tx, scope, { ...input, token_hash: hashToken(token) });
+          return this.showIn(tx, scope, id);
+        },
+      );
+      return { ...agent, token };
     } catch (error) {
       throw translateWriteError(error);
     }
   }
 
-  async update(scope: TenantScope, { id, ...changes }: AgentUpdate): Promise<void> {
+  async update(
+    scope: TenantScope,
+    { id, ...changes }: AgentUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     if (changes.rota_vms_id !== undefined) await this.assertVm(scope, changes.rota_vms_id);
     try {
-      if (!(await updateAgent(this.db, scope, id, changes))) throw notFound();
+      await this.audit.recorded(author, this.change('update', scope, id), async (tx) => {
+        if (!(await updateAgent(tx, scope, id, changes))) throw notFound();
+      });
     } catch (error) {
       throw translateWriteError(error);
     }
@@ -90,20 +113,50 @@ export class AgentService {
   }
 
   /** A new token; the old one stops matching at once (its hash is overwritten). */
-  async rotateToken(scope: TenantScope, id: number): Promise<string> {
+  async rotateToken(scope: TenantScope, id: number, author: AuditAuthor): Promise<string> {
     const token = generateToken();
-    if (!(await updateAgent(this.db, scope, id, { token_hash: hashToken(token) })))
-      throw notFound();
+    await this.audit.recorded(author, this.change('rotate_token', scope, id), async (tx) => {
+      if (!(await updateAgent(tx, scope, id, { token_hash: hashToken(token) }))) throw notFound();
+    });
     this.onIdentityChanged(id);
     return token;
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteAgent(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'agent',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await deleteAgent(tx, scope, id))) throw notFound();
+      },
+    );
     this.onIdentityChanged(id);
   }
 
+  /** A change of one agent, recorded with the agent as `show` answers before and after it. */
+  private change(action: 'update' | 'rotate_token', scope: TenantScope, id: number) {
+    return {
+      action,
+      entity: 'agent',
+      entity_id: id,
+      // An agent the caller cannot see is a 404 before anything is written.
+      before: (tx: Db) => this.showIn(tx, scope, id),
+      after: (tx: Db) => this.showIn(tx, scope, id),
+    };
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Agent> {
+    const row = await findAgent(db, scope, id);
+    if (!row) throw notFound();
+    return toAgent(row);
+  }
+
   private async assertVm(scope: TenantScope, vmId: number) {
-    if (!(await vmExists(this.db, scope, vmId))) throw unknownVm();
+    if (!(await this.vms.exists(scope, vmId))) throw unknownVm();
   }
 }

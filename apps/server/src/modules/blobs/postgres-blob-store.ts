@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   BlobIntegrityError,
@@ -12,13 +11,19 @@ import {
   type OpenedBlob,
   type Referenced,
 } from './blob-store.js';
+import {
+  blobNames,
+  deleteBlob,
+  deleteUnusedBlobs,
+  findBlob,
+  insertBlob,
+  insertBlobChunk,
+  readBlobChunk,
+  touchBlob,
+} from './repository.js';
 
 /** Bytes per `blob_chunks` row: one statement's parameter, small enough to stream. */
 export const BLOB_CHUNK_BYTES = 1024 * 1024;
-
-async function rows<T>(db: Db, statement: SQL): Promise<T[]> {
-  return ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
-}
 
 /** pg answers bytea as a Buffer, PGlite as a Uint8Array. */
 const asBuffer = (data: Buffer | Uint8Array) =>
@@ -62,18 +67,16 @@ export class PostgresBlobStore implements BlobStore {
     await db.transaction(async (tx) => {
       // Renewing an existing blob locks its row: a sweep deleting it waits for us, then sees
       // the new time and leaves it (or it deleted it first, and we find nothing to renew).
-      const touch = sql`update blobs set touched_at = now()
-                         where kind = ${kind} and name = ${name} returning blobs_id`;
-      if ((await rows(tx, touch)).length > 0) return;
-      const [created] = await rows<{ blobs_id: number }>(
-        tx,
-        sql`insert into blobs (kind, name, sha256, size_bytes)
-            values (${kind}, ${name}, ${source.sha256}, ${source.size})
-            on conflict (kind, name) do nothing returning blobs_id`,
-      );
-      if (!created) {
+      if (await touchBlob(tx, kind, name)) return;
+      const created = await insertBlob(tx, {
+        kind,
+        name,
+        sha256: source.sha256,
+        size: source.size,
+      });
+      if (created === undefined) {
         // Another transaction wrote the same bytes and committed while we waited on it.
-        await rows(tx, touch);
+        await touchBlob(tx, kind, name);
         return;
       }
       const input: AsyncIterable<Buffer> = source.file
@@ -85,10 +88,7 @@ export class PostgresBlobStore implements BlobStore {
       for await (const piece of pieces(input, BLOB_CHUNK_BYTES)) {
         hash.update(piece);
         size += piece.length;
-        await tx.execute(
-          sql`insert into blob_chunks (blobs_id, seq, data)
-              values (${created.blobs_id}, ${seq}, ${piece})`,
-        );
+        await insertBlobChunk(tx, created, seq, piece);
         seq += 1;
       }
       if (size !== source.size || hash.digest('hex') !== source.sha256) {
@@ -99,29 +99,18 @@ export class PostgresBlobStore implements BlobStore {
 
   async open(kind: BlobKind, name: string): Promise<OpenedBlob | null> {
     if (!isBlobName(kind, name)) return null;
-    const [blob] = await rows<{
-      blobs_id: number | string;
-      sha256: string;
-      size_bytes: number | string;
-    }>(
-      this.db,
-      sql`select blobs_id, sha256, size_bytes from blobs where kind = ${kind} and name = ${name}`,
-    );
+    const blob = await findBlob(this.db, kind, name);
     if (!blob) return null;
-    const id = Number(blob.blobs_id);
-    const size = Number(blob.size_bytes);
+    const { id, size } = blob;
     const db = this.db;
     async function* chunks(): AsyncGenerator<Buffer> {
       const hash = createHash('sha256');
       let sent = 0;
       for (let seq = 0; sent < size; seq += 1) {
-        const [chunk] = await rows<{ data: Buffer | Uint8Array }>(
-          db,
-          sql`select data from blob_chunks where blobs_id = ${id} and seq = ${seq}`,
-        );
+        const chunk = await readBlobChunk(db, id, seq);
         // Deleted while being read, or damaged: break the answer rather than end it short.
         if (!chunk) throw new BlobIntegrityError(`${kind} ${name}: chunk ${seq} is missing`);
-        const data = asBuffer(chunk.data);
+        const data = asBuffer(chunk);
         hash.update(data);
         sent += data.length;
         yield data;
@@ -134,27 +123,17 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   async remove(db: Db, kind: BlobKind, name: string): Promise<void> {
-    await db.execute(sql`delete from blobs where kind = ${kind} and name = ${name}`);
+    await deleteBlob(db, kind, name);
   }
 
-  async names(kind: BlobKind): Promise<string[]> {
-    const found = await rows<{ name: string }>(
-      this.db,
-      sql`select name from blobs where kind = ${kind} order by name`,
-    );
-    return found.map((row) => row.name);
+  names(kind: BlobKind): Promise<string[]> {
+    return blobNames(this.db, kind);
   }
 
   async sweep(db: Db, kind: BlobKind, before: Date, referenced: Referenced): Promise<string[]> {
     // A blob being written is invisible until its transaction commits, together with the row
     // that uses it; one being reused is touched under its row lock (see `put`).
-    const removed = await rows<{ name: string }>(
-      db,
-      sql`delete from blobs b
-           where b.kind = ${kind} and b.touched_at < ${before.toISOString()}::timestamptz
-             and not ${referenced.exists(sql`b.name`)}
-       returning b.name`,
-    );
-    return removed.map((row) => row.name).sort();
+    const removed = await deleteUnusedBlobs(db, kind, before, (name) => referenced.exists(name));
+    return removed.sort();
   }
 }

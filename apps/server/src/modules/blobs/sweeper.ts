@@ -3,8 +3,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { lockPackage } from '../robot-versions/repository.js';
+import { lockPackage } from '../robot-versions/package-lock.js';
+import { packageSummaries as versions } from '../robot-versions/views.js';
 import { AVATAR_URL_PREFIX } from '../users/avatar-store.js';
+import { userAccounts as accounts } from '../users/views.js';
 import { BLOB_KINDS, type BlobKind, type BlobStore, type Referenced } from './blob-store.js';
 
 /**
@@ -15,15 +17,18 @@ import { BLOB_KINDS, type BlobKind, type BlobStore, type Referenced } from './bl
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
-/** Who uses a blob: versions of any client (packages are shared by content), users' pictures. */
+/**
+ * Who uses a blob: versions of any client (packages are shared by content), users' pictures.
+ * Read through their owners' views, which PostgreSQL inlines (the same plan as on the tables).
+ */
 const REFERENCES: Record<BlobKind, Referenced> = {
   package: {
-    exists: (name) => sql`exists (select 1 from rota_robot_versions v where v.sha256 = ${name})`,
+    exists: (name) => sql`exists (select 1 from ${versions} where ${versions.sha256} = ${name})`,
     lock: (tx, name) => lockPackage(tx, name),
   },
   avatar: {
     exists: (name) =>
-      sql`exists (select 1 from users u where u.avatar = ${AVATAR_URL_PREFIX} || ${name})`,
+      sql`exists (select 1 from ${accounts} where ${accounts.avatar} = ${AVATAR_URL_PREFIX} || ${name})`,
   },
 };
 

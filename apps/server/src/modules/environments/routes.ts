@@ -11,15 +11,12 @@ import {
 import { actorOf, scopeOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { EnvironmentService } from './service.js';
 
 /** /api/rota/env/api/v1 (DESIGN §4), guarded by USUARIOS.* (DESIGN §5). */
-export const environmentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { environments } = services;
-
+export const environmentRoutes: FastifyPluginAsyncZod<{
+  environments: EnvironmentService;
+}> = async (app, { environments }) => {
   registerCrudRoutes(app, {
     area: 'USUARIOS',
     tag: 'environments',
@@ -29,11 +26,10 @@ export const environmentRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     create: {
       body: environmentCreateSchema,
       summary: 'Create an environment; `db_pass` and `rota_token` are sealed at rest',
-      run: (scope, input) => environments.create(scope, input),
+      run: (scope, input, author) => environments.create(scope, input, author),
     },
     update: environmentUpdateSchema,
     service: environments,
-    audit: { log: services.audit, entity: 'environment', idKey: 'rota_environments_id' },
     summaries: {
       index: 'List environments; secrets show only as `has_db_pass` and `has_rota_token`',
       update:

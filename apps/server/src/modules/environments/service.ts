@@ -20,6 +20,7 @@ import { iso } from '../../lib/list-query.js';
 import { RateLimiter } from '../../lib/rate-limiter.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import { resolveHost, tryAddresses } from './connection-test.js';
 import {
   deleteEnvironment,
@@ -121,6 +122,7 @@ export class EnvironmentService {
   constructor(
     private readonly db: Db,
     private readonly secretBox: SecretBox,
+    private readonly audit: AuditService,
     private readonly testTimeoutMs = ENVIRONMENT_TEST_TIMEOUT_MS,
   ) {
     this.testLimiter = new RateLimiter(db, 60);
@@ -130,13 +132,16 @@ export class EnvironmentService {
     return listEnvironments(this.db, scope, query, toEnvironment);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Environment> {
-    const row = await findEnvironment(this.db, scope, id);
-    if (!row) throw notFound();
-    return toEnvironment(row);
+  show(scope: TenantScope, id: number): Promise<Environment> {
+    return this.showIn(this.db, scope, id);
   }
 
-  async create(scope: TenantScope, input: EnvironmentCreate): Promise<Environment> {
+  /** Recorded as `show` answers it: which secrets are set, never what they are. */
+  async create(
+    scope: TenantScope,
+    input: EnvironmentCreate,
+    author: AuditAuthor,
+  ): Promise<Environment> {
     const values: EnvironmentValues = {
       title: input.title,
       db_url: input.db_url,
@@ -151,7 +156,16 @@ export class EnvironmentService {
       rota_token_sealed: this.seal(input.rota_token) ?? null,
     };
     try {
-      return await this.show(scope, await insertEnvironment(this.db, scope, values));
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'environment',
+          entity_id: (environment) => environment.rota_environments_id,
+          after: async (_tx, environment) => environment,
+        },
+        async (tx) => this.showIn(tx, scope, await insertEnvironment(tx, scope, values)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateTitle();
       throw error;
@@ -166,9 +180,17 @@ export class EnvironmentService {
   async update(
     scope: TenantScope,
     { id, db_pass, rota_token, ...changes }: EnvironmentUpdate,
+    author: AuditAuthor,
   ): Promise<void> {
+    const what = {
+      action: 'update',
+      entity: 'environment',
+      entity_id: id,
+      before: (tx: Db) => this.showIn(tx, scope, id),
+      after: (tx: Db) => this.showIn(tx, scope, id),
+    } as const;
     try {
-      await this.db.transaction(async (tx) => {
+      await this.audit.recorded(author, what, async (tx) => {
         let db_pass_target: string | null | undefined;
         if (db_pass === null) db_pass_target = null;
         if (typeof db_pass === 'string') {
@@ -192,8 +214,19 @@ export class EnvironmentService {
     }
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteEnvironment(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'environment',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await deleteEnvironment(tx, scope, id))) throw notFound();
+      },
+    );
   }
 
   /** The client's environments with their secrets opened: only for a running robot's API. */
@@ -284,6 +317,12 @@ export class EnvironmentService {
       message: translateMessage(lang, 'no_postgres_answered'),
       duration_ms: elapsed(),
     };
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Environment> {
+    const row = await findEnvironment(db, scope, id);
+    if (!row) throw notFound();
+    return toEnvironment(row);
   }
 
   /** Undefined keeps what is stored, null clears it, a text is sealed. */

@@ -6,15 +6,13 @@ import {
   parameterUpdateSchema,
 } from '@rota/contract';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { ParameterService } from './service.js';
 
 /** /api/rota/parameter/api/v1 (DESIGN §4), guarded by PARAMETROS.* */
-export const parameterRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const parameterRoutes: FastifyPluginAsyncZod<{ parameters: ParameterService }> = async (
   app,
-  { services },
+  { parameters },
 ) => {
-  const { parameters } = services;
-
   registerCrudRoutes(app, {
     area: 'PARAMETROS',
     tag: 'parameters',
@@ -24,11 +22,10 @@ export const parameterRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     create: {
       body: parameterCreateSchema,
       summary: 'Create a parameter with a value or a password (sealed at rest)',
-      run: (scope, input) => parameters.create(scope, input),
+      run: (scope, input, author) => parameters.create(scope, input, author),
     },
     update: parameterUpdateSchema,
     service: parameters,
-    audit: { log: services.audit, entity: 'parameter', idKey: 'rota_parameters_id' },
     summaries: {
       index: 'List parameters; passwords show only as `has_password`',
       update: 'Change a parameter; a value replaces a password and a password a value',

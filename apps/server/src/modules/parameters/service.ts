@@ -12,6 +12,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
   deleteParameter,
   findParameter,
@@ -48,28 +49,40 @@ export class ParameterService {
   constructor(
     private readonly db: Db,
     private readonly secretBox: SecretBox,
+    private readonly audit: AuditService,
   ) {}
 
   list(scope: TenantScope, query: ParameterListQuery): Promise<ListResponse<Parameter>> {
     return listParameters(this.db, scope, query, toParameter);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Parameter> {
-    const row = await findParameter(this.db, scope, id);
-    if (!row) throw notFound();
-    return toParameter(row);
+  show(scope: TenantScope, id: number): Promise<Parameter> {
+    return this.showIn(this.db, scope, id);
   }
 
+  /** Recorded as `show` answers it: whether there is a password, never the password. */
   async create(
     scope: TenantScope,
     { name, description, ...input }: ParameterCreate,
+    author: AuditAuthor,
   ): Promise<Parameter> {
     // The contract guarantees exactly one of the two.
     const stored = this.stored(input) ?? { value: null, password_sealed: null };
     try {
-      return await this.show(
-        scope,
-        await insertParameter(this.db, scope, { name, description, ...stored }),
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'parameter',
+          entity_id: (parameter) => parameter.rota_parameters_id,
+          after: async (_tx, parameter) => parameter,
+        },
+        async (tx) =>
+          this.showIn(
+            tx,
+            scope,
+            await insertParameter(tx, scope, { name, description, ...stored }),
+          ),
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
@@ -81,22 +94,46 @@ export class ParameterService {
   async update(
     scope: TenantScope,
     { id, name, description, ...input }: ParameterUpdate,
+    author: AuditAuthor,
   ): Promise<void> {
     try {
-      const changed = await updateParameter(this.db, scope, id, {
-        name,
-        description,
-        ...this.stored(input),
-      });
-      if (!changed) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'parameter',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+          after: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          const changed = await updateParameter(tx, scope, id, {
+            name,
+            description,
+            ...this.stored(input),
+          });
+          if (!changed) throw notFound();
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteParameter(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'parameter',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await deleteParameter(tx, scope, id))) throw notFound();
+      },
+    );
   }
 
   /**
@@ -121,5 +158,11 @@ export class ParameterService {
     if (hasPassword) return { value: null, password_sealed: this.secretBox.seal(input.password!) };
     if (hasValue) return { value: input.value!, password_sealed: null };
     return undefined;
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Parameter> {
+    const row = await findParameter(db, scope, id);
+    if (!row) throw notFound();
+    return toParameter(row);
   }
 }

@@ -6,15 +6,13 @@ import {
   robotFieldUpdateSchema,
 } from '@rota/contract';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { RobotFieldService } from './service.js';
 
 /** /api/rota/robot/field/api/v1 (DESIGN §4), guarded by ROBOS.* */
-export const robotFieldRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const robotFieldRoutes: FastifyPluginAsyncZod<{ fields: RobotFieldService }> = async (
   app,
-  { services },
+  { fields },
 ) => {
-  const { robotFields: fields } = services;
-
   registerCrudRoutes(app, {
     area: 'ROBOS',
     tag: 'robot fields',
@@ -24,10 +22,9 @@ export const robotFieldRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     create: {
       body: robotFieldCreateSchema,
       summary: 'Add an input to a robot',
-      run: (scope, input) => fields.create(scope, input),
+      run: (scope, input, author) => fields.create(scope, input, author),
     },
     update: robotFieldUpdateSchema,
     service: fields,
-    audit: { log: services.audit, entity: 'robot_field', idKey: 'rota_robot_fields_id' },
   });
 };

@@ -11,9 +11,11 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { robotExists } from '../robots/repository.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { RobotService } from '../robots/service.js';
 import {
   deleteRobotField,
+  fieldsOfRobot,
   findRobotField,
   insertRobotField,
   listRobotFields,
@@ -37,22 +39,42 @@ const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_field_name' }]);
 
 export class RobotFieldService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly robots: RobotService,
+  ) {}
 
   list(scope: TenantScope, query: RobotFieldListQuery): Promise<ListResponse<RobotField>> {
     return listRobotFields(this.db, scope, query, toRobotField);
   }
 
-  async show(scope: TenantScope, id: number): Promise<RobotField> {
-    const row = await findRobotField(this.db, scope, id);
-    if (!row) throw notFound();
-    return toRobotField(row);
+  show(scope: TenantScope, id: number): Promise<RobotField> {
+    return this.showIn(this.db, scope, id);
   }
 
-  async create(scope: TenantScope, input: RobotFieldCreate): Promise<RobotField> {
-    if (!(await robotExists(this.db, scope, input.rota_robots_id))) throw notFound();
+  /** Every field of a robot the scope sees, in the order they were added (a form's order). */
+  async fieldsOfRobot(scope: TenantScope, robotId: number): Promise<RobotField[]> {
+    return (await fieldsOfRobot(this.db, scope, robotId)).map(toRobotField);
+  }
+
+  async create(
+    scope: TenantScope,
+    input: RobotFieldCreate,
+    author: AuditAuthor,
+  ): Promise<RobotField> {
+    if (!(await this.robots.exists(scope, input.rota_robots_id))) throw notFound();
     try {
-      return await this.show(scope, await insertRobotField(this.db, scope, input));
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'robot_field',
+          entity_id: (field) => field.rota_robot_fields_id,
+          after: async (_tx, field) => field,
+        },
+        async (tx) => this.showIn(tx, scope, await insertRobotField(tx, scope, input)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
@@ -63,16 +85,45 @@ export class RobotFieldService {
    * Tasks already written keep their `data`: a changed type or a new required field applies
    * to tasks created or edited from now on.
    */
-  async update(scope: TenantScope, input: RobotFieldUpdate): Promise<void> {
+  async update(scope: TenantScope, input: RobotFieldUpdate, author: AuditAuthor): Promise<void> {
     try {
-      if (!(await updateRobotField(this.db, scope, input))) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'robot_field',
+          entity_id: input.id,
+          before: (tx) => this.showIn(tx, scope, input.id),
+          after: (tx) => this.showIn(tx, scope, input.id),
+        },
+        async (tx) => {
+          if (!(await updateRobotField(tx, scope, input))) throw notFound();
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteRobotField(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'robot_field',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await deleteRobotField(tx, scope, id))) throw notFound();
+      },
+    );
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<RobotField> {
+    const row = await findRobotField(db, scope, id);
+    if (!row) throw notFound();
+    return toRobotField(row);
   }
 }

@@ -1,13 +1,12 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { RobotPackageFormat, RobotVersionListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, rotaRobotVersions } from '../../db/schema.js';
+import { rotaRobotVersions } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { robotSummaries as robots } from '../robots/views.js';
 
 const v = rotaRobotVersions;
-/** First key of the package advisory locks (an arbitrary constant of this module). */
-const PACKAGE_LOCK_SPACE = 7_274_275;
 
 const columns = {
   rota_robot_versions_id: v.rota_robot_versions_id,
@@ -18,17 +17,14 @@ const columns = {
   format: v.format,
   sha256: v.sha256,
   size_bytes: v.size_bytes,
-  current: sql<boolean>`coalesce(${rotaRobots.rota_robot_versions_id_current} = ${v.rota_robot_versions_id}, false)`,
+  current: sql<boolean>`coalesce(${robots.current_version_id} = ${v.rota_robot_versions_id}, false)`,
   created_at: v.created_at,
 };
 
 const sortable = { created_at: v.created_at, version: v.version } as const;
 
 function selectVersions(db: Db) {
-  return db
-    .select(columns)
-    .from(v)
-    .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, v.rota_robots_id));
+  return db.select(columns).from(v).innerJoin(robots, eq(robots.rota_robots_id, v.rota_robots_id));
 }
 
 export type RobotVersionRow = Awaited<ReturnType<typeof selectVersions>>[number];
@@ -56,20 +52,15 @@ export async function listRobotVersions<R>(
   );
 }
 
-/**
- * One version of the scope. `lock` takes its robot's row: making a version current and deleting
- * one both decide on `rota_robot_versions_id_current`, so they must not interleave.
- */
+/** One version of the scope. */
 export async function findRobotVersion(
   db: Db,
   scope: TenantScope,
   id: number,
-  options: { lock?: boolean } = {},
 ): Promise<RobotVersionRow | undefined> {
-  const query = selectVersions(db).where(
+  const [row] = await selectVersions(db).where(
     scope.where(v, eq(v.rota_robot_versions_id, id), scope.robots(v.rota_robots_id)),
   );
-  const [row] = options.lock ? await query.for('update', { of: rotaRobots }) : await query;
   return row;
 }
 
@@ -84,7 +75,7 @@ export async function insertRobotVersion(
     format: RobotPackageFormat;
     sha256: string;
     size_bytes: number;
-    created_by: number;
+    created_by: number | null;
   },
 ): Promise<number> {
   const [row] = await db
@@ -121,13 +112,4 @@ export async function packageStillUsed(db: Db, sha256: string, exceptId: number)
     .from(v)
     .where(and(eq(v.sha256, sha256), ne(v.rota_robot_versions_id, exceptId)));
   return (row?.total ?? 0) > 0;
-}
-
-/**
- * Serialises, across server instances, everything that adds or removes the file of one
- * sha256, until the transaction ends: an upload must not reuse a file a delete is removing.
- */
-export async function lockPackage(db: Db, sha256: string): Promise<void> {
-  // The two-key form keeps these locks apart from the one-key migration lock.
-  await db.execute(sql`select pg_advisory_xact_lock(${PACKAGE_LOCK_SPACE}, hashtext(${sha256}))`);
 }

@@ -10,10 +10,10 @@ import {
   translateMessage,
 } from '@rota/contract';
 import { z } from 'zod';
-import { actorOf, scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { RobotVersionService } from './service.js';
 import { FILE_PART, readPackageForm } from './upload.js';
 
 const tags = ['robot versions'];
@@ -31,12 +31,10 @@ function contentDisposition(fileName: string): string {
 }
 
 /** /api/rota/robot/version/api/v1 (DESIGN §4), guarded by ROBOS.* */
-export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const robotVersionRoutes: FastifyPluginAsyncZod<{ versions: RobotVersionService }> = async (
   app,
-  { services },
+  { versions },
 ) => {
-  const { robotVersions: versions } = services;
-
   // Only this plugin parses multipart; the rest of the API keeps its 1 MB JSON bodies. The
   // app's bodyLimit does not apply here: multipart's parser streams and is bounded by these
   // limits instead (and `create` lowers fileSize to the service's own limit).
@@ -52,7 +50,6 @@ export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     listQuery: robotVersionListQuerySchema,
     update: robotVersionUpdateSchema,
     service: versions,
-    audit: { log: services.audit, entity: 'robot_version', idKey: 'rota_robot_versions_id' },
     summaries: {
       update: 'Change the notes, or make the version current (rollback: an older one)',
       delete: 'Delete a version that is not current',
@@ -74,13 +71,7 @@ export const robotVersionRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     },
     async (request, reply) => {
       const { fields, incoming } = await readPackageForm(request, versions);
-      const data = await versions.create(scopeOf(request), actorOf(request), fields, incoming);
-      await services.audit.record(request, {
-        action: 'create',
-        entity: 'robot_version',
-        entity_id: data.rota_robot_versions_id,
-        after: data,
-      });
+      const data = await versions.create(scopeOf(request), authorOf(request), fields, incoming);
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );

@@ -11,20 +11,20 @@ import {
   type RobotVersionUpdate,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import type { Actor } from '../../http/types.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, invalidField, notFound, type FieldIssue } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { robotExists, updateRobot } from '../robots/repository.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import type { RobotService } from '../robots/service.js';
+import { lockPackage } from './package-lock.js';
 import { PackageStore, TooLarge, type ReceivedFile } from './package-store.js';
 import {
   deleteRobotVersion,
   findRobotVersion,
   insertRobotVersion,
   listRobotVersions,
-  lockPackage,
   packageStillUsed,
   updateRobotVersionNotes,
   type RobotVersionRow,
@@ -71,6 +71,8 @@ export class RobotVersionService {
 
   constructor(
     private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly robots: RobotService,
     dataDir: string,
     blobs: BlobStore,
     /** Injectable so a test can pass the limit without sending 100 MB. */
@@ -84,9 +86,7 @@ export class RobotVersionService {
   }
 
   async show(scope: TenantScope, id: number): Promise<RobotVersion> {
-    const row = await findRobotVersion(this.db, scope, id);
-    if (!row) throw notFound();
-    return toRobotVersion(row);
+    return toRobotVersion(await this.rowIn(this.db, scope, id));
   }
 
   /**
@@ -123,7 +123,7 @@ export class RobotVersionService {
    */
   async create(
     scope: TenantScope,
-    actor: Actor,
+    author: AuditAuthor,
     fields: unknown,
     incoming: IncomingPackage | undefined,
   ): Promise<RobotVersion> {
@@ -139,25 +139,33 @@ export class RobotVersionService {
       }
       const input = parsed.data;
       const { file, format } = incoming;
-      if (!(await robotExists(this.db, scope, input.rota_robots_id))) throw notFound();
+      if (!(await this.robots.exists(scope, input.rota_robots_id))) throw notFound();
       const problem = await checks[format](file.tempPath);
       if (problem) throw invalidField('file', problem);
-      const id = await this.db.transaction(async (tx) => {
-        await lockPackage(tx, file.sha256);
-        const inserted = await insertRobotVersion(tx, scope, {
-          ...input,
-          file_name: incoming.fileName,
-          format,
-          sha256: file.sha256,
-          size_bytes: file.size,
-          created_by: actor.user.users_id,
-        });
-        // Inside the transaction: if keeping the bytes fails, no row points at a missing blob
-        // (on PostgreSQL the blob is written in this very transaction).
-        await this.store.commit(tx, file);
-        return inserted;
-      });
-      return await this.show(scope, id);
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'robot_version',
+          entity_id: (version) => version.rota_robot_versions_id,
+          after: async (_tx, version) => version,
+        },
+        async (tx) => {
+          await lockPackage(tx, file.sha256);
+          const inserted = await insertRobotVersion(tx, scope, {
+            ...input,
+            file_name: incoming.fileName,
+            format,
+            sha256: file.sha256,
+            size_bytes: file.size,
+            created_by: author.user?.users_id ?? null,
+          });
+          // Inside the transaction: if keeping the bytes fails, no row points at a missing
+          // blob (on PostgreSQL the blob is written in this very transaction).
+          await this.store.commit(tx, file);
+          return toRobotVersion(await this.rowIn(tx, scope, inserted));
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new AppError('conflict', [{ field: 'version', message: 'duplicate_version' }]);
@@ -169,27 +177,42 @@ export class RobotVersionService {
   }
 
   /** `current: true` makes it the version agents run (an older one for a rollback). */
-  async update(scope: TenantScope, { id, current, notes }: RobotVersionUpdate): Promise<void> {
+  async update(
+    scope: TenantScope,
+    { id, current, notes }: RobotVersionUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const row = await findRobotVersion(tx, scope, id, { lock: current === true });
-      if (!row) throw notFound();
+      const row =
+        current === true ? await this.lockedRow(tx, scope, id) : await this.rowIn(tx, scope, id);
       if (notes !== undefined) await updateRobotVersionNotes(tx, scope, id, notes);
-      if (current) {
-        await updateRobot(tx, scope, row.rota_robots_id, { rota_robot_versions_id_current: id });
-      }
+      if (current) await this.robots.setCurrentVersion(tx, scope, row.rota_robots_id, id);
+      await this.audit.write(tx, author, {
+        action: 'update',
+        entity: 'robot_version',
+        entity_id: id,
+        before: toRobotVersion(row),
+        after: toRobotVersion(await this.rowIn(tx, scope, id)),
+      });
     });
   }
 
   /** The current version stays; the file goes with the last version that uses it. */
-  async remove(scope: TenantScope, id: number): Promise<void> {
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const row = await findRobotVersion(tx, scope, id, { lock: true });
-      if (!row) throw notFound();
+      const row = await this.lockedRow(tx, scope, id);
       if (row.current) {
         throw new AppError('conflict', [{ field: 'id', message: 'version_in_use' }]);
       }
       await lockPackage(tx, row.sha256);
       await deleteRobotVersion(tx, scope, id);
+      // Before the file goes (on disk it cannot come back with a rollback).
+      await this.audit.write(tx, author, {
+        action: 'delete',
+        entity: 'robot_version',
+        entity_id: id,
+        before: toRobotVersion(row),
+      });
       // Removed under the lock, before commit: an upload of the same bytes waits for us and
       // then finds no file, so it moves its own in.
       if (!(await packageStillUsed(tx, row.sha256, id))) await this.store.remove(tx, row.sha256);
@@ -197,8 +220,7 @@ export class RobotVersionService {
   }
 
   async download(scope: TenantScope, id: number): Promise<PackageDownload> {
-    const row = await findRobotVersion(this.db, scope, id);
-    if (!row) throw notFound();
+    const row = await this.rowIn(this.db, scope, id);
     const opened = await this.store.open(row.sha256);
     // A row without its blob means DATA_DIR lost it (the database never does: same transaction).
     if (!opened) throw new Error(`package ${row.sha256} of version ${id} is missing`);
@@ -208,5 +230,22 @@ export class RobotVersionService {
       format: row.format as RobotPackageFormat,
       sha256: row.sha256,
     };
+  }
+
+  private async rowIn(db: Db, scope: TenantScope, id: number): Promise<RobotVersionRow> {
+    const row = await findRobotVersion(db, scope, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /**
+   * The version with its robot's row held until `tx` ends: making a version current and
+   * deleting one both decide on the robot's current version, so they must not interleave.
+   * Read again once locked, since the current version may just have changed.
+   */
+  private async lockedRow(tx: Db, scope: TenantScope, id: number): Promise<RobotVersionRow> {
+    const found = await this.rowIn(tx, scope, id);
+    if (!(await this.robots.lockIn(tx, scope, found.rota_robots_id))) throw notFound();
+    return this.rowIn(tx, scope, id);
   }
 }

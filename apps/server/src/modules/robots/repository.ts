@@ -1,16 +1,11 @@
-import { eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import {
-  rotaRobots,
-  rotaRobotVersions,
-  rotaSchedulings,
-  teamRobots,
-  teamUsers,
-} from '../../db/schema.js';
+import { rotaRobots } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { packageSummaries as versions } from '../robot-versions/views.js';
 
 const columns = {
   rota_robots_id: rotaRobots.rota_robots_id,
@@ -19,8 +14,8 @@ const columns = {
   executor: rotaRobots.executor,
   remote_root: rotaRobots.remote_root,
   active: rotaRobots.active,
-  current_version_id: rotaRobotVersions.rota_robot_versions_id,
-  current_version: rotaRobotVersions.version,
+  current_version_id: versions.rota_robot_versions_id,
+  current_version: versions.version,
   created_at: rotaRobots.created_at,
   updated_at: rotaRobots.updated_at,
 };
@@ -38,8 +33,8 @@ function selectRobots(db: Db) {
     .select(columns)
     .from(rotaRobots)
     .leftJoin(
-      rotaRobotVersions,
-      eq(rotaRobotVersions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
+      versions,
+      eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
     );
 }
 
@@ -115,54 +110,32 @@ export async function updateRobot(
 }
 
 /**
- * Deletes a robot with its versions, fields and tasks (cascade). Schedulings the user already
- * deleted (soft) go with it; a live one makes the delete fail (RESTRICT), and the transaction
- * puts the deleted ones back.
+ * Deletes a robot with its versions, fields and tasks (cascade). A scheduling still pointing at
+ * it makes the delete fail (RESTRICT): the service has the deleted ones go first.
  */
 export async function deleteRobot(db: Db, scope: TenantScope, id: number): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await tx
-      .delete(rotaSchedulings)
-      .where(
-        scope.where(
-          rotaSchedulings,
-          eq(rotaSchedulings.rota_robots_id, id),
-          scope.robots(rotaSchedulings.rota_robots_id),
-          isNotNull(rotaSchedulings.deleted_at),
-        ),
-      );
-    const deleted = await tx
-      .delete(rotaRobots)
-      .where(visibleRobot(scope, id))
-      .returning({ id: rotaRobots.rota_robots_id });
-    return deleted.length > 0;
-  });
+  const deleted = await db
+    .delete(rotaRobots)
+    .where(visibleRobot(scope, id))
+    .returning({ id: rotaRobots.rota_robots_id });
+  return deleted.length > 0;
 }
 
 /**
  * A robot of the scope exists and the caller's teams let them see it (used by the modules that
- * hang off a robot): a hidden robot is as absent as another client's.
+ * hang off a robot): a hidden robot is as absent as another client's. `lock` holds its row
+ * until the transaction ends.
  */
-export async function robotExists(db: Db, scope: TenantScope, id: number): Promise<boolean> {
-  const [row] = await db
+export async function robotExists(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  options: { lock?: boolean } = {},
+): Promise<boolean> {
+  const query = db
     .select({ id: rotaRobots.rota_robots_id })
     .from(rotaRobots)
     .where(visibleRobot(scope, id));
+  const [row] = options.lock ? await query.for('update') : await query;
   return Boolean(row);
-}
-
-/** Puts a new robot in every team its creator belongs to in the client. */
-export async function addRobotToTeamsOf(
-  db: Db,
-  scope: TenantScope,
-  usersId: number,
-  robotId: number,
-) {
-  await db.execute(
-    sql`insert into ${teamRobots} (rota_clients_id, teams_id, rota_robots_id)
-        select ${teamUsers.rota_clients_id}, ${teamUsers.teams_id}, ${robotId}::int
-          from ${teamUsers}
-         where ${scope.where(teamUsers, eq(teamUsers.users_id, usersId))}
-        on conflict do nothing`,
-  );
 }

@@ -8,19 +8,17 @@ import {
   robotSchema,
   robotUpdateSchema,
 } from '@rota/contract';
-import { actorOf, scopeOf } from '../../http/auth.js';
+import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
-import { seenWith } from './service.js';
+import type { RunService } from '../engine/run-service.js';
+import type { RobotService } from './service.js';
 
 /** /api/rota/robot/api/v1 (DESIGN §4), guarded by ROBOS.* */
-export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { robots } = services;
-
+export const robotRoutes: FastifyPluginAsyncZod<{
+  robots: RobotService;
+  runs: RunService;
+}> = async (app, { robots, runs }) => {
   registerCrudRoutes(app, {
     area: 'ROBOS',
     tag: 'robots',
@@ -30,17 +28,10 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     create: {
       body: robotCreateSchema,
       summary: 'Create a robot',
-      run: async (scope, input, _author, request) => {
-        const actor = actorOf(request);
-        const robot = await robots.create(scope, input, actor.user.users_id);
-        // It joined its creator's teams: the rest of this request sees it too (the audit).
-        actor.scope = seenWith(scope, robot.rota_robots_id);
-        return robot;
-      },
+      run: (scope, input, author) => robots.create(scope, input, author),
     },
     update: robotUpdateSchema,
     service: robots,
-    audit: { log: services.audit, entity: 'robot', idKey: 'rota_robots_id' },
     summaries: {
       delete: 'Delete a robot with its versions, fields and tasks',
     },
@@ -59,13 +50,12 @@ export const robotRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       },
     },
     async (request, reply) => {
-      const id = await services.runs.runRobot(scopeOf(request), actorOf(request), request.body);
-      await services.audit.record(request, {
-        action: 'run',
-        entity: 'robot',
-        entity_id: request.body.id,
-        after: { ...request.body, execution_id: id },
-      });
+      const id = await runs.runRobot(
+        scopeOf(request),
+        actorOf(request),
+        request.body,
+        authorOf(request),
+      );
       return reply.code(201).send({
         message: translateMessage(request.lang, 'execution_queued'),
         data: { execution_id: id },

@@ -4,12 +4,15 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { SchedulingService } from '../schedulings/service.js';
+import type { TeamService } from '../teams/service.js';
 import {
-  addRobotToTeamsOf,
   deleteRobot,
   findRobot,
   insertRobot,
   listRobots,
+  robotExists,
   updateRobot,
   type RobotRow,
 } from './repository.js';
@@ -29,63 +32,136 @@ export const toRobot = (row: RobotRow): Robot => ({
   updated_at: iso(row.updated_at),
 });
 
-/** The scope once `robotId` joined the caller's teams. */
-export const seenWith = (scope: TenantScope, robotId: number) => scope.withRobot(robotId);
-
 const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_robot_name' }]);
 
 export class RobotService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly teams: TeamService,
+    /** Schedulings hang off robots (their service needs this one): reached once both exist. */
+    private readonly schedulings: () => SchedulingService,
+  ) {}
 
   list(scope: TenantScope, query: RobotListQuery): Promise<ListResponse<Robot>> {
     return listRobots(this.db, scope, query, toRobot);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Robot> {
-    const row = await findRobot(this.db, scope, id);
-    if (!row) throw notFound();
-    return toRobot(row);
+  show(scope: TenantScope, id: number): Promise<Robot> {
+    return this.showIn(this.db, scope, id);
+  }
+
+  /** A robot the scope sees exists: what fields, versions, tasks and schedulings may hang off. */
+  exists(scope: TenantScope, id: number): Promise<boolean> {
+    return robotExists(this.db, scope, id);
+  }
+
+  /** `exists`, read in the caller's transaction. */
+  existsIn(tx: Db, scope: TenantScope, id: number): Promise<boolean> {
+    return robotExists(tx, scope, id);
   }
 
   /**
-   * A member of teams (`usersId`, when the scope is limited by teams) puts the new robot in
-   * their teams at once, so they keep seeing what they made; `seenWith` is then their view.
+   * Holds the robot's row until `tx` ends (false: the scope does not see it): what decides on
+   * its current version (making one current, deleting one) must not interleave.
    */
-  async create(scope: TenantScope, input: RobotCreate, usersId?: number): Promise<Robot> {
-    let id: number;
+  lockIn(tx: Db, scope: TenantScope, id: number): Promise<boolean> {
+    return robotExists(tx, scope, id, { lock: true });
+  }
+
+  /** Makes `versionId` (a version of this robot) the one agents run, in the caller's transaction. */
+  async setCurrentVersion(
+    tx: Db,
+    scope: TenantScope,
+    id: number,
+    versionId: number,
+  ): Promise<void> {
+    if (!(await updateRobot(tx, scope, id, { rota_robot_versions_id_current: versionId })))
+      throw notFound();
+  }
+
+  /**
+   * A member of teams (the scope is limited by teams) puts the new robot in their teams at
+   * once, so they keep seeing what they made; the answer and the record are read that way.
+   */
+  async create(scope: TenantScope, input: RobotCreate, author: AuditAuthor): Promise<Robot> {
     try {
-      id = await this.db.transaction(async (tx) => {
-        const created = await insertRobot(tx, scope, input);
-        if (scope.robotIds && usersId !== undefined) {
-          await addRobotToTeamsOf(tx, scope, usersId, created);
-        }
-        return created;
-      });
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'robot',
+          entity_id: (robot) => robot.rota_robots_id,
+          after: async (_tx, robot) => robot,
+        },
+        async (tx) => {
+          const id = await insertRobot(tx, scope, input);
+          const usersId = author.user?.users_id;
+          if (scope.robotIds && usersId !== undefined) {
+            await this.teams.addRobotToTeamsOf(tx, scope, usersId, id);
+          }
+          return this.showIn(tx, scope.withRobot(id), id);
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
-    return this.show(seenWith(scope, id), id);
   }
 
-  async update(scope: TenantScope, { id, ...changes }: RobotUpdate): Promise<void> {
+  async update(scope: TenantScope, { id, ...changes }: RobotUpdate, author: AuditAuthor) {
     try {
-      if (!(await updateRobot(this.db, scope, id, changes))) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'robot',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+          after: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          if (!(await updateRobot(tx, scope, id, changes))) throw notFound();
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
+  /**
+   * With its versions, fields and tasks (the database cascades). Schedulings the user already
+   * deleted (soft) go with it; a live one makes the delete fail, and the transaction puts the
+   * deleted ones back.
+   */
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     try {
-      if (!(await deleteRobot(this.db, scope, id))) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'delete',
+          entity: 'robot',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          await this.schedulings().removeDeletedOfRobot(tx, scope, id);
+          if (!(await deleteRobot(tx, scope, id))) throw notFound();
+        },
+      );
     } catch (error) {
       // Schedulings point at their robot and must go first (they keep execution history).
       if (isForeignKeyViolation(error))
         throw new AppError('conflict', [{ field: 'id', message: 'robot_in_use' }]);
       throw error;
     }
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Robot> {
+    const row = await findRobot(db, scope, id);
+    if (!row) throw notFound();
+    return toRobot(row);
   }
 }

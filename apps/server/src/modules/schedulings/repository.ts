@@ -1,10 +1,12 @@
 import { asc, eq, inArray, isNotNull, isNull, notInArray, or, sql } from 'drizzle-orm';
 import type { SchedulingCreate, SchedulingListQuery, SchedulingUpdate } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, rotaSchedulings, rotaSchedulingVms, rotaVms } from '../../db/schema.js';
+import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { robotSummaries as robots } from '../robots/views.js';
+import { vmNames } from '../vms/views.js';
 
 export type SchedulingFields = Omit<SchedulingCreate, 'vms'>;
 
@@ -24,7 +26,7 @@ const deletedFilter = {
 
 /** The join to the scheduling's robot (for its name and the search). */
 const robotOf = (scope: TenantScope) =>
-  scope.where(rotaRobots, eq(rotaRobots.rota_robots_id, rotaSchedulings.rota_robots_id));
+  scope.where(robots, eq(robots.rota_robots_id, rotaSchedulings.rota_robots_id));
 
 function selectSchedulings(db: Db, scope: TenantScope) {
   return db
@@ -32,7 +34,7 @@ function selectSchedulings(db: Db, scope: TenantScope) {
       rota_schedulings_id: rotaSchedulings.rota_schedulings_id,
       name: rotaSchedulings.name,
       rota_robots_id: rotaSchedulings.rota_robots_id,
-      rota_robots_name: rotaRobots.name,
+      rota_robots_name: robots.name,
       interval_minutes: rotaSchedulings.interval_minutes,
       timeout_minutes: rotaSchedulings.timeout_minutes,
       retries: rotaSchedulings.retries,
@@ -44,7 +46,7 @@ function selectSchedulings(db: Db, scope: TenantScope) {
       updated_at: rotaSchedulings.updated_at,
     })
     .from(rotaSchedulings)
-    .innerJoin(rotaRobots, robotOf(scope));
+    .innerJoin(robots, robotOf(scope));
 }
 
 /**
@@ -53,12 +55,12 @@ function selectSchedulings(db: Db, scope: TenantScope) {
  */
 function searchSchedulings(scope: TenantScope, search: string | undefined) {
   if (!search) return undefined;
-  const robotsNamed = searchAny(search, [rotaRobots.name])!;
+  const robotsNamed = searchAny(search, [robots.name])!;
   // `= any(array(...))` runs the robot lookup once, so both sides are index scans; `in (...)`
   // became a hashed subplan that scanned every scheduling.
   return or(
     searchAny(search, [rotaSchedulings.name]),
-    sql`${rotaSchedulings.rota_robots_id} = any(array(select ${rotaRobots.rota_robots_id} from ${rotaRobots} where ${scope.where(rotaRobots, robotsNamed)}))`,
+    sql`${rotaSchedulings.rota_robots_id} = any(array(select ${robots.rota_robots_id} from ${robots} where ${scope.where(robots, robotsNamed)}))`,
   );
 }
 
@@ -115,16 +117,16 @@ export async function vmsOfSchedulings(db: Db, scope: TenantScope, ids: readonly
   return db
     .select({
       rota_schedulings_id: rotaSchedulingVms.rota_schedulings_id,
-      rota_vms_id: rotaVms.rota_vms_id,
-      name: rotaVms.name,
+      rota_vms_id: vmNames.rota_vms_id,
+      name: vmNames.name,
     })
     .from(rotaSchedulingVms)
     .innerJoin(
-      rotaVms,
-      scope.where(rotaVms, eq(rotaVms.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
+      vmNames,
+      scope.where(vmNames, eq(vmNames.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
     )
     .where(scope.where(rotaSchedulingVms, inArray(rotaSchedulingVms.rota_schedulings_id, [...ids])))
-    .orderBy(asc(rotaVms.name), asc(rotaVms.rota_vms_id));
+    .orderBy(asc(vmNames.name), asc(vmNames.rota_vms_id));
 }
 
 export async function insertScheduling(db: Db, scope: TenantScope, values: SchedulingFields) {
@@ -209,6 +211,27 @@ export async function setSchedulingDeleted(
     )
     .returning({ id: rotaSchedulings.rota_schedulings_id });
   return changed.length > 0;
+}
+
+/**
+ * Deletes, for good, the schedulings of a robot the user already deleted (soft): they go with
+ * their robot. A live one stays, and its foreign key keeps the robot.
+ */
+export async function purgeDeletedSchedulingsOfRobot(
+  db: Db,
+  scope: TenantScope,
+  robotId: number,
+): Promise<void> {
+  await db
+    .delete(rotaSchedulings)
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_robots_id, robotId),
+        scope.robots(rotaSchedulings.rota_robots_id),
+        isNotNull(rotaSchedulings.deleted_at),
+      ),
+    );
 }
 
 /** Whether the scheduling exists in the scope and is live, deleted, or neither (undefined). */

@@ -9,21 +9,20 @@ import {
   schedulingUpdateSchema,
   translateMessage,
 } from '@rota/contract';
-import { actorOf, scopeOf } from '../../http/auth.js';
+import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { RunService } from '../engine/run-service.js';
+import type { SchedulingService } from './service.js';
 
 const tags = ['schedulings'];
 const security = bearerSecurity;
 
 /** /api/rota/scheduling/api/v1 (DESIGN §4), guarded by AGENDAMENTOS.* */
-export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { schedulings } = services;
-
+export const schedulingRoutes: FastifyPluginAsyncZod<{
+  schedulings: SchedulingService;
+  runs: RunService;
+}> = async (app, { schedulings, runs }) => {
   registerCrudRoutes(app, {
     area: 'AGENDAMENTOS',
     tag: 'schedulings',
@@ -33,11 +32,10 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     create: {
       body: schedulingCreateSchema,
       summary: 'Create a scheduling with the VMs it may run on',
-      run: (scope, input) => schedulings.create(scope, input),
+      run: (scope, input, author) => schedulings.create(scope, input, author),
     },
     update: schedulingUpdateSchema,
     service: schedulings,
-    audit: { log: services.audit, entity: 'scheduling', idKey: 'rota_schedulings_id' },
     summaries: {
       index: 'List schedulings; `deleted` picks live (default), deleted or all',
       show: 'One scheduling, deleted or not',
@@ -59,12 +57,7 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       },
     },
     async (request) => {
-      await schedulings.restore(scopeOf(request), request.body.id);
-      await services.audit.record(request, {
-        action: 'restore',
-        entity: 'scheduling',
-        entity_id: request.body.id,
-      });
+      await schedulings.restore(scopeOf(request), request.body.id, authorOf(request));
       return { message: translateMessage(request.lang, 'restored') };
     },
   );
@@ -82,17 +75,12 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       },
     },
     async (request, reply) => {
-      const id = await services.runs.runScheduling(
+      const id = await runs.runScheduling(
         scopeOf(request),
         actorOf(request),
         request.body.id,
+        authorOf(request),
       );
-      await services.audit.record(request, {
-        action: 'run',
-        entity: 'scheduling',
-        entity_id: request.body.id,
-        after: { execution_id: id },
-      });
       return reply.code(201).send({
         message: translateMessage(request.lang, 'execution_queued'),
         data: { execution_id: id },

@@ -11,14 +11,15 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { robotExists } from '../robots/repository.js';
-import { vmIdsInScope } from '../vms/repository.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { RobotService } from '../robots/service.js';
+import type { VmService } from '../vms/service.js';
 import {
   findScheduling,
   insertScheduling,
   listSchedulings,
+  purgeDeletedSchedulingsOfRobot,
   replaceSchedulingVms,
-  schedulingState,
   setSchedulingDeleted,
   updateScheduling,
   vmsOfSchedulings,
@@ -60,25 +61,18 @@ async function missingAs<T>(field: string, message: MessageKey, write: Promise<T
   }
 }
 
-/** References must be rows of the scope; another client's id is refused as an unknown one. */
-async function assertReferences(
-  db: Db,
-  scope: TenantScope,
-  robotId: number | undefined,
-  vmIds: readonly number[],
-) {
-  if (robotId !== undefined && !(await robotExists(db, scope, robotId)))
-    throw invalidField('rota_robots_id', 'robot_not_found');
-  const found = await vmIdsInScope(db, scope, vmIds);
-  if (vmIds.some((id) => !found.has(id))) throw invalidField('vms', 'vm_not_found');
-}
-
 export class SchedulingService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly robots: RobotService,
+    private readonly vms: VmService,
+  ) {}
 
   async list(scope: TenantScope, query: SchedulingListQuery): Promise<ListResponse<Scheduling>> {
     const page = await listSchedulings(this.db, scope, query);
     const vms = await this.vmsBySchedulings(
+      this.db,
       scope,
       page.data.map((row) => row.rota_schedulings_id),
     );
@@ -89,71 +83,139 @@ export class SchedulingService {
   }
 
   /** Deleted ones too, with their `deleted_at`. */
-  async show(scope: TenantScope, id: number): Promise<Scheduling> {
-    const row = await findScheduling(this.db, scope, id);
-    if (!row) throw notFound();
-    const vms = await this.vmsBySchedulings(scope, [id]);
-    return toScheduling(row, vms.get(id) ?? []);
+  show(scope: TenantScope, id: number): Promise<Scheduling> {
+    return this.showIn(this.db, scope, id);
   }
 
-  async create(scope: TenantScope, { vms, ...fields }: SchedulingCreate): Promise<Scheduling> {
+  async create(
+    scope: TenantScope,
+    { vms, ...fields }: SchedulingCreate,
+    author: AuditAuthor,
+  ): Promise<Scheduling> {
     const vmIds = [...new Set(vms)];
-    const id = await this.write(async (tx) => {
-      await assertReferences(tx, scope, fields.rota_robots_id, vmIds);
-      const created = await missingAs(
-        'rota_robots_id',
-        'robot_not_found',
-        insertScheduling(tx, scope, fields),
-      );
-      await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, created, vmIds));
-      return created;
-    });
-    return this.show(scope, id);
+    return this.write(() =>
+      this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'scheduling',
+          entity_id: (created) => created.rota_schedulings_id,
+          after: async (_tx, created) => created,
+        },
+        async (tx) => {
+          await this.assertReferences(tx, scope, fields.rota_robots_id, vmIds);
+          const created = await missingAs(
+            'rota_robots_id',
+            'robot_not_found',
+            insertScheduling(tx, scope, fields),
+          );
+          await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, created, vmIds));
+          return this.showIn(tx, scope, created);
+        },
+      ),
+    );
   }
 
   /** `vms`, when sent, replaces the whole set in the same transaction. */
-  async update(scope: TenantScope, { id, vms, ...changes }: SchedulingUpdate): Promise<void> {
+  async update(
+    scope: TenantScope,
+    { id, vms, ...changes }: SchedulingUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     const vmIds = vms === undefined ? undefined : [...new Set(vms)];
-    await this.write(async (tx) => {
-      await assertReferences(tx, scope, changes.rota_robots_id, vmIds ?? []);
-      const found = await missingAs(
-        'rota_robots_id',
-        'robot_not_found',
-        updateScheduling(tx, scope, id, changes),
-      );
-      if (!found) throw notFound();
-      if (vmIds) await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, id, vmIds));
-    });
+    await this.write(() =>
+      this.audit.recorded(author, this.change('update', scope, id), async (tx) => {
+        await this.assertReferences(tx, scope, changes.rota_robots_id, vmIds ?? []);
+        const found = await missingAs(
+          'rota_robots_id',
+          'robot_not_found',
+          updateScheduling(tx, scope, id, changes),
+        );
+        if (!found) throw notFound();
+        if (vmIds) {
+          await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, id, vmIds));
+        }
+      }),
+    );
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await setSchedulingDeleted(this.db, scope, id, true))) throw notFound();
+  /** Soft: the row stays (executions point at it) with its `deleted_at`, until restored. */
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'scheduling',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await setSchedulingDeleted(tx, scope, id, true))) throw notFound();
+      },
+    );
   }
 
   /** Restoring a live one changes nothing and says so the same way. */
-  async restore(scope: TenantScope, id: number): Promise<void> {
-    let restored: boolean;
+  async restore(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.write(() =>
+      this.audit.recorded(author, this.change('restore', scope, id), async (tx) => {
+        // `before` found it, so a scheduling not restored here was live already.
+        await setSchedulingDeleted(tx, scope, id, false);
+      }),
+    );
+  }
+
+  /**
+   * The schedulings of a robot that were deleted (soft) go, for good, in the transaction that
+   * deletes the robot; a live one stays and keeps the robot (its foreign key).
+   */
+  removeDeletedOfRobot(tx: Db, scope: TenantScope, robotId: number): Promise<void> {
+    return purgeDeletedSchedulingsOfRobot(tx, scope, robotId);
+  }
+
+  /** A change of one scheduling, recorded with it as `show` answers before and after. */
+  private change(action: 'update' | 'restore', scope: TenantScope, id: number) {
+    return {
+      action,
+      entity: 'scheduling',
+      entity_id: id,
+      before: (tx: Db) => this.showIn(tx, scope, id),
+      after: (tx: Db) => this.showIn(tx, scope, id),
+    };
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Scheduling> {
+    const row = await findScheduling(db, scope, id);
+    if (!row) throw notFound();
+    const vms = await this.vmsBySchedulings(db, scope, [id]);
+    return toScheduling(row, vms.get(id) ?? []);
+  }
+
+  /** References must be rows of the scope; another client's id is refused as an unknown one. */
+  private async assertReferences(
+    tx: Db,
+    scope: TenantScope,
+    robotId: number | undefined,
+    vmIds: readonly number[],
+  ) {
+    if (robotId !== undefined && !(await this.robots.existsIn(tx, scope, robotId)))
+      throw invalidField('rota_robots_id', 'robot_not_found');
+    const found = await this.vms.idsInScope(tx, scope, vmIds);
+    if (vmIds.some((id) => !found.has(id))) throw invalidField('vms', 'vm_not_found');
+  }
+
+  private async write<T>(work: () => Promise<T>): Promise<T> {
     try {
-      restored = await setSchedulingDeleted(this.db, scope, id, false);
+      return await work();
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
-    if (!restored && (await schedulingState(this.db, scope, id)) !== 'live') throw notFound();
   }
 
-  private async write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction(work);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateName();
-      throw error;
-    }
-  }
-
-  private async vmsBySchedulings(scope: TenantScope, ids: number[]) {
+  private async vmsBySchedulings(db: Db, scope: TenantScope, ids: number[]) {
     const grouped = new Map<number, VmRef[]>();
-    for (const { rota_schedulings_id, ...vm } of await vmsOfSchedulings(this.db, scope, ids)) {
+    for (const { rota_schedulings_id, ...vm } of await vmsOfSchedulings(db, scope, ids)) {
       const list = grouped.get(rota_schedulings_id) ?? [];
       list.push(vm);
       grouped.set(rota_schedulings_id, list);

@@ -1,12 +1,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { SchedulingVmCreate, SchedulingVmListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaSchedulingVms, rotaVms } from '../../db/schema.js';
+import { rotaSchedulingVms } from '../../db/schema.js';
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { vmNames } from '../vms/views.js';
 import { liveSchedulingIds } from './repository.js';
 
-const sortable = { name: rotaVms.name } as const;
+const sortable = { name: vmNames.name } as const;
 
 function selectSchedulingVms(db: Db, scope: TenantScope) {
   return db
@@ -14,13 +15,13 @@ function selectSchedulingVms(db: Db, scope: TenantScope) {
       rota_scheduling_vms_id: rotaSchedulingVms.rota_scheduling_vms_id,
       rota_schedulings_id: rotaSchedulingVms.rota_schedulings_id,
       rota_vms_id: rotaSchedulingVms.rota_vms_id,
-      name: rotaVms.name,
-      hostname: rotaVms.hostname,
+      name: vmNames.name,
+      hostname: vmNames.hostname,
     })
     .from(rotaSchedulingVms)
     .innerJoin(
-      rotaVms,
-      scope.where(rotaVms, eq(rotaVms.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
+      vmNames,
+      scope.where(vmNames, eq(vmNames.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
     );
 }
 

@@ -9,9 +9,9 @@ import {
   schedulingVmSchema,
   translateMessage,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { SchedulingVmService } from './vm-service.js';
 
 const tags = ['schedulings'];
 const security = bearerSecurity;
@@ -20,12 +20,9 @@ const security = bearerSecurity;
  * /api/rota/scheduling/vms/api/v1: the VMs of one scheduling. Adding or removing one changes
  * the scheduling, so both need AGENDAMENTOS.UPDATE, as `update {vms}` does.
  */
-export const schedulingVmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { schedulingVms } = services;
-
+export const schedulingVmRoutes: FastifyPluginAsyncZod<{
+  schedulingVms: SchedulingVmService;
+}> = async (app, { schedulingVms }) => {
   app.post(
     '/index',
     {
@@ -54,13 +51,7 @@ export const schedulingVmRoutes: FastifyPluginAsyncZod<{ services: Services }> =
       },
     },
     async (request, reply) => {
-      const data = await schedulingVms.create(scopeOf(request), request.body);
-      await services.audit.record(request, {
-        action: 'create',
-        entity: 'scheduling_vm',
-        entity_id: data.rota_scheduling_vms_id,
-        after: data,
-      });
+      const data = await schedulingVms.create(scopeOf(request), request.body, authorOf(request));
       return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
     },
   );
@@ -78,12 +69,7 @@ export const schedulingVmRoutes: FastifyPluginAsyncZod<{ services: Services }> =
       },
     },
     async (request, reply) => {
-      await schedulingVms.remove(scopeOf(request), request.body.id);
-      await services.audit.record(request, {
-        action: 'delete',
-        entity: 'scheduling_vm',
-        entity_id: request.body.id,
-      });
+      await schedulingVms.remove(scopeOf(request), request.body.id, authorOf(request));
       return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );

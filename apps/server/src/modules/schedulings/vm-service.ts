@@ -8,7 +8,8 @@ import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { vmExists } from '../vms/repository.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { VmService } from '../vms/service.js';
 import { schedulingState } from './repository.js';
 import {
   deleteSchedulingVm,
@@ -25,7 +26,11 @@ const unknownVm = () => invalidField('rota_vms_id', 'vm_not_found');
  * reference, so another client's answers 400 like an unknown one.
  */
 export class SchedulingVmService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly vms: VmService,
+  ) {}
 
   async list(
     scope: TenantScope,
@@ -35,13 +40,25 @@ export class SchedulingVmService {
     return listSchedulingVms(this.db, scope, query);
   }
 
-  async create(scope: TenantScope, input: SchedulingVmCreate): Promise<SchedulingVm> {
+  async create(
+    scope: TenantScope,
+    input: SchedulingVmCreate,
+    author: AuditAuthor,
+  ): Promise<SchedulingVm> {
     if ((await schedulingState(this.db, scope, input.rota_schedulings_id)) !== 'live')
       throw notFound();
-    if (!(await vmExists(this.db, scope, input.rota_vms_id))) throw unknownVm();
-    let id: number;
+    if (!(await this.vms.exists(scope, input.rota_vms_id))) throw unknownVm();
     try {
-      id = await insertSchedulingVm(this.db, scope, input);
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'scheduling_vm',
+          entity_id: (row) => row.rota_scheduling_vms_id,
+          after: async (_tx, row) => row,
+        },
+        async (tx) => this.showIn(tx, scope, await insertSchedulingVm(tx, scope, input)),
+      );
     } catch (error) {
       if (isUniqueViolation(error))
         throw new AppError('conflict', [
@@ -50,12 +67,26 @@ export class SchedulingVmService {
       if (isForeignKeyViolation(error)) throw unknownVm();
       throw error;
     }
-    const row = await findSchedulingVm(this.db, scope, id);
-    if (!row) throw notFound();
-    return row;
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if (!(await deleteSchedulingVm(this.db, scope, id))) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'delete',
+        entity: 'scheduling_vm',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await deleteSchedulingVm(tx, scope, id))) throw notFound();
+      },
+    );
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<SchedulingVm> {
+    const row = await findSchedulingVm(db, scope, id);
+    if (!row) throw notFound();
+    return row;
   }
 }

@@ -9,9 +9,9 @@ import {
   statusItemUpdateSchema,
   statusPaletteResponseSchema,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { StatusItemService } from './service.js';
 
 const tags = ['status items'];
 const security = bearerSecurity;
@@ -20,12 +20,10 @@ const security = bearerSecurity;
  * /api/rota/status/item/api/v1 (DESIGN §4): configuration items, guarded by USUARIOS.LIST and
  * USUARIOS.UPDATE (DESIGN §8). No create or delete: every client has one item per status.
  */
-export const statusItemRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const statusItemRoutes: FastifyPluginAsyncZod<{ statusItems: StatusItemService }> = async (
   app,
-  { services },
+  { statusItems },
 ) => {
-  const { statusItems, audit } = services;
-
   app.post(
     '/index',
     {
@@ -69,17 +67,7 @@ export const statusItemRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
-      const { id } = request.body;
-      const before = await statusItems.show(scope, id);
-      await statusItems.update(scope, request.body);
-      await audit.record(request, {
-        action: 'update',
-        entity: 'status_item',
-        entity_id: id,
-        before,
-        after: await statusItems.show(scope, id),
-      });
+      await statusItems.update(scopeOf(request), request.body, authorOf(request));
       return reply.status(204).send(null);
     },
   );

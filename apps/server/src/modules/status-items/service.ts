@@ -1,6 +1,8 @@
 import type {
+  ExecutionStatus,
   ListResponse,
   StatusItem,
+  StatusItemCategory,
   StatusItemListQuery,
   StatusItemUpdate,
   StatusPaletteEntry,
@@ -9,11 +11,13 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
   ensureStatusItems,
   findStatusItem,
   listStatusItems,
   readPalette,
+  statusCategories,
   updateStatusItem,
   type StatusItemRow,
 } from './repository.js';
@@ -34,7 +38,10 @@ export const toStatusItem = (row: StatusItemRow): StatusItem => ({
  * edited, never created or deleted by users.
  */
 export class StatusItemService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   /** The list is where items are edited from, so a client missing some gets them here first. */
   async list(scope: TenantScope, query: StatusItemListQuery): Promise<ListResponse<StatusItem>> {
@@ -42,18 +49,53 @@ export class StatusItemService {
     return listStatusItems(this.db, scope, query, toStatusItem);
   }
 
-  async show(scope: TenantScope, id: number): Promise<StatusItem> {
-    const row = await findStatusItem(this.db, scope, id);
-    if (!row) throw notFound();
-    return toStatusItem(row);
+  show(scope: TenantScope, id: number): Promise<StatusItem> {
+    return this.showIn(this.db, scope, id);
   }
 
-  async update(scope: TenantScope, { id, ...changes }: StatusItemUpdate): Promise<void> {
-    if (!(await updateStatusItem(this.db, scope, id, changes))) throw notFound();
+  async update(
+    scope: TenantScope,
+    { id, ...changes }: StatusItemUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
+    await this.audit.recorded(
+      author,
+      {
+        action: 'update',
+        entity: 'status_item',
+        entity_id: id,
+        before: (tx) => this.showIn(tx, scope, id),
+        after: (tx) => this.showIn(tx, scope, id),
+      },
+      async (tx) => {
+        if (!(await updateStatusItem(tx, scope, id, changes))) throw notFound();
+      },
+    );
   }
 
   /** Every status's colour, label and category, defaults filling any gap. */
   palette(scope: TenantScope): Promise<StatusPaletteEntry[]> {
     return readPalette(this.db, scope);
+  }
+
+  /** The client's category of each status (the dashboard counts robots with it). */
+  categories(scope: TenantScope): Promise<Record<ExecutionStatus, StatusItemCategory>> {
+    return statusCategories(this.db, scope);
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<StatusItem> {
+    const row = await findStatusItem(db, scope, id);
+    if (!row) throw notFound();
+    return toStatusItem(row);
+  }
+
+  /* ---------- Added by group A (issue 12, clients): a new client's items. ---------- */
+
+  /**
+   * A new client's default items, in the transaction that makes the client (provisionClient).
+   * Static: the seed makes the first client before any service exists.
+   */
+  static provisionDefaults(tx: Db, scope: TenantScope): Promise<void> {
+    return ensureStatusItems(tx, scope);
   }
 }

@@ -9,18 +9,13 @@ import {
 import { scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { VmService } from './service.js';
 
 const tags = ['vms'];
 const security = bearerSecurity;
 
 /** /api/rota/vm/api/v1 (DESIGN §4), guarded by AGENTES.* */
-export const vmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { vms } = services;
-
+export const vmRoutes: FastifyPluginAsyncZod<{ vms: VmService }> = async (app, { vms }) => {
   registerCrudRoutes(app, {
     area: 'AGENTES',
     tag: 'vms',
@@ -30,11 +25,10 @@ export const vmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     create: {
       body: vmCreateSchema,
       summary: 'Create a VM',
-      run: (scope, input) => vms.create(scope, input),
+      run: (scope, input, author) => vms.create(scope, input, author),
     },
     update: vmUpdateSchema,
     service: vms,
-    audit: { log: services.audit, entity: 'vm', idKey: 'rota_vms_id' },
   });
 
   app.post(

@@ -1,10 +1,11 @@
 import type { ListResponse, Vm, VmCount, VmCreate, VmListQuery, VmUpdate } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { connectivityOf } from '../agents/connectivity.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import {
   countVms,
   deleteVm,
@@ -12,6 +13,7 @@ import {
   insertVm,
   listVms,
   updateVm,
+  vmIdsInScope,
   type VmRow,
 } from './repository.js';
 
@@ -31,8 +33,13 @@ export const toVm = (row: VmRow): Vm => ({
 const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_vm_name' }]);
 
+const vmInUse = () => new AppError('conflict', [{ field: 'id', message: 'vm_in_use' }]);
+
 export class VmService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   list(scope: TenantScope, query: VmListQuery): Promise<ListResponse<Vm>> {
     return listVms(this.db, scope, query, toVm);
@@ -42,24 +49,57 @@ export class VmService {
     return countVms(this.db, scope);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Vm> {
-    const row = await findVm(this.db, scope, id);
-    if (!row) throw notFound();
-    return toVm(row);
+  show(scope: TenantScope, id: number): Promise<Vm> {
+    return this.showIn(this.db, scope, id);
   }
 
-  async create(scope: TenantScope, input: VmCreate): Promise<Vm> {
+  /** A VM of the scope exists (what an agent or a scheduling may point at). */
+  async exists(scope: TenantScope, id: number): Promise<boolean> {
+    return (await this.idsInScope(this.db, scope, [id])).has(id);
+  }
+
+  /** Which of `ids` are VMs of the scope, read with `db` (a caller's transaction). */
+  idsInScope(db: Db, scope: TenantScope, ids: readonly number[]): Promise<Set<number>> {
+    return vmIdsInScope(db, scope, ids);
+  }
+
+  async create(scope: TenantScope, input: VmCreate, author: AuditAuthor): Promise<Vm> {
     try {
-      return await this.show(scope, await insertVm(this.db, scope, input));
+      return await this.audit.recorded(
+        author,
+        {
+          action: 'create',
+          entity: 'vm',
+          entity_id: (vm) => vm.rota_vms_id,
+          after: async (_tx, vm) => vm,
+        },
+        async (tx) => this.showIn(tx, scope, await insertVm(tx, scope, input)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
   }
 
-  async update(scope: TenantScope, { id, ...changes }: VmUpdate): Promise<void> {
+  async update(
+    scope: TenantScope,
+    { id, ...changes }: VmUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     try {
-      if (!(await updateVm(this.db, scope, id, changes))) throw notFound();
+      await this.audit.recorded(
+        author,
+        {
+          action: 'update',
+          entity: 'vm',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+          after: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          if (!(await updateVm(tx, scope, id, changes))) throw notFound();
+        },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
@@ -67,10 +107,29 @@ export class VmService {
   }
 
   /** Agents keep their VM (409 while any is left); its place in schedulings goes with it. */
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    const outcome = await deleteVm(this.db, scope, id);
-    if (outcome === 'absent') throw notFound();
-    if (outcome === 'in_use')
-      throw new AppError('conflict', [{ field: 'id', message: 'vm_in_use' }]);
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    try {
+      await this.audit.recorded(
+        author,
+        {
+          action: 'delete',
+          entity: 'vm',
+          entity_id: id,
+          before: (tx) => this.showIn(tx, scope, id),
+        },
+        async (tx) => {
+          if (!(await deleteVm(tx, scope, id))) throw notFound();
+        },
+      );
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw vmInUse();
+      throw error;
+    }
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Vm> {
+    const row = await findVm(db, scope, id);
+    if (!row) throw notFound();
+    return toVm(row);
   }
 }
