@@ -208,7 +208,7 @@ describe('the CSV export', () => {
     await runNow(admin, { id: robot });
     const errors: unknown[] = [];
     // One row a page, so the second page is a second query.
-    const activity = new ActivityService(database.db, app.services.dispatch, 1);
+    const activity = new ActivityService(database.db, app.services.dispatch, app.services.audit, 1);
     const today = new Date().toISOString().slice(0, 10);
     const lines = await activity.exportCsv(
       systemScope(client0!.id),

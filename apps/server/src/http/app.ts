@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
@@ -252,7 +253,7 @@ export async function buildApp(options: AppOptions) {
     dispatch,
     runApi: new RunApiService(db, parameters, environments, tasks),
     runs: new RunService(db, dispatch, audit),
-    activity: new ActivityService(db, dispatch),
+    activity: new ActivityService(db, dispatch, audit),
     dashboard: new DashboardService(db, vms),
     liveHub: new LiveHub(options.events),
     audit,
@@ -312,7 +313,7 @@ export async function buildApp(options: AppOptions) {
       api.addHook('preValidation', async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       });
-      await api.register(healthRoutes, { services });
+      await api.register(healthRoutes, { probe: () => db.execute(sql`select 1`) });
       await api.register(authRoutes, { auth, prefix: '/user/api/auth/v1' });
       await api.register(userRoutes, { users: services.users, prefix: '/user/api/v1' });
       await api.register(profileRoutes, {
@@ -357,8 +358,14 @@ export async function buildApp(options: AppOptions) {
         parameters: services.parameters,
         prefix: '/rota/parameter/api/v1',
       });
-      await api.register(activityRoutes, { services, prefix: '/rota/activity/api/v1' });
-      await api.register(dashboardRoutes, { services, prefix: '/rota/dashboard/api/v1' });
+      await api.register(activityRoutes, {
+        activity: services.activity,
+        prefix: '/rota/activity/api/v1',
+      });
+      await api.register(dashboardRoutes, {
+        dashboard: services.dashboard,
+        prefix: '/rota/dashboard/api/v1',
+      });
       await api.register(auditRoutes, { audit, prefix: '/rota/audit/api/v1' });
       await api.register(environmentRoutes, {
         environments: services.environments,
@@ -377,13 +384,17 @@ export async function buildApp(options: AppOptions) {
         teamUsers: services.teamUsers,
         prefix: '/teams/users/api/v1',
       });
-      await api.register(eventRoutes, { services, prefix: '/rota/events/api/v1' });
+      await api.register(eventRoutes, {
+        liveHub: services.liveHub,
+        auth: services.auth,
+        prefix: '/rota/events/api/v1',
+      });
       await api.register(agentProtocolRoutes, {
-        services,
-        dataDir: options.dataDir,
+        dispatch,
+        blobs,
         prefix: '/rota/agent/api/v1',
       });
-      await api.register(runApiRoutes, { services, prefix: '/rota/run/api/v1' });
+      await api.register(runApiRoutes, { runApi: services.runApi, prefix: '/rota/run/api/v1' });
     },
     { prefix: '/api' },
   );

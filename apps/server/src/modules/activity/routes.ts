@@ -14,20 +14,18 @@ import {
   messageResponseSchema,
   translateMessage,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { ActivityService } from './service.js';
 
 const tags = ['activity'];
 const security = bearerSecurity;
 
 /** /api/rota/activity/api/v1: the activity history, guarded by HISTORIC.* (DESIGN §5, §8). */
-export const activityRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const activityRoutes: FastifyPluginAsyncZod<{ activity: ActivityService }> = async (
   app,
-  { services },
+  { activity },
 ) => {
-  const { activity } = services;
-
   app.post(
     '/index',
     {
@@ -86,13 +84,7 @@ export const activityRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
       },
     },
     async (request, reply) => {
-      const outcome = await activity.cancel(scopeOf(request), request.body.id);
-      await services.audit.record(request, {
-        action: 'cancel',
-        entity: 'execution',
-        entity_id: request.body.id,
-        after: { outcome },
-      });
+      const outcome = await activity.cancel(scopeOf(request), request.body.id, authorOf(request));
       return reply.code(202).send({
         message: translateMessage(
           request.lang,

@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { DispatchService } from '../engine/dispatch-service.js';
 import { assertDateRange } from '../../lib/date-range.js';
 import {
@@ -76,6 +77,7 @@ export class ActivityService {
   constructor(
     private readonly db: Db,
     private readonly dispatch: DispatchService,
+    private readonly audit: AuditService,
     /** Rows per query of the CSV export. */
     private readonly exportBatch = 1000,
   ) {}
@@ -124,10 +126,17 @@ export class ActivityService {
     return { data, meta: { last_seq: data.at(-1)?.seq ?? query.after } };
   }
 
-  async cancel(scope: TenantScope, id: number) {
+  async cancel(scope: TenantScope, id: number, author: AuditAuthor) {
     // The dispatcher knows clients, not teams: a run of a robot the caller cannot see is absent.
     if (scope.robotIds && !(await findExecution(this.db, scope, id))) throw notFound();
-    return this.dispatch.cancel(scope.clientId, id);
+    return this.dispatch.cancel(scope.clientId, id, (tx, outcome) =>
+      this.audit.write(tx, author, {
+        action: 'cancel',
+        entity: 'execution',
+        entity_id: id,
+        after: { outcome },
+      }),
+    );
   }
 
   /**

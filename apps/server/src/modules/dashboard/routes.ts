@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dashboardQuerySchema, dashboardResponseSchema } from '@rota/contract';
 import { scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { DashboardService } from './service.js';
 
 /** /api/rota/dashboard/api/v1: needs only a session in a client (DESIGN §5). */
-export const dashboardRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const dashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardService }> = async (
   app,
-  { services },
+  { dashboard },
 ) => {
   app.post(
     '/index',
@@ -20,6 +20,6 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
         response: { 200: dashboardResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({ data: await services.dashboard.show(scopeOf(request), request.body) }),
+    async (request) => ({ data: await dashboard.show(scopeOf(request), request.body) }),
   );
 };

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   agentClaimResponseSchema,
@@ -18,10 +17,9 @@ import {
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import type { AgentIdentity } from './dispatch-service.js';
-import { rowsOf } from './sql-rows.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import type { AgentIdentity, DispatchService } from './dispatch-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,10 +39,9 @@ function agentOf(request: FastifyRequest): AgentIdentity {
 
 /** /api/rota/agent/api/v1: what `apps/agent` speaks, authenticated by the agent token. */
 export const agentProtocolRoutes: FastifyPluginAsyncZod<{
-  services: Services;
-  dataDir: string;
-}> = async (app, { services }) => {
-  const { dispatch } = services;
+  dispatch: DispatchService;
+  blobs: BlobStore;
+}> = async (app, { dispatch, blobs }) => {
   app.decorateRequest('agent', null);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
@@ -197,15 +194,9 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const agent = agentOf(request);
-      const [known] = await rowsOf<{ format: string }>(
-        services.db,
-        sql`select format from rota_robot_versions
-             where sha256 = ${request.params.sha256} and rota_clients_id = ${agent.rota_clients_id}
-             limit 1`,
-      );
-      if (!known) throw notFound();
+      if (!(await dispatch.mayDownload(agent, request.params.sha256))) throw notFound();
       // From the blob store: another instance may have received the upload.
-      const file = await services.blobs.open('package', request.params.sha256);
+      const file = await blobs.open('package', request.params.sha256);
       if (!file) throw notFound();
       return reply
         .header('content-type', 'application/octet-stream')

@@ -1,6 +1,4 @@
-import { sql } from 'drizzle-orm';
 import {
-  AGENT_ACTIVE_WINDOW_SECONDS,
   AGENT_PROTOCOL_BASE,
   ENGINE_TIMINGS,
   translateMessage,
@@ -10,7 +8,6 @@ import {
   type AgentHello,
   type AgentLogBatch,
   type ClaimedRun,
-  type ExecutionStatus,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -19,9 +16,19 @@ import { TtlCache } from '../../lib/ttl-cache.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { ParameterService } from '../parameters/service.js';
 import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
+import { clientHasPackage } from './package-lookup-repository.js';
+import type {
+  AgentFacts,
+  AgentIdentity,
+  AgentPresenceService,
+} from '../agents/presence-service.js';
 import {
+  cancelQueued,
   claimNext,
-  insertExecution,
+  findExecutionForLogs,
+  insertLogLines,
+  requestCancel,
+  vmIdsOfExecution,
   lockExecution,
   finishCurrentAttempt,
   lockRunsLeftOn,
@@ -33,15 +40,9 @@ import {
   type Settled,
 } from './execution-repository.js';
 import type { EnginePublisher } from './live-events.js';
-import { rowsOf } from './sql-rows.js';
 
 /** The agent a protocol request speaks for (resolved from its token). */
-export interface AgentIdentity {
-  rota_nodes_id: number;
-  rota_clients_id: number;
-  rota_vms_id: number;
-  name: string;
-}
+export type { AgentIdentity };
 
 /** Longest line kept in the log; the agent cuts too, this guards the table. */
 const MAX_LINE = 8000;
@@ -83,6 +84,7 @@ export class DispatchService {
   constructor(
     private readonly db: Db,
     private readonly parameters: ParameterService,
+    private readonly presence: AgentPresenceService,
     private readonly publish: EnginePublisher,
     readonly timings: DispatchTimings = dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds),
   ) {}
@@ -101,8 +103,8 @@ export class DispatchService {
     this.waiters.signal(signal);
   }
 
-  async queue(run: NewExecution): Promise<number> {
-    const id = await insertExecution(this.db, run);
+  /** A run was committed to the queue: agents (here and elsewhere) and consoles hear of it. */
+  queued(run: NewExecution, id: number) {
     this.announceQueued(run.rota_clients_id, run.vm_ids, 1);
     this.publish.live(run.rota_clients_id, {
       type: 'execution',
@@ -110,7 +112,6 @@ export class DispatchService {
       rota_robots_id: run.rota_robots_id,
       status: 'queued',
     });
-    return id;
   }
 
   announceQueued(clientId: number, vmIds: number[] | null, count: number) {
@@ -124,21 +125,14 @@ export class DispatchService {
     const tokenHash = hashToken(token);
     const cached = this.agentsByToken.get(tokenHash);
     if (cached) return cached;
-    const [agent] = await rowsOf<AgentIdentity>(
-      this.db,
-      sql`select rota_nodes_id, rota_clients_id, rota_vms_id, name from rota_nodes
-           where token_hash = ${tokenHash}`,
-    );
+    const agent = await this.presence.identify(tokenHash);
     if (!agent) throw new AppError('unauthorized');
     this.agentsByToken.set(tokenHash, agent);
     return agent;
   }
 
   async hello(agent: AgentIdentity, hello: AgentHello) {
-    await this.touch(
-      agent,
-      sql`, hostname = ${hello.hostname}, version = ${hello.version}, os = ${hello.os}`,
-    );
+    await this.touch(agent, { hostname: hello.hostname, version: hello.version, os: hello.os });
     return {
       rota_nodes_id: agent.rota_nodes_id,
       name: agent.name,
@@ -185,13 +179,7 @@ export class DispatchService {
           }),
         );
       }
-      // Last seen stays truthful enough (the window's edge): what matters is "inactive" now.
-      await tx.execute(
-        sql`update rota_nodes
-               set online = false,
-                   last_seen_at = least(last_seen_at, now() - make_interval(secs => ${AGENT_ACTIVE_WINDOW_SECONDS}))
-             where rota_nodes_id = ${agent.rota_nodes_id}`,
-      );
+      await this.presence.signedOff(tx, agent.rota_nodes_id);
       return out;
     });
     for (const s of settled) this.afterSettle(s);
@@ -219,15 +207,8 @@ export class DispatchService {
   }
 
   /** Last seen now; announces the agent when it comes back (connectivity turns active). */
-  private async touch(agent: AgentIdentity, extra = sql``) {
-    const [row] = await rowsOf<{ was_online: boolean }>(
-      this.db,
-      sql`update rota_nodes n set last_seen_at = now(), online = true ${extra}
-            from (select online from rota_nodes where rota_nodes_id = ${agent.rota_nodes_id}) prev
-           where n.rota_nodes_id = ${agent.rota_nodes_id}
-          returning prev.online as was_online`,
-    );
-    if (row && !row.was_online) {
+  private async touch(agent: AgentIdentity, facts?: AgentFacts) {
+    if (await this.presence.seen(agent.rota_nodes_id, facts)) {
       this.publish.live(agent.rota_clients_id, {
         type: 'agent',
         rota_nodes_id: agent.rota_nodes_id,
@@ -319,41 +300,38 @@ export class DispatchService {
     };
   }
 
+  /** Whether the agent may download this package: a version of its client's robots has it. */
+  mayDownload(agent: AgentIdentity, sha256: string): Promise<boolean> {
+    return clientHasPackage(this.db, agent.rota_clients_id, sha256);
+  }
+
   /** Stores a batch once (seq), answers whether the agent must stop this run. */
   async logs(agent: AgentIdentity, batch: AgentLogBatch): Promise<boolean> {
-    const [execution] = await rowsOf<{
-      rota_nodes_id: number | null;
-      rota_robots_id: number;
-      status: ExecutionStatus;
-      attempts: number;
-      cancel: boolean;
-    }>(
+    const execution = await findExecutionForLogs(
       this.db,
-      sql`select rota_nodes_id, rota_robots_id, status, attempts, cancel_requested_at is not null as cancel
-            from rota_executions
-           where rota_executions_id = ${batch.execution_id}
-             and rota_clients_id = ${agent.rota_clients_id}`,
+      agent.rota_clients_id,
+      batch.execution_id,
     );
     if (!execution) throw notFound();
     if (batch.lines.length > 0) {
-      const values = batch.lines.map(
-        (l) =>
-          sql`(${agent.rota_clients_id}, ${batch.execution_id}, ${batch.attempt}, ${l.seq}, ${l.stream}, ${l.line.slice(0, MAX_LINE)}, ${l.at})`,
-      );
-      const inserted = await rowsOf<{ id: string | number }>(
+      const inserted = await insertLogLines(
         this.db,
-        sql`insert into rota_execution_logs
-              (rota_clients_id, rota_executions_id, attempt, seq, stream, line, at)
-            values ${sql.join(values, sql`, `)}
-            on conflict do nothing
-            returning rota_execution_logs_id as id`,
+        batch.lines.map((l) => ({
+          rota_clients_id: agent.rota_clients_id,
+          rota_executions_id: batch.execution_id,
+          attempt: batch.attempt,
+          seq: l.seq,
+          stream: l.stream,
+          line: l.line.slice(0, MAX_LINE),
+          at: new Date(l.at),
+        })),
       );
       if (inserted.length > 0) {
         this.publish.live(agent.rota_clients_id, {
           type: 'log',
           execution_id: batch.execution_id,
           rota_robots_id: execution.rota_robots_id,
-          last_seq: Math.max(...inserted.map((r) => Number(r.id))),
+          last_seq: Math.max(...inserted),
         });
       }
     }
@@ -394,38 +372,36 @@ export class DispatchService {
 
   /** An execution is back in the queue (a retry, a claim given back): wake an agent for it. */
   private async wakeForQueued(clientId: number, executionId: number) {
-    const [row] = await rowsOf<{ vm_ids: number[] | null }>(
-      this.db,
-      sql`select vm_ids from rota_executions where rota_executions_id = ${executionId}`,
-    ).catch(() => []);
-    this.announceQueued(clientId, row?.vm_ids ?? null, 1);
+    const vmIds = await vmIdsOfExecution(this.db, executionId).catch(() => null);
+    this.announceQueued(clientId, vmIds, 1);
   }
 
   /**
    * Cancel from the console: a queued run ends now; a running one is marked and its agent
    * stops it (it learns on its next log batch or heartbeat) and reports `cancelled`.
    */
-  async cancel(clientId: number, id: number): Promise<'cancelled' | 'requested'> {
+  async cancel(
+    clientId: number,
+    id: number,
+    /** Writes the cancel's audit record in its transaction. */
+    record: (tx: Db, outcome: 'cancelled' | 'requested') => Promise<void>,
+  ): Promise<'cancelled' | 'requested'> {
     const outcome = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const execution = await lockExecution(tx, clientId, id);
       if (!execution) throw notFound();
+      let result: 'cancelled' | 'requested';
       if (execution.status === 'queued') {
-        await tx.execute(
-          sql`update rota_executions
-                 set status = 'cancelled', ended_at = now(), cancel_requested_at = now()
-               where rota_executions_id = ${id}`,
-        );
-        return { execution, result: 'cancelled' as const };
+        await cancelQueued(tx, id);
+        result = 'cancelled';
+      } else if (execution.status === 'processing') {
+        await requestCancel(tx, id);
+        result = 'requested';
+      } else {
+        throw new AppError('conflict', [{ field: 'id', message: 'execution_finished' }]);
       }
-      if (execution.status === 'processing') {
-        await tx.execute(
-          sql`update rota_executions set cancel_requested_at = coalesce(cancel_requested_at, now())
-               where rota_executions_id = ${id}`,
-        );
-        return { execution, result: 'requested' as const };
-      }
-      throw new AppError('conflict', [{ field: 'id', message: 'execution_finished' }]);
+      await record(tx, result);
+      return { execution, result };
     });
     this.publish.live(clientId, {
       type: 'execution',

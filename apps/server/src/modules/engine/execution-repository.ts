@@ -1,10 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AgentFinish, ExecutionStatus } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaExecutionAttempts, rotaExecutions } from '../../db/schema.js';
+import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
 import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
+import { takeDueSchedulings } from '../schedulings/statements.js';
 import { releaseTasksHeldBy } from '../tasks/statements.js';
 import { col, tableAs } from './sql-refs.js';
 import { preparedRowsOf, rowsOf } from './sql-rows.js';
@@ -403,4 +404,112 @@ export async function recordStaleCall(db: Db, runTokenHash: string): Promise<boo
         returning ${A.rota_executions_id} as id`,
   );
   return rows.length > 0;
+}
+
+/** What a log batch needs to know of its run: whether its agent must stop it. */
+export async function findExecutionForLogs(db: Db, clientId: number, id: number) {
+  const [row] = await db
+    .select({
+      rota_nodes_id: E.rota_nodes_id,
+      rota_robots_id: E.rota_robots_id,
+      status: E.status,
+      attempts: E.attempts,
+      cancel: sql<boolean>`${E.cancel_requested_at} is not null`,
+    })
+    .from(E)
+    .where(and(eq(E.rota_executions_id, id), eq(E.rota_clients_id, clientId)));
+  return row;
+}
+
+export type NewLogLine = Pick<
+  typeof rotaExecutionLogs.$inferInsert,
+  'rota_clients_id' | 'rota_executions_id' | 'attempt' | 'seq' | 'stream' | 'line' | 'at'
+>;
+
+/** Stores lines once (a resent batch repeats its seqs); answers the ids of those new. */
+export async function insertLogLines(db: Db, lines: NewLogLine[]): Promise<number[]> {
+  const inserted = await db
+    .insert(rotaExecutionLogs)
+    .values(lines)
+    .onConflictDoNothing()
+    .returning({ id: rotaExecutionLogs.rota_execution_logs_id });
+  return inserted.map((row) => Number(row.id));
+}
+
+export async function vmIdsOfExecution(db: Db, id: number): Promise<number[] | null> {
+  const [row] = await db.select({ vm_ids: E.vm_ids }).from(E).where(eq(E.rota_executions_id, id));
+  return row?.vm_ids ?? null;
+}
+
+/** A queued run cancelled before any agent took it: it ends now. */
+export async function cancelQueued(tx: Db, id: number) {
+  await tx
+    .update(E)
+    .set({ status: 'cancelled', ended_at: sql`now()`, cancel_requested_at: sql`now()` })
+    .where(eq(E.rota_executions_id, id));
+}
+
+/** A running run's agent is asked to stop it (it learns on its next log batch or heartbeat). */
+export async function requestCancel(tx: Db, id: number) {
+  await tx
+    .update(E)
+    .set({ cancel_requested_at: sql`coalesce(${E.cancel_requested_at}, now())` })
+    .where(eq(E.rota_executions_id, id));
+}
+
+/**
+ * After every instance was down, running executions get one lease to report (their results may
+ * wait in an agent's outbox). Answers how many.
+ */
+export async function extendRunningLeases(db: Db, leaseSeconds: number): Promise<number> {
+  const extended = await db
+    .update(E)
+    .set({ lease_expires_at: sql`now() + make_interval(secs => ${leaseSeconds})` })
+    .where(
+      and(
+        eq(E.status, 'processing'),
+        sql`${E.lease_expires_at} < now() + make_interval(secs => ${leaseSeconds})`,
+      ),
+    )
+    .returning({ id: E.rota_executions_id });
+  return extended.length;
+}
+
+/**
+ * The scheduler's one statement: the due schedulings the schedulings module takes (and moves
+ * on), each queuing one run of its active robot unless its previous run still waits.
+ */
+export async function queueDueSchedulings(db: Db, batch: number) {
+  const q = alias(rotaExecutions, 'q');
+  const r = robotSummaries;
+  return rowsOf<{ id: number; client: number; robot: number; vm_ids: number[] | null }>(
+    db,
+    sql`with moved as (${takeDueSchedulings(batch)})
+        insert into ${E}
+          (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
+           ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
+           ${col(E.retries)}, ${col(E.sleep_seconds)})
+        select m.rota_clients_id, m.rota_robots_id, m.rota_schedulings_id, m.vm_ids, 'schedule',
+               m.priority, m.timeout_minutes * 60, m.retries, m.sleep
+          from moved m
+          join ${r} on ${r.rota_robots_id} = m.rota_robots_id and ${r.active}
+         where not exists (select 1 from ${tableAs(q)}
+                            where ${q.rota_schedulings_id} = m.rota_schedulings_id
+                              and ${q.status} = 'queued')
+        returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
+                  ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids`,
+  );
+}
+
+/** The processing run a robot API token belongs to (its current attempt's token). */
+export async function findRunByToken(db: Db, runTokenHash: string) {
+  const [run] = await db
+    .select({
+      rota_executions_id: E.rota_executions_id,
+      rota_clients_id: E.rota_clients_id,
+      rota_robots_id: E.rota_robots_id,
+    })
+    .from(E)
+    .where(and(eq(E.run_token_hash, runTokenHash), eq(E.status, 'processing')));
+  return run;
 }

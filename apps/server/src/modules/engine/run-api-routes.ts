@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { bearerToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { RunApiService } from './run-api-service.js';
 import { AppError } from '../../lib/errors.js';
 import type { RunIdentity } from './run-api-service.js';
 
@@ -31,11 +31,10 @@ function runOf(request: FastifyRequest): RunIdentity {
 }
 
 /** /api/rota/run/api/v1: called by a running robot with its ROTA_EXECUTION_TOKEN. */
-export const runApiRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const runApiRoutes: FastifyPluginAsyncZod<{ runApi: RunApiService }> = async (
   app,
-  { services },
+  { runApi },
 ) => {
-  const { runApi } = services;
   app.decorateRequest('run', null);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);

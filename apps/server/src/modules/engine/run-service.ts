@@ -1,11 +1,12 @@
-import { sql } from 'drizzle-orm';
 import { RUN_NOW_DEFAULTS, type RobotRun } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { DispatchService } from './dispatch-service.js';
-import { rowsOf } from './sql-rows.js';
+import { insertExecution, type NewExecution } from './execution-repository.js';
+import { robotActive, schedulingToRun, vmOfClient } from './run-now-repository.js';
 
 const robotInactive = () => new AppError('conflict', [{ field: 'id', message: 'robot_inactive' }]);
 
@@ -14,26 +15,45 @@ export class RunService {
   constructor(
     private readonly db: Db,
     private readonly dispatch: DispatchService,
+    private readonly audit: AuditService,
   ) {}
 
-  async runRobot(scope: TenantScope, actor: Actor, input: RobotRun): Promise<number> {
-    const [robot] = await rowsOf<{ active: boolean }>(
-      this.db,
-      sql`select active from rota_robots
-           where rota_robots_id = ${input.id} and rota_clients_id = ${scope.clientId}`,
+  /** The run and its audit record in one transaction; agents hear of it once committed. */
+  private async queueRecorded(
+    run: NewExecution,
+    author: AuditAuthor,
+    entity: 'robot' | 'scheduling',
+    entityId: number,
+    details: object,
+  ): Promise<number> {
+    const id = await this.audit.recorded(
+      author,
+      {
+        action: 'run',
+        entity,
+        entity_id: entityId,
+        after: async (_tx, executionId: number) => ({ ...details, execution_id: executionId }),
+      },
+      (tx) => insertExecution(tx, run),
     );
+    this.dispatch.queued(run, id);
+    return id;
+  }
+
+  async runRobot(
+    scope: TenantScope,
+    actor: Actor,
+    input: RobotRun,
+    author: AuditAuthor,
+  ): Promise<number> {
+    const active = await robotActive(this.db, scope, input.id);
     // A robot the caller's teams hide is as absent as another client's.
-    if (!robot || !scope.seesRobot(input.id)) throw notFound();
-    if (!robot.active) throw robotInactive();
-    if (input.rota_vms_id) {
-      const [vm] = await rowsOf<{ id: number }>(
-        this.db,
-        sql`select rota_vms_id as id from rota_vms
-             where rota_vms_id = ${input.rota_vms_id} and rota_clients_id = ${scope.clientId}`,
-      );
-      if (!vm) throw invalidField('rota_vms_id', 'vm_not_found');
+    if (active === undefined || !scope.seesRobot(input.id)) throw notFound();
+    if (!active) throw robotInactive();
+    if (input.rota_vms_id && !(await vmOfClient(this.db, scope, input.rota_vms_id))) {
+      throw invalidField('rota_vms_id', 'vm_not_found');
     }
-    return this.dispatch.queue({
+    const run: NewExecution = {
       rota_clients_id: scope.clientId,
       rota_robots_id: input.id,
       rota_schedulings_id: null,
@@ -44,37 +64,24 @@ export class RunService {
       retries: input.retries ?? RUN_NOW_DEFAULTS.retries,
       sleep_seconds: 0,
       created_by: actor.user.users_id,
-    });
+    };
+    return this.queueRecorded(run, author, 'robot', input.id, input);
   }
 
   /** A scheduling's run, now: its robot, settings and VMs. */
-  async runScheduling(scope: TenantScope, actor: Actor, id: number): Promise<number> {
-    const [scheduling] = await rowsOf<{
-      rota_robots_id: number;
-      priority: number;
-      timeout_minutes: number;
-      retries: number;
-      sleep: number;
-      deleted: boolean;
-      robot_active: boolean;
-      vm_ids: number[] | null;
-    }>(
-      this.db,
-      sql`select s.rota_robots_id, s.priority, s.timeout_minutes, s.retries, s.sleep,
-                 s.deleted_at is not null as deleted, r.active as robot_active,
-                 (select nullif(array_agg(sv.rota_vms_id order by sv.rota_vms_id), '{}')
-                    from rota_scheduling_vms sv
-                   where sv.rota_schedulings_id = s.rota_schedulings_id) as vm_ids
-            from rota_schedulings s
-            join rota_robots r on r.rota_robots_id = s.rota_robots_id
-           where s.rota_schedulings_id = ${id} and s.rota_clients_id = ${scope.clientId}`,
-    );
+  async runScheduling(
+    scope: TenantScope,
+    actor: Actor,
+    id: number,
+    author: AuditAuthor,
+  ): Promise<number> {
+    const scheduling = await schedulingToRun(this.db, scope, id);
     if (!scheduling || !scope.seesRobot(scheduling.rota_robots_id)) throw notFound();
     if (scheduling.deleted) {
       throw new AppError('conflict', [{ field: 'id', message: 'scheduling_deleted' }]);
     }
     if (!scheduling.robot_active) throw robotInactive();
-    return this.dispatch.queue({
+    const run: NewExecution = {
       rota_clients_id: scope.clientId,
       rota_robots_id: scheduling.rota_robots_id,
       rota_schedulings_id: id,
@@ -85,6 +92,7 @@ export class RunService {
       retries: scheduling.retries,
       sleep_seconds: scheduling.sleep,
       created_by: actor.user.users_id,
-    });
+    };
+    return this.queueRecorded(run, author, 'scheduling', id, {});
   }
 }

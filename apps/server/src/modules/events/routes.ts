@@ -3,14 +3,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { LiveEvent } from '@rota/contract';
 import { bearerToken, resolveActor, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { Services } from '../../http/services.js';
+import type { AuthService } from '../auth/service.js';
+import type { LiveHub } from './live-hub.js';
 
 const KEEP_ALIVE_MS = 15_000;
 
 /** /api/rota/events/api/v1/stream: Server-Sent Events of the selected client (session only). */
-export const eventRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
+export const eventRoutes: FastifyPluginAsyncZod<{ liveHub: LiveHub; auth: AuthService }> = async (
   app,
-  { services },
+  { liveHub, auth },
 ) => {
   const open = new Set<ServerResponse>();
   app.addHook('onClose', async () => {
@@ -52,9 +53,9 @@ export const eventRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         if (event.type !== 'agent' && !scope.seesRobot(event.rota_robots_id)) return;
         response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       };
-      const remove = services.liveHub.add(clientId, send);
+      const remove = liveHub.add(clientId, send);
       const refresh = async () => {
-        const actor = token ? await resolveActor(services.auth, token).catch(() => null) : null;
+        const actor = token ? await resolveActor(auth, token).catch(() => null) : null;
         if (!actor?.scope || actor.scope.clientId !== clientId) {
           response.end();
           return;

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { errorResponseSchema, healthResponseSchema } from '@rota/contract';
-import type { Services } from '../../http/services.js';
+
 import { AppError } from '../../lib/errors.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod<{
+  /** Rejects when the database does not answer. */
+  probe: () => Promise<unknown>;
+}> = async (app, { probe }) => {
   app.get(
     '/health',
     {
@@ -20,7 +19,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     },
     async (request) => {
       try {
-        await services.db.execute(sql`select 1`);
+        await probe();
       } catch (error) {
         // A load balancer reads 503 as "take this instance out", which is what it is.
         request.log.warn({ err: error }, 'health: the database does not answer');

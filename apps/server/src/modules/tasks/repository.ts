@@ -1,7 +1,9 @@
-import { eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { TaskListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots, rotaTasks } from '../../db/schema.js';
+import { rotaTasks } from '../../db/schema.js';
+import { robotFieldDefinitions } from '../robot-fields/views.js';
+import { robotSummaries } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
@@ -12,7 +14,7 @@ const t = rotaTasks;
 const columns = {
   rota_tasks_id: t.rota_tasks_id,
   rota_robots_id: t.rota_robots_id,
-  rota_robots_name: rotaRobots.name,
+  rota_robots_name: robotSummaries.name,
   label: t.label,
   data: t.data,
   priority: t.priority,
@@ -36,7 +38,7 @@ function selectTasks(db: Db) {
   return db
     .select(columns)
     .from(t)
-    .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, t.rota_robots_id));
+    .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id));
 }
 
 export type TaskRow = Awaited<ReturnType<typeof selectTasks>>[number];
@@ -137,4 +139,115 @@ export async function deleteTasks(db: Db, scope: TenantScope, ids: number[]): Pr
     .where(scope.where(t, inArray(t.rota_tasks_id, ids), scope.robots(t.rota_robots_id)))
     .returning({ id: t.rota_tasks_id });
   return deleted.length;
+}
+
+/** Whether the robot exists in the scope (its teams included): tasks are created for it. */
+export async function robotVisible(db: Db, scope: TenantScope, robotId: number) {
+  const r = robotSummaries;
+  const [row] = await db
+    .select({ id: r.rota_robots_id })
+    .from(r)
+    .where(
+      and(
+        scope.owns(r.rota_clients_id),
+        eq(r.rota_robots_id, robotId),
+        scope.robots(r.rota_robots_id),
+      ),
+    );
+  return row !== undefined;
+}
+
+/** The robot's field definitions, which a task's data must satisfy. */
+export async function fieldsOfRobot(db: Db, scope: TenantScope, robotId: number) {
+  const f = robotFieldDefinitions;
+  return db
+    .select({ name: f.name, type: f.type, required: f.required })
+    .from(f)
+    .where(and(scope.owns(f.rota_clients_id), eq(f.rota_robots_id, robotId)));
+}
+
+/** Pending tasks past their expiration become `expired`, up to `limit` per pass. */
+export async function expireDueTasks(db: Db, limit: number): Promise<number> {
+  const due = db
+    .select({ id: t.rota_tasks_id })
+    .from(t)
+    .where(and(eq(t.status, 'pending'), lte(t.expiration_date, sql`now()`)))
+    .limit(limit);
+  const expired = await db
+    .update(t)
+    .set({ status: 'expired', updated_at: sql`now()` })
+    .where(inArray(t.rota_tasks_id, due))
+    .returning({ id: t.rota_tasks_id });
+  return expired.length;
+}
+
+/**
+ * The robot's next pending task, now held by the run: the highest priority, then the oldest.
+ * SKIP LOCKED: two runs of one robot never get the same task.
+ */
+export async function takeNextTask(
+  db: Db,
+  scope: TenantScope,
+  run: { rota_robots_id: number; rota_executions_id: number },
+) {
+  const next = db
+    .select({ id: t.rota_tasks_id })
+    .from(t)
+    .where(
+      scope.where(
+        t,
+        eq(t.rota_robots_id, run.rota_robots_id),
+        eq(t.status, 'pending'),
+        gt(t.expiration_date, sql`now()`),
+      ),
+    )
+    .orderBy(sql`${t.priority} desc nulls last`, t.created_at, t.rota_tasks_id)
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [task] = await db
+    .update(t)
+    .set({
+      status: 'processing',
+      attempts: sql`${t.attempts} + 1`,
+      rota_executions_id: run.rota_executions_id,
+      business_error: null,
+      updated_at: sql`now()`,
+    })
+    .where(eq(t.rota_tasks_id, sql`(${next})`))
+    .returning({
+      rota_tasks_id: t.rota_tasks_id,
+      label: t.label,
+      data: t.data,
+      priority: t.priority,
+      expiration_date: t.expiration_date,
+      attempts: t.attempts,
+    });
+  return task;
+}
+
+/** A held task's outcome; answers false when the run does not hold it (any more). */
+export async function finishHeldTask(
+  db: Db,
+  scope: TenantScope,
+  executionId: number,
+  outcome: { id: number; status: 'success' | 'business_error'; business_error: string | null },
+): Promise<boolean> {
+  const updated = await db
+    .update(t)
+    .set({
+      status: outcome.status,
+      business_error: outcome.business_error,
+      rota_executions_id: null,
+      updated_at: sql`now()`,
+    })
+    .where(
+      scope.where(
+        t,
+        eq(t.rota_tasks_id, outcome.id),
+        eq(t.rota_executions_id, executionId),
+        eq(t.status, 'processing'),
+      ),
+    )
+    .returning({ id: t.rota_tasks_id });
+  return updated.length > 0;
 }

@@ -1,4 +1,6 @@
 import {
+  type RobotTask,
+  type RobotTaskFinish,
   expirationInstant,
   validateTaskData,
   type IdsBody,
@@ -14,8 +16,6 @@ import type { Db } from '../../db/client.js';
 import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { fieldsOfRobot } from '../robot-fields/repository.js';
-import { robotExists } from '../robots/repository.js';
 import { assertDateRange } from '../../lib/date-range.js';
 import {
   deleteTasks,
@@ -26,6 +26,11 @@ import {
   updateTask,
   type TaskRow,
   type TaskValues,
+  expireDueTasks,
+  fieldsOfRobot,
+  finishHeldTask,
+  robotVisible,
+  takeNextTask,
 } from './repository.js';
 
 export const toTask = (row: TaskRow): Task => ({
@@ -72,7 +77,7 @@ export class TaskService {
   }
 
   async create(scope: TenantScope, input: TaskCreate): Promise<Task> {
-    if (!(await robotExists(this.db, scope, input.rota_robots_id))) throw notFound();
+    if (!(await robotVisible(this.db, scope, input.rota_robots_id))) throw notFound();
     const issues: FieldIssue[] = await this.dataIssues(scope, input.rota_robots_id, input.data);
     const expiration = expirationInstant(input.expiration_date);
     if (expiration <= new Date()) issues.push(pastExpiration());
@@ -120,5 +125,29 @@ export class TaskService {
 
   removeMany(scope: TenantScope, { ids }: IdsBody): Promise<number> {
     return deleteTasks(this.db, scope, ids);
+  }
+
+  /** Pending tasks past their expiration become `expired` (the engine's duty, every second). */
+  expireDue(limit: number): Promise<number> {
+    return expireDueTasks(this.db, limit);
+  }
+
+  /** Robot API `task/next`: the run's robot's next pending task, now held by the run. */
+  async nextForRun(
+    scope: TenantScope,
+    run: { rota_robots_id: number; rota_executions_id: number },
+  ): Promise<RobotTask | null> {
+    const task = await takeNextTask(this.db, scope, run);
+    return task ? { ...task, expiration_date: task.expiration_date.toISOString() } : null;
+  }
+
+  /** Robot API `task/finish`: only a task the run holds. */
+  async finishForRun(scope: TenantScope, executionId: number, input: RobotTaskFinish) {
+    const finished = await finishHeldTask(this.db, scope, executionId, {
+      id: input.id,
+      status: input.status,
+      business_error: input.status === 'business_error' ? (input.business_error ?? null) : null,
+    });
+    if (!finished) throw new AppError('conflict', [{ field: 'id', message: 'task_not_held' }]);
   }
 }

@@ -1,0 +1,71 @@
+import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { rotaNodes } from '../../db/schema.js';
+
+const n = rotaNodes;
+
+/** What the agent protocol knows an agent by, once its token is checked. */
+export type AgentIdentity = Pick<
+  typeof rotaNodes.$inferSelect,
+  'rota_nodes_id' | 'rota_clients_id' | 'rota_vms_id' | 'name'
+>;
+
+export async function findAgentByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<AgentIdentity | undefined> {
+  const [agent] = await db
+    .select({
+      rota_nodes_id: n.rota_nodes_id,
+      rota_clients_id: n.rota_clients_id,
+      rota_vms_id: n.rota_vms_id,
+      name: n.name,
+    })
+    .from(n)
+    .where(eq(n.token_hash, tokenHash));
+  return agent;
+}
+
+export type AgentFacts = Partial<
+  Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os'>
+>;
+
+/** The agent was heard from now; answers whether it was online before (null: unknown agent). */
+export async function markSeen(db: Db, agentId: number, facts: AgentFacts = {}) {
+  const prev = alias(rotaNodes, 'prev');
+  const [row] = await db
+    .update(n)
+    .set({ last_seen_at: sql`now()`, online: true, ...facts })
+    .from(prev)
+    .where(and(eq(n.rota_nodes_id, agentId), eq(prev.rota_nodes_id, agentId)))
+    .returning({ was_online: prev.online });
+  return row ? row.was_online : null;
+}
+
+/**
+ * A clean stop: inactive now. Last seen moves to the active window's edge at the latest, so
+ * "last seen" stays truthful enough while "inactive" shows at once.
+ */
+export async function markSignedOff(db: Db, agentId: number, activeWindowSeconds: number) {
+  await db
+    .update(n)
+    .set({
+      online: false,
+      last_seen_at: sql`least(${n.last_seen_at}, now() - make_interval(secs => ${activeWindowSeconds}))`,
+    })
+    .where(eq(n.rota_nodes_id, agentId));
+}
+
+/** Agents not heard from within the window go offline; answers which did. */
+export async function markQuietOffline(db: Db, activeWindowSeconds: number) {
+  const quiet: SQL = or(
+    isNull(n.last_seen_at),
+    lt(n.last_seen_at, sql`now() - make_interval(secs => ${activeWindowSeconds})`),
+  )!;
+  return db
+    .update(n)
+    .set({ online: false })
+    .where(and(eq(n.online, true), quiet))
+    .returning({ id: n.rota_nodes_id, client: n.rota_clients_id });
+}
