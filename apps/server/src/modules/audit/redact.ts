@@ -1,5 +1,7 @@
 /** Keys whose values never reach the audit log, whatever the entity (passwords, tokens, hashes). */
 const SECRET_KEY = /pass|token|secret|hash|sealed/i;
+/** Flags about a secret, not the secret: what a password change did must stay readable. */
+const FLAG_KEY = /^has_|^password_change_required$/;
 
 /**
  * A copy of `value` without secrets, for the audit log. The answers audited already leave
@@ -13,7 +15,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      if (SECRET_KEY.test(key) && !key.startsWith('has_')) continue;
+      if (SECRET_KEY.test(key) && !FLAG_KEY.test(key)) continue;
       if (v === undefined) continue;
       out[key] = redact(v, depth + 1);
     }
