@@ -1,4 +1,7 @@
-import type { ActivityListBody } from './list-executions';
+import type { activityListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type ActivityListBody = z.input<typeof activityListQuerySchema>;
 
 /** Query keys of the activity area, so no component writes one inline. */
 export const activityKeys = {

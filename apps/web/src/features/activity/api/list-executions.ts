@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { activityListQuerySchema, Execution, ListResponse } from '@rota/contract';
-import type { z } from 'zod';
+import type { Execution, ListResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { activityKeys } from './keys';
+import { activityKeys, type ActivityListBody } from './keys';
 import { ACTIVITY_BASE } from './paths';
 
-export type ActivityListBody = z.input<typeof activityListQuerySchema>;
+export type { ActivityListBody };
 export type ActivitySort = NonNullable<ActivityListBody['sort']>;
 
 /**

@@ -1,4 +1,7 @@
-import type { AgentListBody } from './list-agents';
+import type { agentListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type AgentListBody = z.input<typeof agentListQuerySchema>;
 
 /** Query keys of the agents area, so no component writes one inline. */
 export const agentKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Agent, agentListQuerySchema, ListResponse } from '@rota/contract';
-import type { z } from 'zod';
+import type { Agent, ListResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { agentKeys } from './keys';
+import { agentKeys, type AgentListBody } from './keys';
 import { AGENT_BASE } from './paths';
 
-export type AgentListBody = z.input<typeof agentListQuerySchema>;
+export type { AgentListBody };
 export type AgentSort = NonNullable<AgentListBody['sort']>;
 
 /** The columns `index` sorts by (agentListQuerySchema). */

@@ -1,4 +1,7 @@
-import type { AuditLogListBody } from './list-audit-logs';
+import type { auditLogListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type AuditLogListBody = z.input<typeof auditLogListQuerySchema>;
 
 /** Query keys of the audit log, so no component writes one inline. */
 export const auditKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AuditLog, ListResponse, auditLogListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { AuditLog, ListResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { auditKeys } from './keys';
+import { auditKeys, type AuditLogListBody } from './keys';
 import { AUDIT_BASE } from './paths';
 
-export type AuditLogListBody = z.input<typeof auditLogListQuerySchema>;
+export type { AuditLogListBody };
 
 /** The one column `index` sorts by. */
 export const AUDIT_SORTS = ['created_at'] as const;

@@ -1,4 +1,7 @@
-import type { ClientListBody } from './list-clients';
+import type { clientListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type ClientListBody = z.input<typeof clientListQuerySchema>;
 
 /** Query keys of the clients area, so no component writes one inline. */
 export const clientKeys = {

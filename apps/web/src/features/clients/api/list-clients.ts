@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Client, ListResponse, clientListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { Client, ListResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { clientKeys } from './keys';
+import { clientKeys, type ClientListBody } from './keys';
 import { CLIENT_BASE } from './paths';
 
-export type ClientListBody = z.input<typeof clientListQuerySchema>;
+export type { ClientListBody };
 export type ClientSort = NonNullable<ClientListBody['sort']>;
 
 /** The columns `index` sorts by (clientListQuerySchema). */

@@ -1,4 +1,7 @@
-import type { EnvironmentListBody } from './list-environments';
+import type { environmentListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type EnvironmentListBody = z.input<typeof environmentListQuerySchema>;
 
 /** Query keys of the environments area, so no component writes one inline. */
 export const environmentKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Environment, environmentListQuerySchema, ListResponse } from '@rota/contract';
-import type { z } from 'zod';
+import type { Environment, ListResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { environmentKeys } from './keys';
+import { environmentKeys, type EnvironmentListBody } from './keys';
 import { ENVIRONMENT_BASE } from './paths';
 
-export type EnvironmentListBody = z.input<typeof environmentListQuerySchema>;
+export type { EnvironmentListBody };
 export type EnvironmentSort = NonNullable<EnvironmentListBody['sort']>;
 
 /** The columns `index` sorts by (environmentListQuerySchema). */

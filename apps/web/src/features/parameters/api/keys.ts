@@ -1,4 +1,7 @@
-import type { ParameterListBody } from './list-parameters';
+import type { parameterListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type ParameterListBody = z.input<typeof parameterListQuerySchema>;
 
 /** Query keys of the parameters area, so no component writes one inline. */
 export const parameterKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, Parameter, parameterListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, Parameter } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { parameterKeys } from './keys';
+import { parameterKeys, type ParameterListBody } from './keys';
 import { PARAMETER_BASE } from './paths';
 
-export type ParameterListBody = z.input<typeof parameterListQuerySchema>;
+export type { ParameterListBody };
 export type ParameterSort = NonNullable<ParameterListBody['sort']>;
 
 /** The columns `index` sorts by (parameterListQuerySchema). */

@@ -1,4 +1,7 @@
-import type { ProfileListBody } from './list-profiles';
+import type { profileListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type ProfileListBody = z.input<typeof profileListQuerySchema>;
 
 /** Query keys of the profiles area, so no component writes one inline. */
 export const profileKeys = {

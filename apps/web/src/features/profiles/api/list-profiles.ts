@@ -1,17 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import {
-  MAX_PAGE_SIZE,
-  profileSortColumns,
-  type ListResponse,
-  type Profile,
-  type profileListQuerySchema,
-} from '@rota/contract';
-import type { z } from 'zod';
+import { MAX_PAGE_SIZE, profileSortColumns, type ListResponse, type Profile } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { profileKeys } from './keys';
+import { profileKeys, type ProfileListBody } from './keys';
 import { PROFILE_BASE } from './paths';
 
-export type ProfileListBody = z.input<typeof profileListQuerySchema>;
+export type { ProfileListBody };
 
 /** The columns `index` sorts by (profileListQuerySchema). */
 export const PROFILE_SORTS = profileSortColumns;

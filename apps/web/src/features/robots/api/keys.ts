@@ -1,6 +1,13 @@
-import type { RobotFieldListBody } from './list-robot-fields';
-import type { RobotListBody } from './list-robots';
-import type { RobotVersionListBody } from './list-robot-versions';
+import type {
+  robotFieldListQuerySchema,
+  robotListQuerySchema,
+  robotVersionListQuerySchema,
+} from '@rota/contract';
+import type { z } from 'zod';
+
+export type RobotFieldListBody = z.input<typeof robotFieldListQuerySchema>;
+export type RobotListBody = z.input<typeof robotListQuerySchema>;
+export type RobotVersionListBody = z.input<typeof robotVersionListQuerySchema>;
 
 /** Query keys of the robots area (robots, versions, fields), so no component writes one inline. */
 export const robotKeys = {

@@ -1,12 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, RobotField, robotFieldListQuerySchema } from '@rota/contract';
+import type { ListResponse, RobotField } from '@rota/contract';
 import { MAX_PAGE_SIZE } from '@rota/contract';
-import type { z } from 'zod';
 import { api } from '../../../lib/http';
-import { robotFieldKeys } from './keys';
+import { robotFieldKeys, type RobotFieldListBody } from './keys';
 import { ROBOT_FIELD_BASE } from './paths';
 
-export type RobotFieldListBody = z.input<typeof robotFieldListQuerySchema>;
+export type { RobotFieldListBody };
 
 /** POST index, optionally filtered by `rota_robots_id` → `{data, meta}`. */
 export function fetchRobotFields(body: RobotFieldListBody): Promise<ListResponse<RobotField>> {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, RobotVersion, robotVersionListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, RobotVersion } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { robotVersionKeys } from './keys';
+import { robotVersionKeys, type RobotVersionListBody } from './keys';
 import { ROBOT_VERSION_BASE } from './paths';
 
-export type RobotVersionListBody = z.input<typeof robotVersionListQuerySchema>;
+export type { RobotVersionListBody };
 
 /** POST index `{rota_robots_id, page, per_page, sort, order}` → `{data, meta}`. */
 export function fetchRobotVersions(

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, Robot, robotListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, Robot } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { robotKeys } from './keys';
+import { robotKeys, type RobotListBody } from './keys';
 import { ROBOT_BASE } from './paths';
 
-export type RobotListBody = z.input<typeof robotListQuerySchema>;
+export type { RobotListBody };
 
 /** POST index → `{data, meta}`; search runs over name, description and executor. */
 export function fetchRobots(body: RobotListBody): Promise<ListResponse<Robot>> {

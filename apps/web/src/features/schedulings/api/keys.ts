@@ -1,4 +1,7 @@
-import type { SchedulingListBody } from './list-schedulings';
+import type { schedulingListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type SchedulingListBody = z.input<typeof schedulingListQuerySchema>;
 
 /** Query keys of the schedulings area, so no component writes one inline. */
 export const schedulingKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, Scheduling, schedulingListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, Scheduling } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { schedulingKeys } from './keys';
+import { schedulingKeys, type SchedulingListBody } from './keys';
 import { SCHEDULING_BASE } from './paths';
 
-export type SchedulingListBody = z.input<typeof schedulingListQuerySchema>;
+export type { SchedulingListBody };
 export type SchedulingSort = NonNullable<SchedulingListBody['sort']>;
 
 /** The columns `index` sorts by (schedulingListQuerySchema). */

@@ -1,4 +1,7 @@
-import type { StatusItemListBody } from './list-status-items';
+import type { statusItemListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type StatusItemListBody = z.input<typeof statusItemListQuerySchema>;
 
 /** Query keys of the status items area, so no component writes one inline. */
 export const statusItemKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, StatusItem, statusItemListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, StatusItem } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { statusItemKeys } from './keys';
+import { statusItemKeys, type StatusItemListBody } from './keys';
 import { STATUS_ITEM_BASE } from './paths';
 
-export type StatusItemListBody = z.input<typeof statusItemListQuerySchema>;
+export type { StatusItemListBody };
 export type StatusItemSort = NonNullable<StatusItemListBody['sort']>;
 
 /** The columns `index` sorts by (statusItemListQuerySchema): both in lifecycle order. */

@@ -1,4 +1,7 @@
-import type { TaskListBody } from './list-tasks';
+import type { taskListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type TaskListBody = z.input<typeof taskListQuerySchema>;
 
 /** Query keys of the tasks area, so no component writes one inline. */
 export const taskKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, Task, taskListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, Task } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { taskKeys } from './keys';
+import { taskKeys, type TaskListBody } from './keys';
 import { TASK_BASE } from './paths';
 
-export type TaskListBody = z.input<typeof taskListQuerySchema>;
+export type { TaskListBody };
 
 /** POST index with `rota_robots_id`, `status`, `startDate`/`endDate` filters → `{data, meta}`. */
 export function fetchTasks(body: TaskListBody): Promise<ListResponse<Task>> {

@@ -1,4 +1,7 @@
-import type { TeamListBody } from './list-teams';
+import type { teamListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type TeamListBody = z.input<typeof teamListQuerySchema>;
 
 /** Query keys of the teams area, so no component writes one inline. */
 export const teamKeys = {

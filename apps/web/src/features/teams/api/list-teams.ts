@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, Team, teamListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, Team } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { teamKeys } from './keys';
+import { teamKeys, type TeamListBody } from './keys';
 import { TEAM_BASE } from './paths';
 
-export type TeamListBody = z.input<typeof teamListQuerySchema>;
+export type { TeamListBody };
 export type TeamSort = NonNullable<TeamListBody['sort']>;
 
 /** The columns `index` sorts by (teamListQuerySchema). */

@@ -1,5 +1,8 @@
-import type { AccessRequestListBody } from './list-access-requests';
-import type { UserListBody } from './list-users';
+import type { accessRequestListQuerySchema, userListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type AccessRequestListBody = z.input<typeof accessRequestListQuerySchema>;
+export type UserListBody = z.input<typeof userListQuerySchema>;
 
 /** Query keys of the users area, so no component writes one inline. */
 export const userKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AccessRequest, ListResponse, accessRequestListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { AccessRequest, ListResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { accessRequestKeys } from './keys';
+import { accessRequestKeys, type AccessRequestListBody } from './keys';
 import { ACCESS_REQUEST_BASE } from './paths';
 
-export type AccessRequestListBody = z.input<typeof accessRequestListQuerySchema>;
+export type { AccessRequestListBody };
 export type AccessRequestSort = NonNullable<AccessRequestListBody['sort']>;
 
 /** The columns `index` sorts by (accessRequestListQuerySchema). */

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, User, userListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, User } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { userKeys } from './keys';
+import { userKeys, type UserListBody } from './keys';
 import { USER_BASE } from './paths';
 
-export type UserListBody = z.input<typeof userListQuerySchema>;
+export type { UserListBody };
 export type UserSort = NonNullable<UserListBody['sort']>;
 
 /** The columns `index` sorts by (userListQuerySchema). */

@@ -1,4 +1,7 @@
-import type { VmListBody } from './list-vms';
+import type { vmListQuerySchema } from '@rota/contract';
+import type { z } from 'zod';
+
+export type VmListBody = z.input<typeof vmListQuerySchema>;
 
 /** Query keys of the VMs area, so no component writes one inline. */
 export const vmKeys = {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListResponse, Vm, vmListQuerySchema } from '@rota/contract';
-import type { z } from 'zod';
+import type { ListResponse, Vm } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { vmKeys } from './keys';
+import { vmKeys, type VmListBody } from './keys';
 import { VM_BASE } from './paths';
 
-export type VmListBody = z.input<typeof vmListQuerySchema>;
+export type { VmListBody };
 export type VmSort = NonNullable<VmListBody['sort']>;
 
 /** The columns `index` sorts by (vmListQuerySchema). */
