@@ -190,6 +190,7 @@ export async function buildApp(options: AppOptions) {
   const audit = new AuditService(db);
   const parameters = new ParameterService(db, options.secretBox, audit);
   const presence = new AgentPresenceService(db);
+  const statusItems = new StatusItemService(db, audit);
   const dispatch = new DispatchService(
     db,
     parameters,
@@ -254,14 +255,14 @@ export async function buildApp(options: AppOptions) {
     runApi: new RunApiService(db, parameters, environments, tasks),
     runs: new RunService(db, dispatch, audit),
     activity: new ActivityService(db, dispatch, audit),
-    dashboard: new DashboardService(db, vms),
+    dashboard: new DashboardService(db, vms, statusItems),
     liveHub: new LiveHub(options.events),
     audit,
     userClients,
     clients: new ClientService(db, userClients, audit),
     accessRequests,
     environments,
-    statusItems: new StatusItemService(db, audit),
+    statusItems,
     teams,
     teamRobots: new TeamRobotService(db, audit),
     teamUsers: new TeamUserService(db, audit),

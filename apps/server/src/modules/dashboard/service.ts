@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { rowsOf } from '../engine/sql-rows.js';
 import { assertDateRange, localDay } from '../../lib/date-range.js';
-import { statusCategories } from '../status-items/repository.js';
+import type { StatusItemService } from '../status-items/service.js';
 import type { VmService } from '../vms/service.js';
 
 /** The server's time zone (DESIGN §4: days are read in TZ), for grouping by day in SQL. */
@@ -49,6 +49,7 @@ export class DashboardService {
   constructor(
     private readonly db: Db,
     private readonly vms: VmService,
+    private readonly statusItems: StatusItemService,
   ) {}
 
   async show(scope: TenantScope, query: DashboardQuery): Promise<Dashboard> {
@@ -57,7 +58,7 @@ export class DashboardService {
     const to = midnight(query.endDate, 1);
     const client = scope.clientId;
     // The client's status items say which category each status counts in (DESIGN §6 defaults).
-    const categoryOf = await statusCategories(this.db, scope);
+    const categoryOf = await this.statusItems.categories(scope);
     const failures = EXECUTION_STATUSES.filter((s) => categoryOf[s] === 'failure');
     // `in (null)` matches nothing: a client may file no status under Failure.
     const failureValues = failures.length ? failures.map((s) => sql`${s}`) : [sql`null`];
