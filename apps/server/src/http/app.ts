@@ -343,7 +343,11 @@ export async function buildApp(options: AppOptions) {
         fields: services.robotFields,
         prefix: '/rota/robot/field/api/v1',
       });
-      await api.register(taskRoutes, { services, prefix: '/rota/task/api/v1' });
+      await api.register(taskRoutes, {
+        tasks: services.tasks,
+        audit: services.audit,
+        prefix: '/rota/task/api/v1',
+      });
       await api.register(vmRoutes, { vms: services.vms, prefix: '/rota/vm/api/v1' });
       await api.register(agentRoutes, { agents: services.agents, prefix: '/rota/node/api/v1' });
       await api.register(schedulingRoutes, {

@@ -11,18 +11,17 @@ import {
 import { scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { Services } from '../../http/services.js';
+import type { AuditService } from '../audit/service.js';
+import type { TaskService } from './service.js';
 
 const tags = ['tasks'];
 const security = bearerSecurity;
 
 /** /api/rota/task/api/v1 (DESIGN §4), guarded by ATIVIDADES.* */
-export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  const { tasks } = services;
-
+export const taskRoutes: FastifyPluginAsyncZod<{
+  tasks: TaskService;
+  audit: AuditService;
+}> = async (app, { tasks, audit }) => {
   registerCrudRoutes(app, {
     area: 'ATIVIDADES',
     tag: 'tasks',
@@ -36,7 +35,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     update: taskUpdateSchema,
     service: tasks,
-    audit: { log: services.audit, entity: 'task', idKey: 'rota_tasks_id' },
+    audit: { log: audit, entity: 'task', idKey: 'rota_tasks_id' },
     summaries: {
       index: 'List tasks, newest first',
       update: 'Change a task’s label, data, priority or expiration date',
@@ -57,7 +56,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     async (request) => {
       const count = await tasks.retry(scopeOf(request), request.body);
-      await services.audit.record(request, {
+      await audit.record(request, {
         action: 'update',
         entity: 'task',
         after: { retried: request.body.ids, count },
@@ -80,7 +79,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
     async (request, reply) => {
       const count = await tasks.removeMany(scopeOf(request), request.body);
-      await services.audit.record(request, {
+      await audit.record(request, {
         action: 'delete',
         entity: 'task',
         before: { ids: request.body.ids, count },
