@@ -20,7 +20,7 @@ import {
 import { DEFAULT_RUN_TIMINGS, ExecutionRun, type RunTimings } from './run-execution.js';
 import { agentVersion } from './version.js';
 
-export interface AgentTimings extends RunTimings {
+interface AgentTimings extends RunTimings {
   /** After the last robot ended on shutdown, how long results and logs may still take to send. */
   deliveryGraceMs: number;
   backoff: BackoffOptions;
@@ -35,7 +35,7 @@ export interface AgentTimings extends RunTimings {
   goodbyeTimeoutMs: number;
 }
 
-export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
+const DEFAULT_AGENT_TIMINGS: AgentTimings = {
   ...DEFAULT_RUN_TIMINGS,
   deliveryGraceMs: 5_000,
   backoff: DEFAULT_BACKOFF,

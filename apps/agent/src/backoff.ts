@@ -57,7 +57,7 @@ export function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new AbortedError();
 }
 
-export class AbortedError extends Error {
+class AbortedError extends Error {
   constructor(message = 'aborted') {
     super(message);
     this.name = 'AbortError';

@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
 } from './protocol-client.js';
 
-export interface LogShipperOptions {
+interface LogShipperOptions {
   ref: AgentRunRef;
   send: (batch: AgentLogBatch, signal: AbortSignal) => Promise<{ cancel: boolean }>;
   /** The server answered `cancel: true`. */

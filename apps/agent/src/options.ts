@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-export interface AgentCliOptions {
+interface AgentCliOptions {
   /**
    * Server origins without a trailing slash, e.g. `https://rota.example.com`: one, or several
    * instances of one Rota to fail over between.
@@ -14,7 +14,7 @@ export interface AgentCliOptions {
   graceSeconds: number;
 }
 
-export type ParsedOptions =
+type ParsedOptions =
   | { kind: 'ok'; options: AgentCliOptions }
   | { kind: 'help' }
   | { kind: 'invalid'; problems: string[] };

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
  * On Windows `taskkill /T` walks the tree instead.
  */
 
-export interface KillOptions {
+interface KillOptions {
   /** How long the group may take to exit after SIGTERM before SIGKILL (POSIX). */
   graceMs?: number;
   /** How often to check whether the group is gone. */
@@ -69,7 +69,7 @@ function taskkill(pid: number): Promise<void> {
 }
 
 /** The environment variable that marks every process of a run (and survives setsid). */
-export const RUN_MARKER_VARIABLE = 'ROTA_AGENT_RUN';
+const RUN_MARKER_VARIABLE = 'ROTA_AGENT_RUN';
 
 /** `ROTA_AGENT_RUN=<work dir>|` — the part of the marker every run of one work dir shares. */
 export function workDirMarker(workDir: string): string {

@@ -61,7 +61,7 @@ export class ProtocolGaveUpError extends Error {
   }
 }
 
-export interface ProtocolClientOptions {
+interface ProtocolClientOptions {
   /**
    * Origins without trailing slash: instances of one Rota (or one address behind a load
    * balancer). Calls go to one of them and move to the next when it does not answer.

@@ -19,7 +19,7 @@ export function runDirectoryOf(
   return hasPackage ? path.join(workDir, 'robots', String(robot.rota_robots_id)) : workDir;
 }
 
-export interface InstallRequest {
+interface InstallRequest {
   archive: string;
   format: PackageFormat;
   sha256: string;

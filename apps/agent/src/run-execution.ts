@@ -20,7 +20,7 @@ import type { ProtocolClient } from './protocol-client.js';
 import { installPackage, runDirectoryOf } from './run-directory.js';
 import { SUPERVISOR_SOURCE, type SupervisorConfig, type SupervisorMessage } from './supervisor.js';
 
-export type KillReason = 'timeout' | 'cancelled' | 'stopped' | 'fenced';
+type KillReason = 'timeout' | 'cancelled' | 'stopped' | 'fenced';
 
 export interface RunTimings {
   /** SIGTERM → SIGKILL delay when killing a robot's process tree. */
@@ -49,7 +49,7 @@ export const DEFAULT_RUN_TIMINGS: RunTimings = {
   minuteMs: 60_000,
 };
 
-export interface RunContext {
+interface RunContext {
   /** Server origin; the robot gets `<server>/api` as ROTA_API_URL. */
   server: string;
   workDir: string;

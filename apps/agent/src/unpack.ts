@@ -17,7 +17,7 @@ export type PackageFormat = 'zip' | 'tar.gz';
  * A package may not unpack to more than this; it guards the disk against an archive bomb. The
  * limits are the contract's, so the server refuses at upload what this would refuse here.
  */
-export const MAX_UNPACKED_BYTES = ROBOT_PACKAGE_MAX_UNPACKED_BYTES;
+const MAX_UNPACKED_BYTES = ROBOT_PACKAGE_MAX_UNPACKED_BYTES;
 
 /** The archive is broken or holds something that must not be written: none of it is used. */
 export class UnsafeArchiveError extends Error {
@@ -58,7 +58,7 @@ function targetOf(dest: string, name: string): { target: string } | { reason: st
   return { target };
 }
 
-export interface ExtractOptions {
+interface ExtractOptions {
   maxBytes?: number;
 }
 

@@ -15,8 +15,6 @@ import { LOG_STREAMS } from './executions.js';
  * `Authorization: Bearer <agent token>` (the token the agent's create or rotate_token answered).
  */
 export const AGENT_PROTOCOL_BASE = '/api/rota/agent/api/v1';
-/** The robot's own API during a run, with `Authorization: Bearer <ROTA_EXECUTION_TOKEN>`. */
-export const ROBOT_API_BASE = '/api/rota/run/api/v1';
 
 const shortText = (max: number) => storableString().trim().max(max);
 
@@ -59,7 +57,6 @@ export const agentHeartbeatResponseSchema = z.object({
     cancel: z.array(z.number().int()),
   }),
 });
-export type AgentHeartbeatResponse = z.infer<typeof agentHeartbeatResponseSchema>;
 
 /**
  * `POST goodbye`: said by an agent that stops cleanly, after its robots ended. It lists the
@@ -118,7 +115,6 @@ export const claimedRunSchema = z.object({
 export type ClaimedRun = z.infer<typeof claimedRunSchema>;
 
 export const agentClaimResponseSchema = z.object({ data: claimedRunSchema.nullable() });
-export type AgentClaimResponse = z.infer<typeof agentClaimResponseSchema>;
 
 export const agentLogLineSchema = z.object({
   /** Position of the line in its attempt, from 1; a batch sent twice is stored once. */
@@ -139,7 +135,6 @@ export type AgentLogBatch = z.infer<typeof agentLogBatchSchema>;
 export const agentLogResponseSchema = z.object({
   data: z.object({ cancel: z.boolean() }),
 });
-export type AgentLogResponse = z.infer<typeof agentLogResponseSchema>;
 
 export const AGENT_FINISH_STATUSES = [
   'success',
@@ -175,7 +170,6 @@ export const agentFinishResponseSchema = z.object({
     accepted: z.boolean(),
   }),
 });
-export type AgentFinishResponse = z.infer<typeof agentFinishResponseSchema>;
 
 /* ---------- Robot API (the running robot's own calls) ---------- */
 

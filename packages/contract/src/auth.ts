@@ -86,7 +86,6 @@ export const resetCodeSchema = z
   .max(200, msg('code_invalid'));
 
 export const checkCodeSchema = z.object({ code: resetCodeSchema });
-export type CheckCode = z.infer<typeof checkCodeSchema>;
 
 /**
  * SPEC §7: `code, password`. A client that also sends `confirm_password` gets it checked, but it

@@ -1,7 +1,6 @@
 /** Names and numbers fixed by SPEC §1, §9 and DESIGN §1; console, server and agent read them from here. */
 export const PRODUCT_NAME = 'Rota';
 export const PRODUCT_SLUG = 'rota';
-export const PAGE_TITLE = `${PRODUCT_NAME} - Control Room`;
 export const VERSION_LABEL = '3.0.1';
 
 export const SESSION_COOKIE = `e2e.${PRODUCT_SLUG}.web.token`;

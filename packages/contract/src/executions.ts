@@ -51,7 +51,6 @@ export const DEFAULT_STATUS_CATEGORIES: Record<
 
 /** How an execution came to be. */
 export const EXECUTION_TRIGGERS = ['schedule', 'manual'] as const;
-export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
 
 /**
  * The exit code with which a robot says "business error" (DESIGN: a robot that cannot speak

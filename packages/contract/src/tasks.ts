@@ -114,7 +114,6 @@ export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 
 /** `retry` and `delete_many` answer `{message, data: {count}}`: how many tasks they changed. */
 export const taskBulkResponseSchema = createdResponseSchema(z.object({ count: z.number().int() }));
-export type TaskBulkResponse = z.infer<typeof taskBulkResponseSchema>;
 
 /** What `validateTaskData` needs of a robot field. */
 export interface TaskDataField {
