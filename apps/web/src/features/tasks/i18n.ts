@@ -3,4 +3,4 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The tasks area's strings; `useTranslation('tasks')`. */
-registerTranslations('tasks', { pt, en });
+export const TASKS_NS = registerTranslations('tasks', { pt, en });
