@@ -39,9 +39,10 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
       route: '/connector',
       load: () => import('../features/status-items/routes/status-items-page'),
     },
+    // `/configuration` is another name of `/connector` (SPEC §2): the same page.
     {
       route: '/configuration',
-      load: () => import('../features/configuration/routes/configuration-page'),
+      load: () => import('../features/status-items/routes/status-items-page'),
     },
     { route: '/client', load: () => import('../features/clients/routes/clients-page') },
     { route: '/audit', load: () => import('../features/audit/routes/audit-page') },
