@@ -72,4 +72,45 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat.recommended,
   },
+  // Console features meet through their public index.ts (issue 12, docs/decisions.md): a
+  // feature's api/, components/, hooks/ and routes/ are its own. One block per depth, because
+  // the patterns match the import as written (`../b/x` from a feature's root, `../../b/x` below).
+  ...[
+    ['apps/web/src/features/*/*.{ts,tsx}', '../'],
+    ['apps/web/src/features/*/*/*.{ts,tsx}', '../../'],
+  ].map(([files, up]) => ({
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [`${up}[a-z]*/**`, `!${up}[a-z]*/index`],
+              message:
+                'Import another feature through its index.ts (`../../robots`), or move what is shared to src/components or src/lib.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // Shared code serves every feature and depends on none (the i18n typing only reads locales).
+    files: ['apps/web/src/{components,lib}/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/i18next.d.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**'],
+              message: 'src/components and src/lib must not import a feature.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

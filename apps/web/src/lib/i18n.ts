@@ -84,11 +84,10 @@ type Translations = Record<string, unknown>;
 export function registerTranslations(
   namespace: string,
   bundles: Record<Language, Translations>,
-): string {
+): void {
   for (const lang of LANGUAGES) {
     if (!i18n.hasResourceBundle(lang, namespace)) {
       i18n.addResourceBundle(lang, namespace, bundles[lang], true, false);
     }
   }
-  return namespace;
 }

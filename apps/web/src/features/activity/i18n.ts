@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The activity area's strings (executions, logs, run-now toast); `useActivityTranslation()`. */
-export const ACTIVITY_NS = registerTranslations('activity', { pt, en });
+registerTranslations('activity', { pt, en });
 
 export const useActivityTranslation = () => useTranslation('activity').t;

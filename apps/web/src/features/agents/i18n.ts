@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The agents area's strings; `useAgentsTranslation()`. */
-export const AGENTS_NS = registerTranslations('agents', { pt, en });
+registerTranslations('agents', { pt, en });
 
 export const useAgentsTranslation = () => useTranslation('agents').t;

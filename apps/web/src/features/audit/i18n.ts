@@ -3,4 +3,4 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The audit log's strings; `useTranslation('audit')`. */
-export const AUDIT_NS = registerTranslations('audit', { pt, en });
+registerTranslations('audit', { pt, en });

@@ -3,4 +3,4 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The clients area's strings; `useTranslation('clients')`. */
-export const CLIENTS_NS = registerTranslations('clients', { pt, en });
+registerTranslations('clients', { pt, en });

@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The dashboard's strings; `useDashboardTranslation()`. */
-export const DASHBOARD_NS = registerTranslations('dashboard', { pt, en });
+registerTranslations('dashboard', { pt, en });
 
 export const useDashboardTranslation = () => useTranslation('dashboard').t;

@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The environments area's strings; `useEnvironmentsTranslation()`. */
-export const ENVIRONMENTS_NS = registerTranslations('environments', { pt, en });
+registerTranslations('environments', { pt, en });
 
 export const useEnvironmentsTranslation = () => useTranslation('environments').t;

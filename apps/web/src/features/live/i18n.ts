@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The live updates' strings (the "Ao vivo" indicator); `useLiveTranslation()`. */
-export const LIVE_NS = registerTranslations('live', { pt, en });
+registerTranslations('live', { pt, en });
 
 export const useLiveTranslation = () => useTranslation('live').t;

@@ -1,9 +1,9 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { LiveEvent } from '@rota/contract';
-import { activityKeys } from '../activity/api/keys';
-import { agentKeys } from '../agents/api/keys';
-import { dashboardKeys } from '../dashboard/api/keys';
-import { vmKeys } from '../vms/api/keys';
+import { activityKeys } from '../activity';
+import { agentKeys } from '../agents';
+import { dashboardKeys } from '../dashboard';
+import { vmKeys } from '../vms';
 
 /**
  * What a live event makes stale. Events say what changed, not the new row: the pages refetch

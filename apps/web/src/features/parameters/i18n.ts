@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The parameters area's strings; `useParametersTranslation()`. */
-export const PARAMETERS_NS = registerTranslations('parameters', { pt, en });
+registerTranslations('parameters', { pt, en });
 
 export const useParametersTranslation = () => useTranslation('parameters').t;

@@ -3,4 +3,4 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The profiles area's strings (and the permission catalogue's names); `useTranslation('profiles')`. */
-export const PROFILES_NS = registerTranslations('profiles', { pt, en });
+registerTranslations('profiles', { pt, en });

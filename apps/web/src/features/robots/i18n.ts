@@ -3,4 +3,4 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The robots area's strings (robots, versions, fields); `useTranslation('robots')`. */
-export const ROBOTS_NS = registerTranslations('robots', { pt, en });
+registerTranslations('robots', { pt, en });

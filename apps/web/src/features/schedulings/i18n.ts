@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The schedulings area's strings; `useSchedulingsTranslation()`. */
-export const SCHEDULINGS_NS = registerTranslations('schedulings', { pt, en });
+registerTranslations('schedulings', { pt, en });
 
 export const useSchedulingsTranslation = () => useTranslation('schedulings').t;

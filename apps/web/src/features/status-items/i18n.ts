@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The status items area's strings; `useStatusItemsTranslation()`. */
-export const STATUS_ITEMS_NS = registerTranslations('statusItems', { pt, en });
+registerTranslations('statusItems', { pt, en });
 
 export const useStatusItemsTranslation = () => useTranslation('statusItems').t;

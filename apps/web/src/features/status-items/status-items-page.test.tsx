@@ -12,8 +12,8 @@ import { mockFetch, type MockCall, type MockReply } from '../../../test/http-moc
 import { callsTo, listOf, openPage } from '../../../test/operations-fixtures';
 import { renderElement, resetEnvironment } from '../../../test/render';
 import { setToken } from '../../lib/session';
-import { ExecutionStatusBadge } from '../activity/components/execution-status';
-import { CategoryCards } from '../dashboard/components/category-cards';
+import { ExecutionStatusBadge } from '../activity';
+import { CategoryCards } from '../dashboard';
 import { statusItemKeys } from './api/keys';
 import en from './locales/en.json';
 import pt from './locales/pt.json';

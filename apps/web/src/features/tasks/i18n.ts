@@ -3,4 +3,4 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The tasks area's strings; `useTranslation('tasks')`. */
-export const TASKS_NS = registerTranslations('tasks', { pt, en });
+registerTranslations('tasks', { pt, en });

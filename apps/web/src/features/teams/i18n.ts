@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The teams area's strings; `useTeamsTranslation()`. */
-export const TEAMS_NS = registerTranslations('teams', { pt, en });
+registerTranslations('teams', { pt, en });
 
 export const useTeamsTranslation = () => useTranslation('teams').t;

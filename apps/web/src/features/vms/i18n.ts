@@ -4,6 +4,6 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 
 /** The VMs area's strings; `useVmsTranslation()`. */
-export const VMS_NS = registerTranslations('vms', { pt, en });
+registerTranslations('vms', { pt, en });
 
 export const useVmsTranslation = () => useTranslation('vms').t;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/http';
-import { dashboardKeys } from '../../dashboard/api/keys';
+import { dashboardKeys } from '../../dashboard';
 import { activityKeys } from './keys';
 import { ACTIVITY_BASE } from './paths';
 

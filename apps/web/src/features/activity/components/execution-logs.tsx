@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExecutionDetail, ExecutionLogLine } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
-import { useLiveStatus } from '../../live/use-live-events';
+import { useLiveStatus } from '../../live';
 import { LOG_TAIL_LIMIT, executionLogsQueryOptions } from '../api/get-execution-logs';
 import { useActivityTranslation } from '../i18n';
 import { isFinalStatus } from './execution-status';

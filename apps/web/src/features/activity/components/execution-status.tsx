@@ -6,7 +6,7 @@ import {
   type ExecutionStatus,
 } from '@rota/contract';
 import { StatusBadge } from '../../../components/badges';
-import { useStatusPalette } from '../../status-items/hooks/use-status-palette';
+import { useStatusPalette } from '../../status-items';
 import { useActivityTranslation } from '../i18n';
 
 /** DESIGN §6 categories: Process blue, Failure red, Others green, Idle grey. */

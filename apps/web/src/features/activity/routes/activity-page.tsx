@@ -13,9 +13,9 @@ import {
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
-import { LiveIndicator } from '../../live/components/live-indicator';
-import { RobotSelect } from '../../robots/components/robot-select';
+import { useCan } from '../../auth';
+import { LiveIndicator } from '../../live';
+import { RobotSelect } from '../../robots';
 import { useExportExecutions } from '../api/export-executions';
 import { useExecutionDuration } from '../components/execution-duration';
 import { executionsQueryOptions, type ActivityListBody } from '../api/list-executions';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AgentCreate, AgentWithToken } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { vmKeys } from '../../vms/api/keys';
+import { vmKeys } from '../../vms';
 import { agentKeys } from './keys';
 import { AGENT_BASE } from './paths';
 

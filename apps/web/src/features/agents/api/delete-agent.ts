@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/http';
-import { vmKeys } from '../../vms/api/keys';
+import { vmKeys } from '../../vms';
 import { agentKeys } from './keys';
 import { AGENT_BASE } from './paths';
 

@@ -5,7 +5,7 @@ import { agentCreateSchema, agentUpdateSchema, type Agent } from '@rota/contract
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
-import { VmSelect } from '../../vms/components/vm-select';
+import { VmSelect } from '../../vms';
 import { useCreateAgent } from '../api/create-agent';
 import { useUpdateAgent } from '../api/update-agent';
 import { useAgentsTranslation } from '../i18n';

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { MONOSPACE_INPUT } from '../../operations/monospace-input';
+import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useAgentsTranslation } from '../i18n';
 
 /** The command that starts an agent on its VM, pointed at this console's server. */

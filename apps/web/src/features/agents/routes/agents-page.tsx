@@ -16,10 +16,10 @@ import {
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
-import { ConnectivityBadge } from '../../vms/components/connectivity-badge';
-import { VmSelect } from '../../vms/components/vm-select';
-import { VMS_PATH } from '../../vms/paths';
+import { useCan } from '../../auth';
+import { ConnectivityBadge } from '../../vms';
+import { VmSelect } from '../../vms';
+import { VMS_PATH } from '../../vms';
 import { useDeleteAgent } from '../api/delete-agent';
 import { AGENT_SORTS, agentsQueryOptions, type AgentListBody } from '../api/list-agents';
 import { useRotateAgentToken } from '../api/rotate-agent-token';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { passwordUpdateSchema, type PasswordUpdate } from '@rota/contract';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
 import { localizeMessage } from '../../../lib/i18n';
-import { updatePassword } from '../../users/api/update-password';
+import { updatePassword } from '../../users';
 import { authKeys } from '../api/keys';
 
 const FIELDS = ['current_password', 'password', 'confirm_password'] as const;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientUpdate } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { authKeys } from '../../auth/api/keys';
+import { authKeys } from '../../auth';
 import { clientKeys } from './keys';
 import { CLIENT_BASE } from './paths';
 

@@ -13,11 +13,8 @@ import {
   type DashboardCategory,
 } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
-import {
-  CATEGORY_COLORS,
-  useExecutionStatusLabels,
-} from '../../activity/components/execution-status';
-import { useStatusPalette } from '../../status-items/hooks/use-status-palette';
+import { CATEGORY_COLORS, useExecutionStatusLabels } from '../../activity';
+import { useStatusPalette } from '../../status-items';
 import { useDashboardTranslation } from '../i18n';
 import { StatCard } from './stat-card';
 

@@ -2,8 +2,8 @@ import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { EXECUTION_STATUSES, type Dashboard } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
-import { useExecutionStatusLabels } from '../../activity/components/execution-status';
-import { useStatusPalette } from '../../status-items/hooks/use-status-palette';
+import { useExecutionStatusLabels } from '../../activity';
+import { useStatusPalette } from '../../status-items';
 
 /**
  * Executions per day, stacked by status (its own chunk, with recharts, loaded only by the

@@ -2,9 +2,9 @@ import { Anchor, Group, Paper, Progress, Skeleton, Stack, Text, Title } from '@m
 import { Link } from 'react-router';
 import type { Dashboard, DashboardQuery } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
-import { ACTIVITY_PATH } from '../../activity/paths';
-import { useCan } from '../../auth/hooks/use-can';
-import { robotPath } from '../../robots/paths';
+import { ACTIVITY_PATH } from '../../activity';
+import { useCan } from '../../auth';
+import { robotPath } from '../../robots';
 import { useDashboardTranslation } from '../i18n';
 
 /** The robots with the most failed executions in the range, with their share of failures. */

@@ -2,7 +2,7 @@ import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '
 import { Link } from 'react-router';
 import type { Dashboard } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDashboardTranslation } from '../i18n';
 
 function Figure({

@@ -10,7 +10,7 @@ import {
 import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
-import { MONOSPACE_INPUT } from '../../operations/monospace-input';
+import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useCreateEnvironment } from '../api/create-environment';
 import { useUpdateEnvironment } from '../api/update-environment';
 import { useEnvironmentsTranslation } from '../i18n';

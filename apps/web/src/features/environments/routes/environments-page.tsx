@@ -19,7 +19,7 @@ import { useFormat } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteEnvironment } from '../api/delete-environment';
 import { ENVIRONMENT_SORTS, environmentsQueryOptions } from '../api/list-environments';
 import { useTestEnvironment } from '../api/test-environment';

@@ -1,7 +1,7 @@
 import { Badge, Tooltip, type MantineColor } from '@mantine/core';
 import type { LiveStatus } from '../live-connection';
 import { useLiveTranslation } from '../i18n';
-import { useLiveStatus } from '../use-live-events';
+import { useLiveStatus } from '../use-live-status';
 
 type Shown = 'open' | 'connecting' | 'reconnecting' | 'off';
 

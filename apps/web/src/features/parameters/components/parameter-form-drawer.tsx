@@ -13,7 +13,7 @@ import {
 import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
-import { MONOSPACE_INPUT } from '../../operations/monospace-input';
+import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useCreateParameter } from '../api/create-parameter';
 import { useUpdateParameter } from '../api/update-parameter';
 import { useParametersTranslation } from '../i18n';

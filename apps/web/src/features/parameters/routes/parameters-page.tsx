@@ -15,7 +15,7 @@ import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteParameter } from '../api/delete-parameter';
 import { PARAMETER_SORTS, parametersQueryOptions } from '../api/list-parameters';
 import { ParameterFormDrawer } from '../components/parameter-form-drawer';

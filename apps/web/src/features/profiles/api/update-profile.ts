@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProfileUpdate } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { authKeys } from '../../auth/api/keys';
-import { userKeys } from '../../users/api/keys';
+import { authKeys } from '../../auth';
+import { userKeys } from '../../users';
 import { profileKeys } from './keys';
 import { PROFILE_BASE } from './paths';
 

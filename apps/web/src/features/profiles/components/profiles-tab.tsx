@@ -14,7 +14,7 @@ import { DateTimeText } from '../../../components/date-time';
 import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteProfile } from '../api/delete-profile';
 import { PROFILE_SORTS, profilesQueryOptions, type ProfileListBody } from '../api/list-profiles';
 import { areaCoverage } from './permission-matrix-state';

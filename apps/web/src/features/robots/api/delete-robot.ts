@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/http';
 import { robotFieldKeys, robotKeys, robotVersionKeys } from './keys';
 import { ROBOT_BASE } from './paths';
-import { taskKeys } from '../../tasks/api/keys';
+import { taskKeys } from '../../tasks';
 
 /** POST delete `{id}` → 202; 409 `robot_in_use` (field `id`) while schedulings point at it. */
 export function deleteRobot(id: number): Promise<{ message: string }> {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RobotRun, RunResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { activityKeys } from '../../activity/api/keys';
-import { dashboardKeys } from '../../dashboard/api/keys';
+import { activityKeys } from '../../activity';
+import { dashboardKeys } from '../../dashboard';
 import { ROBOT_BASE } from './paths';
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../../../components/data-table';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteRobotField } from '../api/delete-robot-field';
 import { robotFieldsQueryOptions, type RobotFieldListBody } from '../api/list-robot-fields';
 import { RobotName } from './robot-name';

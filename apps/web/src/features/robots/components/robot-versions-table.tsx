@@ -10,7 +10,7 @@ import { DateTimeText } from '../../../components/date-time';
 import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteRobotVersion } from '../api/delete-robot-version';
 import { useDownloadRobotVersion } from '../api/download-robot-version';
 import { robotVersionsQueryOptions } from '../api/list-robot-versions';

@@ -6,9 +6,9 @@ import { RUN_NOW_DEFAULTS, robotRunSchema, type Robot, type RobotRun } from '@ro
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
-import { useCan } from '../../auth/hooks/use-can';
-import { showExecutionStartedToast } from '../../activity/components/execution-started-toast';
-import { VmSelect } from '../../vms/components/vm-select';
+import { useCan } from '../../auth';
+import { showExecutionStartedToast } from '../../activity';
+import { VmSelect } from '../../vms';
 import { useRunRobot } from '../api/run-robot';
 import '../i18n';
 

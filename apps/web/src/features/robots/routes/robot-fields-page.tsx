@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { RobotField } from '@rota/contract';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { RobotFieldFormDrawer } from '../components/robot-field-form-drawer';
 import { RobotFieldsTable } from '../components/robot-fields-table';
 import '../i18n';

@@ -17,7 +17,7 @@ import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteRobot } from '../api/delete-robot';
 import { robotsQueryOptions, type RobotListBody } from '../api/list-robots';
 import { RobotFormDrawer } from '../components/robot-form-drawer';

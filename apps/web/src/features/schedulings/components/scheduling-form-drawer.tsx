@@ -9,8 +9,8 @@ import {
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
-import { RobotSelect } from '../../robots/components/robot-select';
-import { VmMultiSelect, type VmChoice } from '../../vms/components/vm-multi-select';
+import { RobotSelect } from '../../robots';
+import { VmMultiSelect, type VmChoice } from '../../vms';
 import { useCreateScheduling } from '../api/create-scheduling';
 import { useUpdateScheduling } from '../api/update-scheduling';
 import { useSchedulingsTranslation } from '../i18n';

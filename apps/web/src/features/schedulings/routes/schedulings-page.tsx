@@ -28,10 +28,10 @@ import { PageHeader } from '../../../components/page-header';
 import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { showExecutionStartedToast } from '../../activity/components/execution-started-toast';
-import { useCan } from '../../auth/hooks/use-can';
-import { RobotSelect } from '../../robots/components/robot-select';
-import { robotPath } from '../../robots/paths';
+import { showExecutionStartedToast } from '../../activity';
+import { useCan } from '../../auth';
+import { RobotSelect } from '../../robots';
+import { robotPath } from '../../robots';
 import { useDeleteScheduling } from '../api/delete-scheduling';
 import {
   SCHEDULING_SORTS,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { MeResponse } from '@rota/contract';
 import { reloadPage } from '../../../lib/navigation';
 import { showErrorToast } from '../../../lib/notify';
-import { selectClient } from '../../users/api/select-client';
+import { selectClient } from '../../users';
 
 /**
  * SPEC §2: shown only to users of two or more clients. Everything on screen belongs to the

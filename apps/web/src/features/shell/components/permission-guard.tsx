@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { ROUTE_PERMISSIONS, hasPermissions, type ConsoleRoute } from '@rota/contract';
 import { AccessDenied } from '../../../components/access-denied';
 import { PageSkeleton } from '../../../components/page-skeleton';
-import { useCurrentUser } from '../../auth/hooks/use-current-user';
+import { useCurrentUser } from '../../auth';
 
 /**
  * SPEC §6: a page needs every permission its route lists; without a user (not signed in, or

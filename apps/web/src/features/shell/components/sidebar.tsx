@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ROUTE_PERMISSIONS, hasPermissions, type MeResponse } from '@rota/contract';
 import { VersionLabel } from '../../../components/version-label';
-import { useIsPlatformAdmin } from '../../clients/hooks/use-is-platform-admin';
+import { useIsPlatformAdmin } from '../../clients';
 import {
   CONFIGURATION_GATES,
   CONFIGURATION_NAV,

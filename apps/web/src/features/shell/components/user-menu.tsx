@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Avatar, Button, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { MeResponse } from '@rota/contract';
-import { useSignOut } from '../../auth/hooks/use-sign-out';
+import { useSignOut } from '../../auth';
 
 /** SPEC §2: the user's name and avatar in a popover that offers to sign out. */
 export function UserMenu({ user }: { user: MeResponse }) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StatusItemUpdate } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { dashboardKeys } from '../../dashboard/api/keys';
+import { dashboardKeys } from '../../dashboard';
 import { statusItemKeys } from './keys';
 import { STATUS_ITEM_BASE } from './paths';
 

@@ -11,7 +11,7 @@ import {
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
-import { useActivityTranslation } from '../../activity/i18n';
+import { useActivityTranslation } from '../../activity';
 import { useUpdateStatusItem } from '../api/update-status-item';
 import { useStatusItemsTranslation } from '../i18n';
 import { StatusItemBadge } from './status-item-badge';

@@ -12,8 +12,8 @@ import {
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useActivityTranslation } from '../../activity/i18n';
-import { useCan } from '../../auth/hooks/use-can';
+import { useActivityTranslation } from '../../activity';
+import { useCan } from '../../auth';
 import { STATUS_ITEM_SORTS, statusItemsQueryOptions } from '../api/list-status-items';
 import { ColorValue, StatusItemBadge } from '../components/status-item-badge';
 import { StatusItemFormDrawer } from '../components/status-item-form-drawer';

@@ -31,8 +31,8 @@ import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { localDateTimeInputValue } from '../../../lib/format';
-import { robotFieldsOfRobotQueryOptions } from '../../robots/api/list-robot-fields';
-import { RobotSelect } from '../../robots/components/robot-select';
+import { robotFieldsOfRobotQueryOptions } from '../../robots';
+import { RobotSelect } from '../../robots';
 import { useCreateTask } from '../api/create-task';
 import '../i18n';
 

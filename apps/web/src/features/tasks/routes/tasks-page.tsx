@@ -3,7 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { TaskFormDrawer } from '../components/task-form-drawer';
 import { TasksTable } from '../components/tasks-table';
 import '../i18n';

@@ -44,7 +44,8 @@ export function MemberMultiSelect<TData, TKey extends QueryKey>({
   const [search] = useDebouncedValue(searchValue.trim(), 250);
   const [picked, setPicked] = useState<Map<number, string>>(() => new Map());
   const options = useQuery({
-    // A stand-in that never runs when the options may not be listed.
+    // A stand-in that never runs when the options may not be listed. Cast: the caller's key type
+    // (TKey) cannot be built here, and the query is disabled, so no cache entry uses this key.
     ...(optionsQuery?.(search) ?? {
       queryKey: ['no-options'] as unknown as TKey,
       queryFn: () => Promise.reject(new Error('not listed')),

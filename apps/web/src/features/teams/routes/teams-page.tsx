@@ -17,7 +17,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import { useDeleteTeam } from '../api/delete-team';
 import { teamMembersQueryOptions, type TeamMembers } from '../api/get-team-members';
 import { TEAM_SORTS, teamsQueryOptions } from '../api/list-teams';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreate } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { profileKeys } from '../../profiles/api/keys';
+import { profileKeys } from '../../profiles';
 import { userKeys } from './keys';
 import { USER_BASE } from './paths';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/http';
-import { profileKeys } from '../../profiles/api/keys';
+import { profileKeys } from '../../profiles';
 import { userKeys } from './keys';
 import { USER_BASE } from './paths';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserUpdate } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { authKeys } from '../../auth/api/keys';
-import { profileKeys } from '../../profiles/api/keys';
+import { authKeys } from '../../auth';
+import { profileKeys } from '../../profiles';
 import { userKeys } from './keys';
 import { USER_BASE } from './paths';
 

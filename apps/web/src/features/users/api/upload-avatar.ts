@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AVATAR_FILE_FIELD, type AvatarUploadResponse } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { authKeys } from '../../auth/api/keys';
+import { authKeys } from '../../auth';
 import { userKeys } from './keys';
 import { USER_BASE } from './paths';
 

@@ -13,7 +13,7 @@ import { DataTable, type DataTableColumn, type RowAction } from '../../../compon
 import { DateTimeText } from '../../../components/date-time';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
+import { useCan } from '../../auth';
 import {
   ACCESS_REQUEST_SORTS,
   accessRequestsQueryOptions,

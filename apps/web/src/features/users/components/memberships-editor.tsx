@@ -11,7 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { MeResponse, User } from '@rota/contract';
 import { fieldError } from '../../../lib/form-errors';
-import { profileOptionsQueryOptions } from '../../profiles/api/list-profiles';
+import { profileOptionsQueryOptions } from '../../profiles';
 import type { UserFormOutput, UserFormValues } from './user-form';
 import '../i18n';
 

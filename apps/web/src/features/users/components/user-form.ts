@@ -10,25 +10,33 @@ import {
   type UserCreate,
   type UserUpdate,
 } from '@rota/contract';
+import type { FormValues } from '../../../lib/form-schema';
 
 /** One row of the memberships editor; empty until a client and a profile are chosen. */
 export type MembershipRow = { rota_clients_id: number | null; profiles_id: number | null };
 
-/** What the user form's inputs hold; the resolver turns it into a create or an update body. */
-export type UserFormValues = {
-  name: string;
-  last_name: string;
-  email: string;
-  access: string;
-  group: string;
-  sector: string;
-  work: string;
-  role: string;
-  /** Create only. */
-  password: string;
+/**
+ * What the user form's inputs hold; the resolver turns it into a create or an update body. The
+ * contract's fields are named by the create schema (FormValues), so a rename fails to compile.
+ */
+export type UserFormValues = FormValues<
+  typeof userCreateSchema,
+  {
+    name: string;
+    last_name: string;
+    email: string;
+    access: string;
+    group: string;
+    sector: string;
+    work: string;
+    role: string;
+    /** Create only. */
+    password: string;
+    password_change_required: boolean;
+    clients: MembershipRow[];
+  }
+> & {
   confirm_password: string;
-  password_change_required: boolean;
-  clients: MembershipRow[];
   /** A new picture to upload after the save. */
   avatar: File | null;
   /** Edit only: drop the current picture (`avatar: null` in the update). */

@@ -14,8 +14,8 @@ import {
 import { DateTimeText } from '../../../components/date-time';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
-import { useCan } from '../../auth/hooks/use-can';
-import { profileOptionsQueryOptions } from '../../profiles/api/list-profiles';
+import { useCan } from '../../auth';
+import { profileOptionsQueryOptions } from '../../profiles';
 import { useDeleteUser } from '../api/delete-user';
 import { USER_SORTS, usersQueryOptions, type UserListBody } from '../api/list-users';
 import { SetPasswordDrawer } from './set-password-drawer';

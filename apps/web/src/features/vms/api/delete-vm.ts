@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/http';
-import { schedulingKeys } from '../../schedulings/api/keys';
+import { schedulingKeys } from '../../schedulings';
 import { vmKeys } from './keys';
 import { VM_BASE } from './paths';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { VmUpdate } from '@rota/contract';
 import { api } from '../../../lib/http';
-import { agentKeys } from '../../agents/api/keys';
-import { schedulingKeys } from '../../schedulings/api/keys';
+import { agentKeys } from '../../agents';
+import { schedulingKeys } from '../../schedulings';
 import { vmKeys } from './keys';
 import { VM_BASE } from './paths';
 

@@ -4,7 +4,7 @@ import { vmCreateSchema, vmUpdateSchema, type Vm } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
-import { MONOSPACE_INPUT } from '../../operations/monospace-input';
+import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useCreateVm } from '../api/create-vm';
 import { useUpdateVm } from '../api/update-vm';
 import { useVmsTranslation } from '../i18n';

@@ -1,0 +1,3 @@
+/** What other features may use of agents (lint: no reaching into a feature's files). */
+export { agentKeys } from './api/keys';
+export { AGENTS_PATH, agentsOfVmPath } from './paths';

@@ -1,0 +1,2 @@
+/** What other features may use of schedulings (lint: no reaching into a feature's files). */
+export { schedulingKeys } from './api/keys';
