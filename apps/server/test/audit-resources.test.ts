@@ -25,6 +25,7 @@ const SCHEDULING_VMS = '/api/rota/scheduling/vms/api/v1';
 const PARAMETERS = '/api/rota/parameter/api/v1';
 const ENVIRONMENTS = '/api/rota/env/api/v1';
 const STATUS_ITEMS = '/api/rota/status/item/api/v1';
+const TASKS = '/api/rota/task/api/v1';
 
 type Caller = Tenants['admin'];
 
@@ -211,6 +212,36 @@ describe('audit records of robots and what hangs off them', () => {
     expect(creates.body.data.filter((r: Row) => r.after?.label === 'Again')).toEqual([]);
 
     await expectUpdateAndDelete(FIELDS, 'robot_field', id, { label: 'Invoice number' });
+  });
+
+  it('task: create, update, delete, retry and delete_many', async () => {
+    const robot = await createRobot(c.admin, 'Robot with tasks');
+    const task = { rota_robots_id: robot, expiration_date: '2099-12-31T23:59:59.999Z' };
+    const created = await c.admin.post(`${TASKS}/create`, { ...task, label: 'First' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.rota_tasks_id as number;
+    const record = await recordOf('create', 'task', id);
+    expect(record.before).toBeNull();
+    expect(record.after).toEqual(created.body.data);
+    await expectUpdateAndDelete(TASKS, 'task', id, { label: 'First, renamed' });
+
+    const second = await c.admin.post(`${TASKS}/create`, { ...task, label: 'Second' });
+    const secondId = second.body.data.rota_tasks_id as number;
+    // A pending task is not retried: the record says how many moved.
+    const retried = await c.admin.post(`${TASKS}/retry`, { ids: [secondId] });
+    expect(retried.status).toBe(200);
+    const bulk = await c.admin.post(`${AUDIT}/index`, { entity: 'task', per_page: 100 });
+    const retry = (bulk.body.data as Row[]).find(
+      (r) => r.entity_id === null && r.action === 'update',
+    );
+    expect(retry?.after).toEqual({ retried: [secondId], count: 0 });
+
+    expect((await c.admin.post(`${TASKS}/delete_many`, { ids: [secondId] })).status).toBe(202);
+    const after = await c.admin.post(`${AUDIT}/index`, { entity: 'task', per_page: 100 });
+    const removed = (after.body.data as Row[]).find(
+      (r) => r.entity_id === null && r.action === 'delete',
+    );
+    expect(removed?.before).toEqual({ ids: [secondId], count: 1 });
   });
 });
 

@@ -198,7 +198,7 @@ export async function buildApp(options: AppOptions) {
     publisher,
     options.engine?.timings,
   );
-  const tasks = new TaskService(db);
+  const tasks = new TaskService(db, audit);
   const vms = new VmService(db, audit);
   const environments = new EnvironmentService(db, options.secretBox, audit);
   // Packages and pictures: in PostgreSQL when the database is, so every instance serves them.
@@ -345,7 +345,6 @@ export async function buildApp(options: AppOptions) {
       });
       await api.register(taskRoutes, {
         tasks: services.tasks,
-        audit: services.audit,
         prefix: '/rota/task/api/v1',
       });
       await api.register(vmRoutes, { vms: services.vms, prefix: '/rota/vm/api/v1' });

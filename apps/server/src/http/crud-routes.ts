@@ -13,7 +13,7 @@ import {
   type PermissionArea,
 } from '@rota/contract';
 import type { TenantScope } from '../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../modules/audit/service.js';
+import type { AuditAuthor } from '../modules/audit/service.js';
 import { authorOf, scopeOf } from './auth.js';
 import { bearerSecurity, errorResponses } from './responses.js';
 
@@ -65,11 +65,6 @@ export interface CrudRoutes<
   noun: string;
   /** Summaries that say more than "List VMs" where the call has rules worth reading. */
   summaries?: Partial<Record<'index' | 'show' | 'update' | 'delete', string>>;
-  /**
-   * Transitional (issue 12): a service that does not yet write its own audit records gets them
-   * written here after the change, with the row as `show` answers it before and after.
-   */
-  audit?: { log: AuditService; entity: string; idKey: string };
 }
 
 /**
@@ -83,17 +78,7 @@ export function registerCrudRoutes<
   C extends z.ZodType,
   U extends z.ZodType,
 >(app: ZodApp, options: CrudRoutes<I, Q, C, U>) {
-  const { area, tag, item, service, noun, summaries = {}, audit } = options;
-  const idOf = (data: unknown) =>
-    audit ? (data as Record<string, unknown> | null)?.[audit.idKey] : undefined;
-  /** The row as its readers see it, or null when it is gone (or was never visible). */
-  const snapshot = async (scope: TenantScope, id: number) => {
-    try {
-      return await service.show(scope, id);
-    } catch {
-      return null;
-    }
-  };
+  const { area, tag, item, service, noun, summaries = {} } = options;
   const tags = [tag];
   const security = bearerSecurity;
   // Typed loosely on purpose: the item schema is generic here, and each service's own types
@@ -145,22 +130,12 @@ export function registerCrudRoutes<
         },
       },
       async (request, reply) => {
-        const scope = scopeOf(request);
         const data = await create.run(
-          scope,
+          scopeOf(request),
           request.body as z.output<C>,
           authorOf(request),
           request,
         );
-        const id = idOf(data);
-        await audit?.log.record(request, {
-          action: 'create',
-          entity: audit.entity,
-          entity_id: typeof id === 'number' ? id : null,
-          // The request's scope again: creating may widen what the caller sees (a team
-          // member's new robot joins their teams).
-          after: typeof id === 'number' ? await snapshot(scopeOf(request), id) : null,
-        });
         return reply.status(201).send({ message: translateMessage(request.lang, 'created'), data });
       },
     );
@@ -179,17 +154,7 @@ export function registerCrudRoutes<
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
-      const { id } = request.body as { id: number };
-      const before = audit ? await snapshot(scope, id) : null;
-      await service.update(scope, request.body as z.output<U>, authorOf(request));
-      await audit?.log.record(request, {
-        action: 'update',
-        entity: audit.entity,
-        entity_id: id,
-        before,
-        after: await snapshot(scope, id),
-      });
+      await service.update(scopeOf(request), request.body as z.output<U>, authorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -207,15 +172,7 @@ export function registerCrudRoutes<
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
-      const before = audit ? await snapshot(scope, request.body.id) : null;
-      await service.remove(scope, request.body.id, authorOf(request));
-      await audit?.log.record(request, {
-        action: 'delete',
-        entity: audit.entity,
-        entity_id: request.body.id,
-        before,
-      });
+      await service.remove(scopeOf(request), request.body.id, authorOf(request));
       return reply.status(202).send({ message: translateMessage(request.lang, 'removed') });
     },
   );

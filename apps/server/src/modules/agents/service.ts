@@ -12,7 +12,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { VmService } from '../vms/service.js';
 import { connectivityOf } from './connectivity.js';
 import {
@@ -79,12 +79,7 @@ export class AgentService {
     try {
       const agent = await this.audit.recorded<Agent>(
         author,
-        {
-          action: 'create',
-          entity: 'agent',
-          entity_id: (created) => created.rota_nodes_id,
-          after: async (_tx, created) => created,
-        },
+        auditOf.created('agent', (created) => created.rota_nodes_id),
         async (tx) => {
           const id = await insertAgent(tx, scope, { ...input, token_hash: hashToken(token) });
           return this.showIn(tx, scope, id);
@@ -103,9 +98,13 @@ export class AgentService {
   ): Promise<void> {
     if (changes.rota_vms_id !== undefined) await this.assertVm(scope, changes.rota_vms_id);
     try {
-      await this.audit.recorded(author, this.change('update', scope, id), async (tx) => {
-        if (!(await updateAgent(tx, scope, id, changes))) throw notFound();
-      });
+      await this.audit.recorded(
+        author,
+        auditOf.changed('agent', id, (tx) => this.showIn(tx, scope, id)),
+        async (tx) => {
+          if (!(await updateAgent(tx, scope, id, changes))) throw notFound();
+        },
+      );
     } catch (error) {
       throw translateWriteError(error);
     }
@@ -115,9 +114,13 @@ export class AgentService {
   /** A new token; the old one stops matching at once (its hash is overwritten). */
   async rotateToken(scope: TenantScope, id: number, author: AuditAuthor): Promise<string> {
     const token = generateToken();
-    await this.audit.recorded(author, this.change('rotate_token', scope, id), async (tx) => {
-      if (!(await updateAgent(tx, scope, id, { token_hash: hashToken(token) }))) throw notFound();
-    });
+    await this.audit.recorded(
+      author,
+      auditOf.changed('agent', id, (tx) => this.showIn(tx, scope, id), 'rotate_token'),
+      async (tx) => {
+        if (!(await updateAgent(tx, scope, id, { token_hash: hashToken(token) }))) throw notFound();
+      },
+    );
     this.onIdentityChanged(id);
     return token;
   }
@@ -125,29 +128,12 @@ export class AgentService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'agent',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('agent', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await deleteAgent(tx, scope, id))) throw notFound();
       },
     );
     this.onIdentityChanged(id);
-  }
-
-  /** A change of one agent, recorded with the agent as `show` answers before and after it. */
-  private change(action: 'update' | 'rotate_token', scope: TenantScope, id: number) {
-    return {
-      action,
-      entity: 'agent',
-      entity_id: id,
-      // An agent the caller cannot see is a 404 before anything is written.
-      before: (tx: Db) => this.showIn(tx, scope, id),
-      after: (tx: Db) => this.showIn(tx, scope, id),
-    };
   }
 
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Agent> {

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditLog, AuditLogListQuery, ListResponse } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { assertDateRange } from '../../lib/date-range.js';
@@ -58,6 +57,28 @@ const toAuditLog = (row: AuditRow): AuditLog => ({
  * The audit log: every create, update, delete and sign-in, written by the service that made the
  * change in that change's transaction, and read per client. Rows are append-only in the database.
  */
+/**
+ * The three ways one row's change is recorded, the row as `read` answers it inside the
+ * transaction (what `show` answers, so never a secret): created (after: the row the change
+ * answered), changed (before and after) and deleted (before only).
+ */
+export const auditOf = {
+  created<T>(entity: string, idOf: (row: T) => number | string): RecordedChange<T> {
+    return { action: 'create', entity, entity_id: idOf, after: async (_tx, row) => row };
+  },
+  changed(
+    entity: string,
+    id: number,
+    read: (tx: Db) => Promise<unknown>,
+    action: AuditAction = 'update',
+  ): RecordedChange<unknown> {
+    return { action, entity, entity_id: id, before: read, after: (tx) => read(tx) };
+  },
+  deleted(entity: string, id: number, read: (tx: Db) => Promise<unknown>): RecordedChange<unknown> {
+    return { action: 'delete', entity, entity_id: id, before: read };
+  },
+};
+
 export class AuditService {
   constructor(private readonly db: Db) {}
 
@@ -108,36 +129,6 @@ export class AuditService {
       });
       return result;
     });
-  }
-
-  /** @deprecated (issue 12) records after the fact; services use `write`/`recorded`. */
-  async record(request: FastifyRequest, entry: AuditEntry): Promise<void> {
-    const actor = request.actor;
-    const who = entry.user ?? actor?.user;
-    try {
-      await insertAuditLog(this.db, {
-        rota_clients_id:
-          entry.clientId !== undefined ? entry.clientId : (actor?.scope?.clientId ?? null),
-        users_id: who?.users_id ?? null,
-        user_name: who ? `${who.name} ${who.last_name}`.trim() : null,
-        action: entry.action,
-        entity: entry.entity,
-        entity_id:
-          entry.entity_id === undefined || entry.entity_id === null
-            ? null
-            : String(entry.entity_id),
-        before: redact(entry.before),
-        after: redact(entry.after),
-        ip: request.ip,
-        request_id: request.id,
-      });
-    } catch (error) {
-      // The change itself succeeded; losing its record is logged loudly rather than undoing it.
-      request.log.error(
-        { err: error, audit: { action: entry.action, entity: entry.entity } },
-        'audit record failed',
-      );
-    }
   }
 
   async list(scope: TenantScope, query: AuditLogListQuery): Promise<ListResponse<AuditLog>> {

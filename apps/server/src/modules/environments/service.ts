@@ -20,7 +20,7 @@ import { iso } from '../../lib/list-query.js';
 import { RateLimiter } from '../../lib/rate-limiter.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import { resolveHost, tryAddresses } from './connection-test.js';
 import {
   deleteEnvironment,
@@ -158,12 +158,7 @@ export class EnvironmentService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'environment',
-          entity_id: (environment) => environment.rota_environments_id,
-          after: async (_tx, environment) => environment,
-        },
+        auditOf.created('environment', (environment) => environment.rota_environments_id),
         async (tx) => this.showIn(tx, scope, await insertEnvironment(tx, scope, values)),
       );
     } catch (error) {
@@ -217,12 +212,7 @@ export class EnvironmentService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'environment',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('environment', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await deleteEnvironment(tx, scope, id))) throw notFound();
       },

@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
   deleteParameter,
   findParameter,
@@ -71,12 +71,7 @@ export class ParameterService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'parameter',
-          entity_id: (parameter) => parameter.rota_parameters_id,
-          after: async (_tx, parameter) => parameter,
-        },
+        auditOf.created('parameter', (parameter) => parameter.rota_parameters_id),
         async (tx) =>
           this.showIn(
             tx,
@@ -99,13 +94,7 @@ export class ParameterService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'update',
-          entity: 'parameter',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-          after: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.changed('parameter', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           const changed = await updateParameter(tx, scope, id, {
             name,
@@ -124,12 +113,7 @@ export class ParameterService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'parameter',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('parameter', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await deleteParameter(tx, scope, id))) throw notFound();
       },

@@ -10,7 +10,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, notFound } from '../../lib/errors.js';
 import { listMeta } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
   deleteProfile,
   findProfile,
@@ -61,12 +61,7 @@ export class ProfileService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'profile',
-          entity_id: (profile) => profile.profiles_id,
-          after: async (_tx, profile) => profile,
-        },
+        auditOf.created('profile', (profile) => profile.profiles_id),
         async (tx) => this.showIn(tx, scope, await insertProfile(tx, scope, input)),
       );
     } catch (error) {
@@ -83,13 +78,7 @@ export class ProfileService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'update',
-          entity: 'profile',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-          after: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.changed('profile', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           if (!(await updateProfile(tx, scope, id, changes))) throw notFound();
         },
@@ -105,12 +94,7 @@ export class ProfileService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'delete',
-          entity: 'profile',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.deleted('profile', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           const outcome = await deleteProfile(tx, scope, id);
           if (outcome === 'absent') throw notFound();

@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { RobotService } from '../robots/service.js';
 import {
   deleteRobotField,
@@ -67,12 +67,7 @@ export class RobotFieldService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'robot_field',
-          entity_id: (field) => field.rota_robot_fields_id,
-          after: async (_tx, field) => field,
-        },
+        auditOf.created('robot_field', (field) => field.rota_robot_fields_id),
         async (tx) => this.showIn(tx, scope, await insertRobotField(tx, scope, input)),
       );
     } catch (error) {
@@ -89,13 +84,7 @@ export class RobotFieldService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'update',
-          entity: 'robot_field',
-          entity_id: input.id,
-          before: (tx) => this.showIn(tx, scope, input.id),
-          after: (tx) => this.showIn(tx, scope, input.id),
-        },
+        auditOf.changed('robot_field', input.id, (tx) => this.showIn(tx, scope, input.id)),
         async (tx) => {
           if (!(await updateRobotField(tx, scope, input))) throw notFound();
         },
@@ -109,12 +98,7 @@ export class RobotFieldService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'robot_field',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('robot_field', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await deleteRobotField(tx, scope, id))) throw notFound();
       },

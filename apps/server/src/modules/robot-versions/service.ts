@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, invalidField, notFound, type FieldIssue } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { RobotService } from '../robots/service.js';
 import { lockPackage } from './package-lock.js';
@@ -144,12 +144,7 @@ export class RobotVersionService {
       if (problem) throw invalidField('file', problem);
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'robot_version',
-          entity_id: (version) => version.rota_robot_versions_id,
-          after: async (_tx, version) => version,
-        },
+        auditOf.created('robot_version', (version) => version.rota_robot_versions_id),
         async (tx) => {
           await lockPackage(tx, file.sha256);
           const inserted = await insertRobotVersion(tx, scope, {

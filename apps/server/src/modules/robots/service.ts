@@ -4,7 +4,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { SchedulingService } from '../schedulings/service.js';
 import type { TeamService } from '../teams/service.js';
 import {
@@ -89,12 +89,7 @@ export class RobotService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'robot',
-          entity_id: (robot) => robot.rota_robots_id,
-          after: async (_tx, robot) => robot,
-        },
+        auditOf.created('robot', (robot) => robot.rota_robots_id),
         async (tx) => {
           const id = await insertRobot(tx, scope, input);
           const usersId = author.user?.users_id;
@@ -114,13 +109,7 @@ export class RobotService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'update',
-          entity: 'robot',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-          after: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.changed('robot', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           if (!(await updateRobot(tx, scope, id, changes))) throw notFound();
         },
@@ -140,12 +129,7 @@ export class RobotService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'delete',
-          entity: 'robot',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.deleted('robot', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           await this.schedulings().removeDeletedOfRobot(tx, scope, id);
           if (!(await deleteRobot(tx, scope, id))) throw notFound();

@@ -11,7 +11,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { RobotService } from '../robots/service.js';
 import type { VmService } from '../vms/service.js';
 import {
@@ -96,12 +96,7 @@ export class SchedulingService {
     return this.write(() =>
       this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'scheduling',
-          entity_id: (created) => created.rota_schedulings_id,
-          after: async (_tx, created) => created,
-        },
+        auditOf.created('scheduling', (created) => created.rota_schedulings_id),
         async (tx) => {
           await this.assertReferences(tx, scope, fields.rota_robots_id, vmIds);
           const created = await missingAs(
@@ -124,18 +119,22 @@ export class SchedulingService {
   ): Promise<void> {
     const vmIds = vms === undefined ? undefined : [...new Set(vms)];
     await this.write(() =>
-      this.audit.recorded(author, this.change('update', scope, id), async (tx) => {
-        await this.assertReferences(tx, scope, changes.rota_robots_id, vmIds ?? []);
-        const found = await missingAs(
-          'rota_robots_id',
-          'robot_not_found',
-          updateScheduling(tx, scope, id, changes),
-        );
-        if (!found) throw notFound();
-        if (vmIds) {
-          await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, id, vmIds));
-        }
-      }),
+      this.audit.recorded(
+        author,
+        auditOf.changed('scheduling', id, (tx) => this.showIn(tx, scope, id)),
+        async (tx) => {
+          await this.assertReferences(tx, scope, changes.rota_robots_id, vmIds ?? []);
+          const found = await missingAs(
+            'rota_robots_id',
+            'robot_not_found',
+            updateScheduling(tx, scope, id, changes),
+          );
+          if (!found) throw notFound();
+          if (vmIds) {
+            await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, id, vmIds));
+          }
+        },
+      ),
     );
   }
 
@@ -143,12 +142,7 @@ export class SchedulingService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'scheduling',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('scheduling', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await setSchedulingDeleted(tx, scope, id, true))) throw notFound();
       },
@@ -158,10 +152,14 @@ export class SchedulingService {
   /** Restoring a live one changes nothing and says so the same way. */
   async restore(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.write(() =>
-      this.audit.recorded(author, this.change('restore', scope, id), async (tx) => {
-        // `before` found it, so a scheduling not restored here was live already.
-        await setSchedulingDeleted(tx, scope, id, false);
-      }),
+      this.audit.recorded(
+        author,
+        auditOf.changed('scheduling', id, (tx) => this.showIn(tx, scope, id), 'restore'),
+        async (tx) => {
+          // `before` found it, so a scheduling not restored here was live already.
+          await setSchedulingDeleted(tx, scope, id, false);
+        },
+      ),
     );
   }
 
@@ -171,17 +169,6 @@ export class SchedulingService {
    */
   removeDeletedOfRobot(tx: Db, scope: TenantScope, robotId: number): Promise<void> {
     return purgeDeletedSchedulingsOfRobot(tx, scope, robotId);
-  }
-
-  /** A change of one scheduling, recorded with it as `show` answers before and after. */
-  private change(action: 'update' | 'restore', scope: TenantScope, id: number) {
-    return {
-      action,
-      entity: 'scheduling',
-      entity_id: id,
-      before: (tx: Db) => this.showIn(tx, scope, id),
-      after: (tx: Db) => this.showIn(tx, scope, id),
-    };
   }
 
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Scheduling> {

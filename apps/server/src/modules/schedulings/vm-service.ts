@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { VmService } from '../vms/service.js';
 import { schedulingState } from './repository.js';
 import {
@@ -51,12 +51,7 @@ export class SchedulingVmService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'scheduling_vm',
-          entity_id: (row) => row.rota_scheduling_vms_id,
-          after: async (_tx, row) => row,
-        },
+        auditOf.created('scheduling_vm', (row) => row.rota_scheduling_vms_id),
         async (tx) => this.showIn(tx, scope, await insertSchedulingVm(tx, scope, input)),
       );
     } catch (error) {
@@ -72,12 +67,7 @@ export class SchedulingVmService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'scheduling_vm',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('scheduling_vm', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await deleteSchedulingVm(tx, scope, id))) throw notFound();
       },

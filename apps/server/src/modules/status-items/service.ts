@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
   ensureStatusItems,
   findStatusItem,
@@ -60,13 +60,7 @@ export class StatusItemService {
   ): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'update',
-        entity: 'status_item',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-        after: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.changed('status_item', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await updateStatusItem(tx, scope, id, changes))) throw notFound();
       },

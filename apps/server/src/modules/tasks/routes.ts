@@ -8,20 +8,16 @@ import {
   taskUpdateSchema,
   translateMessage,
 } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { AuditService } from '../audit/service.js';
 import type { TaskService } from './service.js';
 
 const tags = ['tasks'];
 const security = bearerSecurity;
 
 /** /api/rota/task/api/v1 (DESIGN §4), guarded by ATIVIDADES.* */
-export const taskRoutes: FastifyPluginAsyncZod<{
-  tasks: TaskService;
-  audit: AuditService;
-}> = async (app, { tasks, audit }) => {
+export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (app, { tasks }) => {
   registerCrudRoutes(app, {
     area: 'ATIVIDADES',
     tag: 'tasks',
@@ -31,11 +27,10 @@ export const taskRoutes: FastifyPluginAsyncZod<{
     create: {
       body: taskCreateSchema,
       summary: 'Queue a task for a robot; `data` follows the robot’s fields',
-      run: (scope, input) => tasks.create(scope, input),
+      run: (scope, input, author) => tasks.create(scope, input, author),
     },
     update: taskUpdateSchema,
     service: tasks,
-    audit: { log: audit, entity: 'task', idKey: 'rota_tasks_id' },
     summaries: {
       index: 'List tasks, newest first',
       update: 'Change a task’s label, data, priority or expiration date',
@@ -55,12 +50,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const count = await tasks.retry(scopeOf(request), request.body);
-      await audit.record(request, {
-        action: 'update',
-        entity: 'task',
-        after: { retried: request.body.ids, count },
-      });
+      const count = await tasks.retry(scopeOf(request), request.body, authorOf(request));
       return { message: translateMessage(request.lang, 'tasks_retried'), data: { count } };
     },
   );
@@ -78,12 +68,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const count = await tasks.removeMany(scopeOf(request), request.body);
-      await audit.record(request, {
-        action: 'delete',
-        entity: 'task',
-        before: { ids: request.body.ids, count },
-      });
+      const count = await tasks.removeMany(scopeOf(request), request.body, authorOf(request));
       return reply
         .status(202)
         .send({ message: translateMessage(request.lang, 'tasks_removed'), data: { count } });

@@ -13,6 +13,7 @@ import {
   type TaskUpdate,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
@@ -54,15 +55,22 @@ const pastExpiration = (): FieldIssue => ({
 });
 
 export class TaskService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   list(scope: TenantScope, query: TaskListQuery): Promise<ListResponse<Task>> {
     assertDateRange(query);
     return listTasks(this.db, scope, query, toTask);
   }
 
-  async show(scope: TenantScope, id: number): Promise<Task> {
-    const row = await findTask(this.db, scope, id);
+  show(scope: TenantScope, id: number): Promise<Task> {
+    return this.showIn(this.db, scope, id);
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Task> {
+    const row = await findTask(db, scope, id);
     if (!row) throw notFound();
     return toTask(row);
   }
@@ -76,20 +84,26 @@ export class TaskService {
     );
   }
 
-  async create(scope: TenantScope, input: TaskCreate): Promise<Task> {
+  async create(scope: TenantScope, input: TaskCreate, author: AuditAuthor): Promise<Task> {
     if (!(await robotVisible(this.db, scope, input.rota_robots_id))) throw notFound();
     const issues: FieldIssue[] = await this.dataIssues(scope, input.rota_robots_id, input.data);
     const expiration = expirationInstant(input.expiration_date);
     if (expiration <= new Date()) issues.push(pastExpiration());
     if (issues.length > 0) throw new AppError('invalid_input', issues);
-    const id = await insertTask(this.db, scope, {
-      rota_robots_id: input.rota_robots_id,
-      label: input.label,
-      data: input.data,
-      priority: input.priority,
-      expiration_date: expiration,
-    });
-    return this.show(scope, id);
+    return this.audit.recorded(
+      author,
+      auditOf.created('task', (task: Task) => task.rota_tasks_id),
+      async (tx) => {
+        const id = await insertTask(tx, scope, {
+          rota_robots_id: input.rota_robots_id,
+          label: input.label,
+          data: input.data,
+          priority: input.priority,
+          expiration_date: expiration,
+        });
+        return this.showIn(tx, scope, id);
+      },
+    );
   }
 
   /**
@@ -97,7 +111,11 @@ export class TaskService {
    * A past expiration is refused only when it changes, so a form that sends back an expired
    * task's date unchanged can still fix its label.
    */
-  async update(scope: TenantScope, { id, ...input }: TaskUpdate): Promise<void> {
+  async update(
+    scope: TenantScope,
+    { id, ...input }: TaskUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
     const task = await findTask(this.db, scope, id);
     if (!task) throw notFound();
     const issues: FieldIssue[] = input.data
@@ -111,20 +129,44 @@ export class TaskService {
       values.expiration_date = expiration;
     }
     if (issues.length > 0) throw new AppError('invalid_input', issues);
-    if (!(await updateTask(this.db, scope, id, values))) throw notFound();
+    await this.audit.recorded(
+      author,
+      auditOf.changed('task', id, (tx) => this.showIn(tx, scope, id)),
+      async (tx) => {
+        if (!(await updateTask(tx, scope, id, values))) throw notFound();
+      },
+    );
   }
 
-  async remove(scope: TenantScope, id: number): Promise<void> {
-    if ((await deleteTasks(this.db, scope, [id])) === 0) throw notFound();
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      auditOf.deleted('task', id, (tx) => this.showIn(tx, scope, id)),
+      async (tx) => {
+        if ((await deleteTasks(tx, scope, [id])) === 0) throw notFound();
+      },
+    );
   }
 
   /** Ids of other clients (or unknown) are skipped, not reported: `count` says how many moved. */
-  retry(scope: TenantScope, { ids }: IdsBody): Promise<number> {
-    return requeueTasks(this.db, scope, ids);
+  retry(scope: TenantScope, { ids }: IdsBody, author: AuditAuthor): Promise<number> {
+    return this.audit.recorded(
+      author,
+      { action: 'update', entity: 'task', after: async (_tx, count) => ({ retried: ids, count }) },
+      (tx) => requeueTasks(tx, scope, ids),
+    );
   }
 
-  removeMany(scope: TenantScope, { ids }: IdsBody): Promise<number> {
-    return deleteTasks(this.db, scope, ids);
+  removeMany(scope: TenantScope, { ids }: IdsBody, author: AuditAuthor): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const count = await deleteTasks(tx, scope, ids);
+      await this.audit.write(tx, author, {
+        action: 'delete',
+        entity: 'task',
+        before: { ids, count },
+      });
+      return count;
+    });
   }
 
   /** Pending tasks past their expiration become `expired` (the engine's duty, every second). */

@@ -4,7 +4,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
   addRobotToTeamsOfUser,
   deleteTeam,
@@ -87,12 +87,7 @@ export class TeamService {
     return this.write(scope, { robots, users }, () =>
       this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'team',
-          entity_id: (team) => team.teams_id,
-          after: async (_tx, team) => team,
-        },
+        auditOf.created('team', (team) => team.teams_id),
         async (tx) => {
           await assertMembers(tx, scope, robots, users);
           const created = await insertTeam(tx, scope, {
@@ -139,12 +134,7 @@ export class TeamService {
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
     await this.audit.recorded(
       author,
-      {
-        action: 'delete',
-        entity: 'team',
-        entity_id: id,
-        before: (tx) => this.showIn(tx, scope, id),
-      },
+      auditOf.deleted('team', id, (tx) => this.showIn(tx, scope, id)),
       async (tx) => {
         if (!(await deleteTeam(tx, scope, id))) throw notFound();
       },

@@ -11,7 +11,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { TeamService } from '../teams/service.js';
 import type { AccountService } from '../users/account-service.js';
 import { Authority } from '../users/authority.js';
@@ -88,12 +88,7 @@ export class UserClientService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'user_client',
-          entity_id: (created) => created.user_clients_id,
-          after: async (_tx, created) => created,
-        },
+        auditOf.created('user_client', (created) => created.user_clients_id),
         async (tx) => {
           const id = await insertMembership(tx, scope.stamp(input));
           return (await this.find(tx, scope, id))!;

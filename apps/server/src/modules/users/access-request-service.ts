@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
   findAccessRequest,
   insertAccessRequest,
@@ -65,13 +65,7 @@ export class AccessRequestService {
     this.assertPlatformAdmin(actor);
     await this.audit.recorded(
       author,
-      {
-        action: 'update',
-        entity: 'access_request',
-        entity_id: input.id,
-        before: (tx) => this.showIn(tx, input.id),
-        after: (tx) => this.showIn(tx, input.id),
-      },
+      auditOf.changed('access_request', input.id, (tx) => this.showIn(tx, input.id)),
       async (tx) => {
         if (!(await setAccessRequestStatus(tx, input.id, input.status))) throw notFound();
       },

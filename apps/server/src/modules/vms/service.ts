@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { connectivityOf } from '../agents/connectivity.js';
-import type { AuditAuthor, AuditService } from '../audit/service.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
   countVms,
   deleteVm,
@@ -67,12 +67,7 @@ export class VmService {
     try {
       return await this.audit.recorded(
         author,
-        {
-          action: 'create',
-          entity: 'vm',
-          entity_id: (vm) => vm.rota_vms_id,
-          after: async (_tx, vm) => vm,
-        },
+        auditOf.created('vm', (vm) => vm.rota_vms_id),
         async (tx) => this.showIn(tx, scope, await insertVm(tx, scope, input)),
       );
     } catch (error) {
@@ -89,13 +84,7 @@ export class VmService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'update',
-          entity: 'vm',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-          after: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.changed('vm', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           if (!(await updateVm(tx, scope, id, changes))) throw notFound();
         },
@@ -111,12 +100,7 @@ export class VmService {
     try {
       await this.audit.recorded(
         author,
-        {
-          action: 'delete',
-          entity: 'vm',
-          entity_id: id,
-          before: (tx) => this.showIn(tx, scope, id),
-        },
+        auditOf.deleted('vm', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
           if (!(await deleteVm(tx, scope, id))) throw notFound();
         },
