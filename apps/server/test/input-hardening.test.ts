@@ -12,7 +12,7 @@ import { seedDatabase } from '../src/db/seed.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { systemScope } from '../src/lib/tenant-scope.js';
-import { ActivityService, CSV_EXPORT_FAILED_LINE } from '../src/modules/activity/service.js';
+import { ActivityService, CSV_EXPORT_FAILED_LINE } from '../src/modules/engine/activity-service.js';
 import { openTestDatabase } from './helpers/database.js';
 import { ACTIVITY, AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';

@@ -42,8 +42,8 @@ import { parameterRoutes } from '../modules/parameters/routes.js';
 import { ParameterService } from '../modules/parameters/service.js';
 import { UserService } from '../modules/users/service.js';
 import { AccountService } from '../modules/users/account-service.js';
-import { activityRoutes } from '../modules/activity/routes.js';
-import { ActivityService } from '../modules/activity/service.js';
+import { activityRoutes } from '../modules/engine/activity-routes.js';
+import { ActivityService } from '../modules/engine/activity-service.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
 import { DashboardService } from '../modules/dashboard/service.js';
 import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
@@ -81,6 +81,7 @@ import { TeamRobotService, TeamUserService } from '../modules/teams/member-servi
 import { createBlobStore } from '../modules/blobs/blob-store.js';
 import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { AgentPresenceService } from '../modules/agents/presence-service.js';
+import { ExecutionStatsService } from '../modules/engine/execution-stats-service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -225,6 +226,10 @@ export async function buildApp(options: AppOptions) {
   // Schedulings check their robot, and deleting a robot takes its deleted schedulings along.
   const robots: RobotService = new RobotService(db, audit, teams, () => schedulings);
   const schedulings = new SchedulingService(db, audit, robots, vms);
+  const agents = new AgentService(db, audit, vms, (id) => {
+    dispatch.forgetAgents([id]);
+    publisher.agentChanged(id);
+  });
   const services: Services = {
     db,
     auth,
@@ -244,10 +249,7 @@ export async function buildApp(options: AppOptions) {
     robotFields: new RobotFieldService(db, audit, robots),
     tasks,
     vms,
-    agents: new AgentService(db, audit, vms, (id) => {
-      dispatch.forgetAgents([id]);
-      publisher.agentChanged(id);
-    }),
+    agents,
     schedulings,
     schedulingVms: new SchedulingVmService(db, audit, vms),
     parameters,
@@ -255,7 +257,7 @@ export async function buildApp(options: AppOptions) {
     runApi: new RunApiService(db, parameters, environments, tasks),
     runs: new RunService(db, dispatch, audit),
     activity: new ActivityService(db, dispatch, audit),
-    dashboard: new DashboardService(db, vms, statusItems),
+    dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems),
     liveHub: new LiveHub(options.events),
     audit,
     userClients,

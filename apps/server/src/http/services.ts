@@ -11,7 +11,7 @@ import type { AgentService } from '../modules/agents/service.js';
 import type { SchedulingService } from '../modules/schedulings/service.js';
 import type { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import type { ParameterService } from '../modules/parameters/service.js';
-import type { ActivityService } from '../modules/activity/service.js';
+import type { ActivityService } from '../modules/engine/activity-service.js';
 import type { DashboardService } from '../modules/dashboard/service.js';
 import type { DispatchService } from '../modules/engine/dispatch-service.js';
 import type { RunApiService } from '../modules/engine/run-api-service.js';

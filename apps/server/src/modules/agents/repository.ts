@@ -114,3 +114,15 @@ export async function deleteAgent(db: Db, scope: TenantScope, id: number): Promi
     .returning({ id: rotaNodes.rota_nodes_id });
   return deleted.length > 0;
 }
+
+/** The client's agents, and how many of them are active now. */
+export async function countAgents(db: Db, scope: TenantScope) {
+  const [row] = await db
+    .select({
+      active: sql<number>`count(*) filter (where ${agentIsActiveFilter(rotaNodes.last_seen_at)})::int`,
+      total: count(),
+    })
+    .from(rotaNodes)
+    .where(scope.where(rotaNodes));
+  return row ?? { active: 0, total: 0 };
+}

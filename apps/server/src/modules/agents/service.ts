@@ -22,6 +22,7 @@ import {
   listAgents,
   updateAgent,
   type AgentRow,
+  countAgents,
 } from './repository.js';
 
 export const toAgent = (row: AgentRow): Agent => ({
@@ -62,6 +63,11 @@ export class AgentService {
 
   list(scope: TenantScope, query: AgentListQuery): Promise<ListResponse<Agent>> {
     return listAgents(this.db, scope, query, toAgent);
+  }
+
+  /** How many agents the client has, and how many are active now (the dashboard). */
+  count(scope: TenantScope): Promise<{ active: number; total: number }> {
+    return countAgents(this.db, scope);
   }
 
   show(scope: TenantScope, id: number): Promise<Agent> {

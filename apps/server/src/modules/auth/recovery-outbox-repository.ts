@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { recoveryOutbox } from '../../db/schema.js';
-import { rowsOf } from '../engine/sql-rows.js';
+import { rowsOf } from '../../lib/sql-rows.js';
 
 export interface OutboxRow {
   recovery_outbox_id: number;

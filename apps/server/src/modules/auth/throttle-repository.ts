@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rowsOf } from '../engine/sql-rows.js';
+import { rowsOf } from '../../lib/sql-rows.js';
 import type { ThrottlePolicy } from './sign-in-throttle.js';
 
 /**

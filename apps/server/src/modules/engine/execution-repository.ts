@@ -7,8 +7,8 @@ import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
 import { takeDueSchedulings } from '../schedulings/statements.js';
 import { releaseTasksHeldBy } from '../tasks/statements.js';
-import { col, tableAs } from './sql-refs.js';
-import { preparedRowsOf, rowsOf } from './sql-rows.js';
+import { col, tableAs } from '../../lib/sql-refs.js';
+import { preparedRowsOf, rowsOf } from '../../lib/sql-rows.js';
 
 const E = rotaExecutions;
 const A = rotaExecutionAttempts;

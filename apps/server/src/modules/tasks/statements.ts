@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rotaTasks } from '../../db/schema.js';
-import { col } from '../engine/sql-refs.js';
+import { col } from '../../lib/sql-refs.js';
 
 const t = rotaTasks;
 

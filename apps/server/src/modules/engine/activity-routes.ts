@@ -16,7 +16,7 @@ import {
 } from '@rota/contract';
 import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { ActivityService } from './service.js';
+import type { ActivityService } from './activity-service.js';
 
 const tags = ['activity'];
 const security = bearerSecurity;

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 
 /** Rows of a raw statement; both drivers answer `{rows}`. */
 export async function rowsOf<T>(db: Db, statement: SQL): Promise<T[]> {

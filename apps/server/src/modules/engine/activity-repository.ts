@@ -1,16 +1,12 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { ActivityExportQuery, ActivityListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import {
-  rotaExecutionAttempts,
-  rotaExecutionLogs,
-  rotaExecutions,
-  rotaNodes,
-  rotaRobots,
-  rotaRobotVersions,
-  rotaSchedulings,
-  rotaVms,
-} from '../../db/schema.js';
+import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
+import { agentSummaries } from '../agents/views.js';
+import { packageSummaries } from '../robot-versions/views.js';
+import { robotSummaries } from '../robots/views.js';
+import { schedulingSummaries } from '../schedulings/views.js';
+import { vmNames } from '../vms/views.js';
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
 import { likePattern } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
@@ -25,15 +21,15 @@ const duration = sql<
 const columns = {
   execution_id: e.rota_executions_id,
   rota_robots_id: e.rota_robots_id,
-  rota_robots_name: rotaRobots.name,
+  rota_robots_name: robotSummaries.name,
   rota_schedulings_id: e.rota_schedulings_id,
-  rota_schedulings_name: rotaSchedulings.name,
+  rota_schedulings_name: schedulingSummaries.name,
   rota_vms_id: e.rota_vms_id,
-  rota_vms_name: rotaVms.name,
+  rota_vms_name: vmNames.name,
   rota_nodes_id: e.rota_nodes_id,
-  rota_executor_name: rotaNodes.name,
+  rota_executor_name: agentSummaries.name,
   rota_robot_versions_id: e.rota_robot_versions_id,
-  version: rotaRobotVersions.version,
+  version: packageSummaries.version,
   status: e.status,
   trigger: e.trigger,
   priority: e.priority,
@@ -53,8 +49,8 @@ const sortable = {
   queued_at: e.queued_at,
   start_date: e.started_at,
   end_date: e.ended_at,
-  rota_robots_name: rotaRobots.name,
-  rota_executor_name: rotaNodes.name,
+  rota_robots_name: robotSummaries.name,
+  rota_executor_name: agentSummaries.name,
   status: e.status,
   duration,
   execution_id: e.rota_executions_id,
@@ -64,13 +60,16 @@ function selectExecutions(db: Db) {
   return db
     .select(columns)
     .from(e)
-    .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, e.rota_robots_id))
-    .leftJoin(rotaSchedulings, eq(rotaSchedulings.rota_schedulings_id, e.rota_schedulings_id))
-    .leftJoin(rotaVms, eq(rotaVms.rota_vms_id, e.rota_vms_id))
-    .leftJoin(rotaNodes, eq(rotaNodes.rota_nodes_id, e.rota_nodes_id))
+    .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, e.rota_robots_id))
     .leftJoin(
-      rotaRobotVersions,
-      eq(rotaRobotVersions.rota_robot_versions_id, e.rota_robot_versions_id),
+      schedulingSummaries,
+      eq(schedulingSummaries.rota_schedulings_id, e.rota_schedulings_id),
+    )
+    .leftJoin(vmNames, eq(vmNames.rota_vms_id, e.rota_vms_id))
+    .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
+    .leftJoin(
+      packageSummaries,
+      eq(packageSummaries.rota_robot_versions_id, e.rota_robot_versions_id),
     );
 }
 
@@ -80,7 +79,7 @@ export type ExecutionListRow = Awaited<ReturnType<typeof selectExecutions>>[numb
 function searchCondition(search: string | undefined): SQL | undefined {
   if (!search) return undefined;
   const pattern = likePattern(search);
-  const byName = sql`(${rotaRobots.name} ilike ${pattern} or ${rotaNodes.name} ilike ${pattern})`;
+  const byName = sql`(${robotSummaries.name} ilike ${pattern} or ${agentSummaries.name} ilike ${pattern})`;
   const digits = search.replace(/^#/, '');
   if (/^\d{1,9}$/.test(digits)) {
     return sql`(${byName} or ${e.rota_executions_id} = ${Number(digits)})`;
@@ -121,8 +120,8 @@ export async function listExecutions<R>(
     ? db
         .select({ total: count() })
         .from(e)
-        .innerJoin(rotaRobots, eq(rotaRobots.rota_robots_id, e.rota_robots_id))
-        .leftJoin(rotaNodes, eq(rotaNodes.rota_nodes_id, e.rota_nodes_id))
+        .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, e.rota_robots_id))
+        .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
         .where(where)
     : db.select({ total: count() }).from(e).where(where);
   return pageOf(
@@ -170,7 +169,7 @@ export async function listAttempts(db: Db, scope: TenantScope, id: number) {
     .select({
       attempt: a.attempt,
       rota_nodes_id: a.rota_nodes_id,
-      rota_executor_name: rotaNodes.name,
+      rota_executor_name: agentSummaries.name,
       status: a.status,
       exit_code: a.exit_code,
       message: a.message,
@@ -183,7 +182,7 @@ export async function listAttempts(db: Db, scope: TenantScope, id: number) {
       refused_calls: a.refused_calls,
     })
     .from(a)
-    .leftJoin(rotaNodes, eq(rotaNodes.rota_nodes_id, a.rota_nodes_id))
+    .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, a.rota_nodes_id))
     .where(scope.where(a, eq(a.rota_executions_id, id)))
     .orderBy(asc(a.attempt));
 }

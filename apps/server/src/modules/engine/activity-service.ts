@@ -14,7 +14,7 @@ import { notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
-import type { DispatchService } from '../engine/dispatch-service.js';
+import type { DispatchService } from './dispatch-service.js';
 import { assertDateRange } from '../../lib/date-range.js';
 import {
   exportExecutions,
@@ -23,7 +23,7 @@ import {
   listExecutions,
   listLogLines,
   type ExecutionListRow,
-} from './repository.js';
+} from './activity-repository.js';
 
 export const toExecution = (row: ExecutionListRow): Execution => ({
   ...row,
