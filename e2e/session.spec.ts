@@ -34,7 +34,9 @@ test('a revoked session shows the 401 popup and goes to sign-in after 5 seconds'
   // The console's clock stands still from here on and moves only when the test moves it, so the
   // five seconds are the page's own time, not the machine's.
   await page.clock.install();
-  await page.clock.pauseAt(Date.now() + 1_000);
+  // A second ahead of the page's own clock (it runs from the install on): measured in the page,
+  // since a busy machine can spend more than that between the test's calls.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
   await page.reload();
   await expect(page.getByText('Não autorizado!')).toBeVisible();
   await page.clock.runFor(4_900);
