@@ -231,7 +231,6 @@ export async function buildApp(options: AppOptions) {
     publisher.agentChanged(id);
   });
   const services: Services = {
-    db,
     auth,
     users: new UserService(db, blobs, { accounts, userClients, auth, audit }),
     profiles: new ProfileService(db, audit),

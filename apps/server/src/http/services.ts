@@ -1,7 +1,6 @@
 import type { AuthService } from '../modules/auth/service.js';
 import type { ProfileService } from '../modules/profiles/service.js';
 import type { UserService } from '../modules/users/service.js';
-import type { Db } from '../db/client.js';
 import type { RobotService } from '../modules/robots/service.js';
 import type { RobotVersionService } from '../modules/robot-versions/service.js';
 import type { RobotFieldService } from '../modules/robot-fields/service.js';
@@ -28,9 +27,8 @@ import type { TeamRobotService, TeamUserService } from '../modules/teams/member-
 import type { BlobStore } from '../modules/blobs/blob-store.js';
 import type { BlobSweeper } from '../modules/blobs/sweeper.js';
 
-/** What route modules are handed; built once per app in http/app.ts. */
+/** The app's services, built once in http/app.ts: each route plugin is handed the ones it uses. */
 export interface Services {
-  db: Db;
   auth: AuthService;
   users: UserService;
   profiles: ProfileService;
