@@ -125,6 +125,46 @@ function dropTypelessNullable(node: unknown): void {
   for (const value of Object.values(object)) dropTypelessNullable(value);
 }
 
+type OpenApiObject = {
+  paths?: Record<string, Record<string, { responses?: Record<string, OpenApiResponse> }>>;
+  components?: { schemas?: Record<string, unknown> };
+};
+type OpenApiResponse = { content?: Record<string, { schema?: Record<string, unknown> }> };
+
+const ERROR_BODY = 'ErrorResponse';
+
+/**
+ * Every error answer carries the same body (`errorResponses`): one component that each answer
+ * references, instead of a copy per answer and operation (a generated client held 700 of them).
+ * The body is told by being the most common one among the 4xx answers; the answer keeps its own
+ * description.
+ */
+function shareErrorBody(document: OpenApiObject): void {
+  const bodies = Object.values(document.paths ?? {})
+    .flatMap((path) => Object.values(path))
+    .flatMap((operation) => Object.entries(operation.responses ?? {}))
+    .filter(([code]) => /^4\d\d$/.test(code))
+    .map(([, response]) => response.content?.['application/json'])
+    .filter((media) => media?.schema !== undefined) as { schema: Record<string, unknown> }[];
+  const keyOf = ({ description: _description, ...body }: Record<string, unknown>) =>
+    JSON.stringify(body);
+  const counts = new Map<string, number>();
+  for (const media of bodies) {
+    const key = keyOf(media.schema);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const shared = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!shared) return;
+  for (const media of bodies) {
+    if (keyOf(media.schema) === shared)
+      media.schema = { $ref: `#/components/schemas/${ERROR_BODY}` };
+  }
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, [ERROR_BODY]: JSON.parse(shared) },
+  };
+}
+
 export const swaggerOptions: FastifyDynamicSwaggerOptions = {
   openapi: {
     info: {
@@ -156,6 +196,7 @@ export const swaggerOptions: FastifyDynamicSwaggerOptions = {
   transformObject: (document) => {
     const object = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
     dropTypelessNullable(object);
+    shareErrorBody(object as OpenApiObject);
     return object;
   },
 };
