@@ -16,7 +16,7 @@ export interface RunIdentity {
   rota_robots_id: number;
 }
 
-/** The robot's own API during a run (ROBOT_API_BASE): its tasks and its parameters. */
+/** The robot's own API during a run (/api/rota/run/api/v1): its tasks, parameters and environments. */
 export class RunApiService {
   constructor(
     private readonly db: Db,
