@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Db } from '../db/client.js';
@@ -9,18 +9,36 @@ export async function rowsOf<T>(db: Db, statement: SQL): Promise<T[]> {
   return result.rows;
 }
 
+interface QueryClient {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
 /**
- * Rows of a hot raw statement, as a named prepared statement on a PostgreSQL pool: each
- * connection parses it once and, after a few runs, keeps a generic plan. Measured on the claim
- * (a four-part CTE), parsing and planning were two thirds of its database time (0.4 + 0.6 ms of
- * 1.5 ms). `name` must always go with the same text: only values may vary, never SQL fragments.
- * PGlite (one in-process connection) runs it as `rowsOf` does.
+ * A hot statement: written against column references with `sql.placeholder(name)` for its
+ * values, rendered to SQL text once per process, and each run only fills the values. Rendering
+ * a statement of some sixty column references costs more than running it (issue 12 measured the
+ * claim and the heartbeat getting slower when they were rendered per call). On a PostgreSQL pool
+ * it runs as a named prepared statement: each connection parses it once and, after a few runs,
+ * keeps a generic plan (parse and plan were two thirds of the claim's database time). `db` must
+ * be the database, not a transaction: the statement goes straight to the driver's client.
  */
-export async function preparedRowsOf<T>(db: Db, name: string, statement: SQL): Promise<T[]> {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  if (!(client instanceof pg.Pool)) return rowsOf<T>(db, statement);
-  const dialect = (db as unknown as { dialect: PgDialect }).dialect;
-  const { sql: text, params } = dialect.sqlToQuery(statement);
-  const result = await client.query<T & pg.QueryResultRow>({ name, text, values: params });
-  return result.rows;
+export function hotStatement<T>(name: string, build: () => SQL) {
+  let rendered: { sql: string; params: unknown[] } | undefined;
+  return async (db: Db, values: Record<string, unknown>): Promise<T[]> => {
+    rendered ??= (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(build());
+    const { sql: text, params: slots } = rendered;
+    const params = fillPlaceholders(slots, values);
+    const client = (db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) {
+      const result = await client.query<T & pg.QueryResultRow>({
+        name,
+        text,
+        values: params,
+      });
+      return result.rows;
+    }
+    // PGlite: one in-process connection, which parses as fast as it would prepare.
+    const result = await (client as QueryClient).query(text, params);
+    return result.rows as T[];
+  };
 }

@@ -1,6 +1,8 @@
 import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { col, tableAs } from '../../lib/sql-refs.js';
+import { hotStatement } from '../../lib/sql-rows.js';
 import { rotaNodes } from '../../db/schema.js';
 
 const n = rotaNodes;
@@ -31,9 +33,25 @@ export type AgentFacts = Partial<
   Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os'>
 >;
 
+const prev = alias(rotaNodes, 'prev');
+
+/** Every heartbeat runs it: rendered once (see hotStatement). */
+const seenStatement = hotStatement<{ was_online: boolean }>(
+  'rota_agent_seen',
+  () => sql`update ${n} set ${col(n.last_seen_at)} = now(), ${col(n.online)} = true
+              from ${tableAs(prev)}
+             where ${n.rota_nodes_id} = ${sql.placeholder('agent')}
+               and ${prev.rota_nodes_id} = ${sql.placeholder('agent')}
+            returning ${prev.online} as was_online`,
+);
+
 /** The agent was heard from now; answers whether it was online before (null: unknown agent). */
 export async function markSeen(db: Db, agentId: number, facts: AgentFacts = {}) {
-  const prev = alias(rotaNodes, 'prev');
+  if (Object.keys(facts).length === 0) {
+    const [row] = await seenStatement(db, { agent: agentId });
+    return row ? row.was_online : null;
+  }
+  // A hello (rare) also says what the agent runs on.
   const [row] = await db
     .update(n)
     .set({ last_seen_at: sql`now()`, online: true, ...facts })

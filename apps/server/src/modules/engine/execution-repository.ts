@@ -8,7 +8,7 @@ import { robotSummaries } from '../robots/views.js';
 import { takeDueSchedulings } from '../schedulings/statements.js';
 import { releaseTasksHeldBy } from '../tasks/statements.js';
 import { col, tableAs } from '../../lib/sql-refs.js';
-import { preparedRowsOf, rowsOf } from '../../lib/sql-rows.js';
+import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
 
 const E = rotaExecutions;
 const A = rotaExecutionAttempts;
@@ -98,25 +98,18 @@ const v = packageSummaries;
  * keeps runs of one scheduling apart on one VM. One statement (atomic on its own): the claim,
  * its attempt row, and what the agent needs of the robot and its current version.
  */
-export async function claimNext(
-  db: Db,
-  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
-  runTokenHash: string,
-  leaseSeconds: number,
-): Promise<ClaimedRow | undefined> {
-  const [row] = await preparedRowsOf<ClaimedRow>(
-    db,
-    'rota_claim_next',
-    sql`with next as (
+const claimStatement = hotStatement<ClaimedRow>(
+  'rota_claim_next',
+  () => sql`with next as (
           select ${e.rota_executions_id} as id
             from ${tableAs(e)}
-           where ${e.rota_clients_id} = ${agent.rota_clients_id}
+           where ${e.rota_clients_id} = ${sql.placeholder('client')}
              and ${e.status} = 'queued'
-             and (${e.vm_ids} is null or ${agent.rota_vms_id} = any(${e.vm_ids}))
+             and (${e.vm_ids} is null or ${sql.placeholder('vm')} = any(${e.vm_ids}))
              and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
                    select 1 from ${tableAs(p)}
                     where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
-                      and ${p.rota_vms_id} = ${agent.rota_vms_id}
+                      and ${p.rota_vms_id} = ${sql.placeholder('vm')}
                       and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))
            order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
            limit 1
@@ -126,11 +119,11 @@ export async function claimNext(
           update ${E}
              set ${col(E.status)} = 'processing',
                  ${col(E.attempts)} = ${E.attempts} + 1,
-                 ${col(E.rota_nodes_id)} = ${agent.rota_nodes_id},
-                 ${col(E.rota_vms_id)} = ${agent.rota_vms_id},
+                 ${col(E.rota_nodes_id)} = ${sql.placeholder('agent')},
+                 ${col(E.rota_vms_id)} = ${sql.placeholder('vm')},
                  ${col(E.started_at)} = coalesce(${E.started_at}, now()),
-                 ${col(E.lease_expires_at)} = now() + make_interval(secs => ${leaseSeconds}),
-                 ${col(E.run_token_hash)} = ${runTokenHash},
+                 ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
+                 ${col(E.run_token_hash)} = ${sql.placeholder('token')},
                  ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
                                                       where ${r.rota_robots_id} = ${E.rota_robots_id})
             from next
@@ -141,8 +134,8 @@ export async function claimNext(
           insert into ${A}
                  (${col(A.rota_clients_id)}, ${col(A.rota_executions_id)}, ${col(A.attempt)},
                   ${col(A.rota_nodes_id)}, ${col(A.rota_vms_id)}, ${col(A.run_token_hash)})
-          select rota_clients_id, rota_executions_id, attempts, ${agent.rota_nodes_id},
-                 ${agent.rota_vms_id}, ${runTokenHash}
+          select rota_clients_id, rota_executions_id, attempts, ${sql.placeholder('agent')},
+                 ${sql.placeholder('vm')}, ${sql.placeholder('token')}
             from claimed
           on conflict do nothing
         )
@@ -152,7 +145,21 @@ export async function claimNext(
           from claimed c
           join ${r} on ${r.rota_robots_id} = c.rota_robots_id
           left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id`,
-  );
+);
+
+export async function claimNext(
+  db: Db,
+  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
+  runTokenHash: string,
+  leaseSeconds: number,
+): Promise<ClaimedRow | undefined> {
+  const [row] = await claimStatement(db, {
+    client: agent.rota_clients_id,
+    vm: agent.rota_vms_id,
+    agent: agent.rota_nodes_id,
+    lease: leaseSeconds,
+    token: runTokenHash,
+  });
   return row;
 }
 
@@ -235,6 +242,16 @@ export async function lockExpiredLeases(
 }
 
 /** Renews the leases of the listed runs this agent holds; answers which ones it holds. */
+const renewStatement = hotStatement<{ id: number; attempts: number; cancel: boolean }>(
+  'rota_renew_leases',
+  () => sql`update ${E}
+           set ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')})
+         where ${E.rota_executions_id} = any(${sql.placeholder('ids')}::integer[])
+           and ${E.rota_nodes_id} = ${sql.placeholder('agent')} and ${E.status} = 'processing'
+        returning ${E.rota_executions_id} as id, ${E.attempts} as attempts,
+                  ${E.cancel_requested_at} is not null as cancel`,
+);
+
 export async function renewLeases(
   db: Db,
   agentId: number,
@@ -242,16 +259,52 @@ export async function renewLeases(
   leaseSeconds: number,
 ): Promise<{ id: number; attempts: number; cancel: boolean }[]> {
   if (executionIds.length === 0) return [];
-  return rowsOf(
-    db,
-    sql`update ${E}
-           set ${col(E.lease_expires_at)} = now() + make_interval(secs => ${leaseSeconds})
-         where ${E.rota_executions_id} = any(${`{${executionIds.join(',')}}`}::integer[])
-           and ${E.rota_nodes_id} = ${agentId} and ${E.status} = 'processing'
-        returning ${E.rota_executions_id} as id, ${E.attempts} as attempts,
-                  ${E.cancel_requested_at} is not null as cancel`,
-  );
+  return renewStatement(db, {
+    lease: leaseSeconds,
+    ids: `{${executionIds.join(',')}}`,
+    agent: agentId,
+  });
 }
+
+const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
+  'rota_finish_attempt',
+  () => sql`with cur as (
+          select ${E.rota_executions_id} as id, ${E.attempts} as attempts,
+                 ${E.retries} as retries, ${E.cancel_requested_at} as cancel_requested_at
+            from ${E}
+           where ${E.rota_executions_id} = ${sql.placeholder('execution')}
+             and ${E.rota_clients_id} = ${sql.placeholder('client')}
+             and ${E.status} = 'processing' and ${E.attempts} = ${sql.placeholder('attempt')}
+             and ${E.rota_nodes_id} = ${sql.placeholder('agent')}
+           for update
+        ),
+        att as (
+          update ${A}
+             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
+                                         else ${sql.placeholder('status')}::text end,
+                 ${col(A.exit_code)} = ${sql.placeholder('exit_code')}, ${col(A.message)} = ${sql.placeholder('message')},
+                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
+            from cur
+           where ${A.rota_executions_id} = cur.id
+             and ${A.attempt} = ${sql.placeholder('attempt')} and ${A.ended_at} is null
+          returning ${A.rota_executions_id} as id, ${A.status} as status
+        ),
+        decided as (
+          select att.id, att.status,
+                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
+                   as requeued
+            from att join cur on cur.id = att.id
+        ),
+        released as (${releaseTasksHeldBy(sql`(select id from decided)`)})
+        update ${E}
+           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
+               ${col(E.exit_code)} = ${sql.placeholder('exit_code')}, ${col(E.message)} = ${sql.placeholder('message')},
+               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
+               ${col(E.ended_at)} = case when d.requeued then null else now() end
+          from decided d
+         where ${E.rota_executions_id} = d.id
+        returning ${executionColumns(E)}, d.requeued`,
+);
 
 /**
  * An agent's result for its current attempt, in one statement (no transaction held open between
@@ -264,46 +317,15 @@ export async function finishCurrentAttempt(
   agent: { rota_clients_id: number; rota_nodes_id: number },
   result: AttemptResult & { execution_id: number; attempt: number },
 ): Promise<Settled | null> {
-  const [row] = await preparedRowsOf<ExecutionRow & { requeued: boolean }>(
-    db,
-    'rota_finish_attempt',
-    sql`with cur as (
-          select ${E.rota_executions_id} as id, ${E.attempts} as attempts,
-                 ${E.retries} as retries, ${E.cancel_requested_at} as cancel_requested_at
-            from ${E}
-           where ${E.rota_executions_id} = ${result.execution_id}
-             and ${E.rota_clients_id} = ${agent.rota_clients_id}
-             and ${E.status} = 'processing' and ${E.attempts} = ${result.attempt}
-             and ${E.rota_nodes_id} = ${agent.rota_nodes_id}
-           for update
-        ),
-        att as (
-          update ${A}
-             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
-                                         else ${result.status}::text end,
-                 ${col(A.exit_code)} = ${result.exit_code}, ${col(A.message)} = ${result.message},
-                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
-            from cur
-           where ${A.rota_executions_id} = cur.id
-             and ${A.attempt} = ${result.attempt} and ${A.ended_at} is null
-          returning ${A.rota_executions_id} as id, ${A.status} as status
-        ),
-        decided as (
-          select att.id, att.status,
-                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
-                   as requeued
-            from att join cur on cur.id = att.id
-        ),
-        released as (${releaseTasksHeldBy(sql`(select id from decided)`)})
-        update ${E}
-           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
-               ${col(E.exit_code)} = ${result.exit_code}, ${col(E.message)} = ${result.message},
-               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
-               ${col(E.ended_at)} = case when d.requeued then null else now() end
-          from decided d
-         where ${E.rota_executions_id} = d.id
-        returning ${executionColumns(E)}, d.requeued`,
-  );
+  const [row] = await finishStatement(db, {
+    execution: result.execution_id,
+    client: agent.rota_clients_id,
+    attempt: result.attempt,
+    agent: agent.rota_nodes_id,
+    status: result.status,
+    exit_code: result.exit_code,
+    message: result.message,
+  });
   if (!row) return null;
   const { requeued, ...execution } = row;
   return { execution, status: execution.status, requeued };
