@@ -199,7 +199,6 @@ export async function buildApp(options: AppOptions) {
     publisher,
     options.engine?.timings,
   );
-  const tasks = new TaskService(db, audit);
   const vms = new VmService(db, audit);
   const environments = new EnvironmentService(db, options.secretBox, audit);
   // Packages and pictures: in PostgreSQL when the database is, so every instance serves them.
@@ -226,6 +225,8 @@ export async function buildApp(options: AppOptions) {
   // Schedulings check their robot, and deleting a robot takes its deleted schedulings along.
   const robots: RobotService = new RobotService(db, audit, teams, () => schedulings);
   const schedulings = new SchedulingService(db, audit, robots, vms);
+  const robotFields = new RobotFieldService(db, audit, robots);
+  const tasks = new TaskService(db, audit, robots, robotFields);
   const agents = new AgentService(db, audit, vms, (id) => {
     dispatch.forgetAgents([id]);
     publisher.agentChanged(id);
@@ -245,7 +246,7 @@ export async function buildApp(options: AppOptions) {
     ),
     blobs,
     blobSweeper,
-    robotFields: new RobotFieldService(db, audit, robots),
+    robotFields,
     tasks,
     vms,
     agents,
@@ -254,7 +255,7 @@ export async function buildApp(options: AppOptions) {
     parameters,
     dispatch,
     runApi: new RunApiService(db, parameters, environments, tasks),
-    runs: new RunService(db, dispatch, audit),
+    runs: new RunService(db, dispatch, audit, robots, vms),
     activity: new ActivityService(db, dispatch, audit),
     dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems),
     liveHub: new LiveHub(options.events),

@@ -3,25 +3,6 @@ import type { Db } from '../../db/client.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { robotSummaries } from '../robots/views.js';
 import { schedulingSummaries } from '../schedulings/views.js';
-import { vmNames } from '../vms/views.js';
-
-/** Whether the robot is active; undefined when the client has no such robot. */
-export async function robotActive(db: Db, scope: TenantScope, robotId: number) {
-  const r = robotSummaries;
-  const [row] = await db
-    .select({ active: r.active })
-    .from(r)
-    .where(and(scope.owns(r.rota_clients_id), eq(r.rota_robots_id, robotId)));
-  return row?.active;
-}
-
-export async function vmOfClient(db: Db, scope: TenantScope, vmId: number) {
-  const [row] = await db
-    .select({ id: vmNames.rota_vms_id })
-    .from(vmNames)
-    .where(and(scope.owns(vmNames.rota_clients_id), eq(vmNames.rota_vms_id, vmId)));
-  return row !== undefined;
-}
 
 /** A scheduling's run settings and VMs, with whether its robot is active. */
 export async function schedulingToRun(db: Db, scope: TenantScope, schedulingId: number) {

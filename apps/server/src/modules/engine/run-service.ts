@@ -6,7 +6,9 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { DispatchService } from './dispatch-service.js';
 import { insertExecution, type NewExecution } from './execution-repository.js';
-import { robotActive, schedulingToRun, vmOfClient } from './run-now-repository.js';
+import type { RobotService } from '../robots/service.js';
+import type { VmService } from '../vms/service.js';
+import { schedulingToRun } from './run-now-repository.js';
 
 const robotInactive = () => new AppError('conflict', [{ field: 'id', message: 'robot_inactive' }]);
 
@@ -16,6 +18,8 @@ export class RunService {
     private readonly db: Db,
     private readonly dispatch: DispatchService,
     private readonly audit: AuditService,
+    private readonly robots: RobotService,
+    private readonly vms: VmService,
   ) {}
 
   /** The run and its audit record in one transaction; agents hear of it once committed. */
@@ -46,11 +50,10 @@ export class RunService {
     input: RobotRun,
     author: AuditAuthor,
   ): Promise<number> {
-    const active = await robotActive(this.db, scope, input.id);
-    // A robot the caller's teams hide is as absent as another client's.
-    if (active === undefined || !scope.seesRobot(input.id)) throw notFound();
-    if (!active) throw robotInactive();
-    if (input.rota_vms_id && !(await vmOfClient(this.db, scope, input.rota_vms_id))) {
+    // A robot the caller's teams hide is as absent as another client's (404).
+    const robot = await this.robots.show(scope, input.id);
+    if (!robot.active) throw robotInactive();
+    if (input.rota_vms_id && !(await this.vms.exists(scope, input.rota_vms_id))) {
       throw invalidField('rota_vms_id', 'vm_not_found');
     }
     const run: NewExecution = {

@@ -2,7 +2,6 @@ import { and, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { TaskListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaTasks } from '../../db/schema.js';
-import { robotFieldDefinitions } from '../robot-fields/views.js';
 import { robotSummaries } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
@@ -139,31 +138,6 @@ export async function deleteTasks(db: Db, scope: TenantScope, ids: number[]): Pr
     .where(scope.where(t, inArray(t.rota_tasks_id, ids), scope.robots(t.rota_robots_id)))
     .returning({ id: t.rota_tasks_id });
   return deleted.length;
-}
-
-/** Whether the robot exists in the scope (its teams included): tasks are created for it. */
-export async function robotVisible(db: Db, scope: TenantScope, robotId: number) {
-  const r = robotSummaries;
-  const [row] = await db
-    .select({ id: r.rota_robots_id })
-    .from(r)
-    .where(
-      and(
-        scope.owns(r.rota_clients_id),
-        eq(r.rota_robots_id, robotId),
-        scope.robots(r.rota_robots_id),
-      ),
-    );
-  return row !== undefined;
-}
-
-/** The robot's field definitions, which a task's data must satisfy. */
-export async function fieldsOfRobot(db: Db, scope: TenantScope, robotId: number) {
-  const f = robotFieldDefinitions;
-  return db
-    .select({ name: f.name, type: f.type, required: f.required })
-    .from(f)
-    .where(and(scope.owns(f.rota_clients_id), eq(f.rota_robots_id, robotId)));
 }
 
 /** Pending tasks past their expiration become `expired`, up to `limit` per pass. */

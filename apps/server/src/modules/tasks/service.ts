@@ -14,6 +14,8 @@ import {
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
+import type { RobotFieldService } from '../robot-fields/service.js';
+import type { RobotService } from '../robots/service.js';
 import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
@@ -28,9 +30,7 @@ import {
   type TaskRow,
   type TaskValues,
   expireDueTasks,
-  fieldsOfRobot,
   finishHeldTask,
-  robotVisible,
   takeNextTask,
 } from './repository.js';
 
@@ -58,6 +58,8 @@ export class TaskService {
   constructor(
     private readonly db: Db,
     private readonly audit: AuditService,
+    private readonly robots: RobotService,
+    private readonly fields: RobotFieldService,
   ) {}
 
   list(scope: TenantScope, query: TaskListQuery): Promise<ListResponse<Task>> {
@@ -77,7 +79,7 @@ export class TaskService {
 
   /** `data` against the robot's fields, as `data.<name>` issues. */
   private async dataIssues(scope: TenantScope, robotId: number, data: Record<string, unknown>) {
-    const fields = await fieldsOfRobot(this.db, scope, robotId);
+    const fields = await this.fields.fieldsOfRobot(scope, robotId);
     return validateTaskData(
       fields.map((f) => ({ name: f.name, type: f.type as RobotFieldType, required: f.required })),
       data,
@@ -85,7 +87,7 @@ export class TaskService {
   }
 
   async create(scope: TenantScope, input: TaskCreate, author: AuditAuthor): Promise<Task> {
-    if (!(await robotVisible(this.db, scope, input.rota_robots_id))) throw notFound();
+    if (!(await this.robots.exists(scope, input.rota_robots_id))) throw notFound();
     const issues: FieldIssue[] = await this.dataIssues(scope, input.rota_robots_id, input.data);
     const expiration = expirationInstant(input.expiration_date);
     if (expiration <= new Date()) issues.push(pastExpiration());
