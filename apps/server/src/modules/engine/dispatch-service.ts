@@ -35,7 +35,7 @@ import {
   recordLateResult,
   releaseClaim,
   renewLeases,
-  settleAttempt,
+  settleAbandoned,
   type NewExecution,
   type Settled,
 } from './execution-repository.js';
@@ -169,16 +169,7 @@ export class DispatchService {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const left = await lockRunsLeftOn(tx, agent.rota_nodes_id, held);
-      const out = [];
-      for (const execution of left) {
-        out.push(
-          await settleAttempt(tx, execution, {
-            status: 'application_error',
-            exit_code: null,
-            message: translateMessage('en', 'agent_stopped'),
-          }),
-        );
-      }
+      const out = await settleAbandoned(tx, left, translateMessage('en', 'agent_stopped'));
       await this.presence.signedOff(tx, agent.rota_nodes_id);
       return out;
     });

@@ -8,8 +8,7 @@ import {
   extendRunningLeases,
   lockExpiredLeases,
   queueDueSchedulings,
-  settleAttempt,
-  type Settled,
+  settleAbandoned,
 } from './execution-repository.js';
 import type { EnginePublisher } from './live-events.js';
 
@@ -116,17 +115,7 @@ export class EngineLoop {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const expired = await lockExpiredLeases(tx, BATCH, this.dispatch.timings.reapMarginSeconds);
-      const out: Settled[] = [];
-      for (const execution of expired) {
-        out.push(
-          await settleAttempt(tx, execution, {
-            status: 'application_error',
-            exit_code: null,
-            message: translateMessage('en', 'agent_lost'),
-          }),
-        );
-      }
-      return out;
+      return settleAbandoned(tx, expired, translateMessage('en', 'agent_lost'));
     });
     for (const s of settled) this.dispatch.afterSettle(s);
     return settled.length;

@@ -221,6 +221,24 @@ export async function settleAttempt(
 }
 
 /**
+ * Attempts whose agent is gone (lost, or stopped without them) end as application errors with
+ * `message`, each settled as `settleAttempt` decides (retried while retries remain).
+ */
+export async function settleAbandoned(
+  tx: Db,
+  executions: ExecutionRow[],
+  message: string,
+): Promise<Settled[]> {
+  const settled: Settled[] = [];
+  for (const execution of executions) {
+    settled.push(
+      await settleAttempt(tx, execution, { status: 'application_error', exit_code: null, message }),
+    );
+  }
+  return settled;
+}
+
+/**
  * Processing executions whose lease ran out `marginSeconds` ago (their agent stopped
  * heartbeating). The margin covers the agent's own fencing: it kills its robot when it could
  * not renew the lease, and that kill must be over before the run may go to another agent.
