@@ -17,6 +17,7 @@
  *   vms: rotaVms
  *   agents: rotaNodes
  *   schedulings: rotaSchedulings, rotaSchedulingVms
+  calendars: rotaCalendars
  *   parameters: rotaParameters
  *   engine: rotaExecutions, rotaExecutionAttempts, rotaExecutionLogs, engineState
  *   teams: teams, teamRobots, teamUsers
@@ -246,6 +247,12 @@ export const rotaRobots = pgTable(
       (): AnyPgColumn => rotaRobotVersions.rota_robot_versions_id,
       { onDelete: 'set null' },
     ),
+    /** A task created without a deadline is due this many minutes after it was created. */
+    task_sla_minutes: integer('task_sla_minutes'),
+    /** An unfinished task whose deadline is closer than this is at risk. */
+    task_risk_minutes: integer('task_risk_minutes'),
+    /** How often a task that ended in an application error goes back to pending. */
+    task_retries: integer('task_retries').notNull().default(0),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -330,6 +337,12 @@ export const rotaTasks = pgTable(
     status: text('status').notNull().default('pending'),
     business_error: text('business_error'),
     attempts: integer('attempts').notNull().default(0),
+    /** When the task should be finished (its SLA); null: none. */
+    deadline: timestamp('deadline', { withTimezone: true }),
+    /** Not handed out before this instant. */
+    postpone_until: timestamp('postpone_until', { withTimezone: true }),
+    /** When it reached a final status (success, business or application error, expired). */
+    finished_at: timestamp('finished_at', { withTimezone: true }),
     /** The run holding the task while it is `processing` (engine issue). */
     rota_executions_id: integer('rota_executions_id').references(
       (): AnyPgColumn => rotaExecutions.rota_executions_id,
@@ -346,7 +359,17 @@ export const rotaTasks = pgTable(
     index('rota_tasks_client_created_idx').on(t.rota_clients_id, t.created_at),
     index('rota_tasks_client_status_idx').on(t.rota_clients_id, t.status, t.created_at),
     // The order robots take their next pending task in (engine issue).
-    index('rota_tasks_next_idx').on(t.rota_robots_id, t.status, t.priority.desc(), t.created_at),
+    index('rota_tasks_next_idx').on(
+      t.rota_robots_id,
+      t.status,
+      t.priority.desc(),
+      t.deadline,
+      t.created_at,
+    ),
+    // Unfinished tasks with a deadline: the SLA counts and filters read only these.
+    index('rota_tasks_open_deadline_idx')
+      .on(t.rota_clients_id, t.deadline)
+      .where(sql`${t.status} in ('pending', 'processing') and ${t.deadline} is not null`),
     index('rota_tasks_label_trgm').using('gin', t.label.op('gin_trgm_ops')),
   ],
 );
@@ -413,15 +436,35 @@ export const rotaSchedulings = pgTable(
     rota_robots_id: integer('rota_robots_id')
       .notNull()
       .references(() => rotaRobots.rota_robots_id, { onDelete: 'restrict' }),
+    /** `interval`, `cron` or `queue` (contract SCHEDULING_TRIGGERS). */
+    trigger_type: text('trigger_type').notNull().default('interval'),
+    /** Used by `interval`; kept (not read) for the other triggers. */
     interval_minutes: integer('interval_minutes').notNull(),
+    /** A 5-field cron expression, for `cron`. */
+    cron: text('cron'),
+    /** IANA time zone `cron` is read in. */
+    time_zone: text('time_zone'),
+    /** `run_once` or `skip`: what a run missed while no server was up becomes. */
+    missed_runs: text('missed_runs').notNull().default('run_once'),
+    /** No run is queued on the calendar's excluded dates. */
+    rota_calendars_id: integer('rota_calendars_id').references(
+      (): AnyPgColumn => rotaCalendars.rota_calendars_id,
+      { onDelete: 'restrict' },
+    ),
+    /** `queue`: pending due tasks that start a run, and how many runs at most at once. */
+    min_pending: integer('min_pending').notNull().default(1),
+    max_concurrent: integer('max_concurrent').notNull().default(1),
     timeout_minutes: integer('timeout_minutes').notNull(),
     retries: integer('retries').notNull().default(0),
     priority: integer('priority').notNull().default(50),
     sleep: integer('sleep').notNull().default(0),
     active: boolean('active').notNull().default(true),
     deleted_at: timestamp('deleted_at', { withTimezone: true }),
-    /** When the scheduler queues its next run; moved on by whichever instance queues it. */
-    next_run_at: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the scheduler queues its next run; moved on by whichever instance queues it. Null
+     * when time never makes it due (a `queue` trigger, a cron without a next occurrence).
+     */
+    next_run_at: timestamp('next_run_at', { withTimezone: true }).defaultNow(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -433,12 +476,37 @@ export const rotaSchedulings = pgTable(
       .on(t.rota_clients_id, sql`lower(${t.name})`)
       .where(sql`${t.deleted_at} is null`),
     index('rota_schedulings_robot_idx').on(t.rota_robots_id),
+    index('rota_schedulings_calendar_idx').on(t.rota_calendars_id),
+    // The queue triggers the scheduler re-checks.
+    index('rota_schedulings_queue_idx')
+      .on(t.rota_robots_id)
+      .where(sql`${t.trigger_type} = 'queue' and ${t.active} and ${t.deleted_at} is null`),
     index('rota_schedulings_client_name_idx').on(t.rota_clients_id, t.name),
     index('rota_schedulings_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
     // "Deleted schedulings": their total without reading the live ones.
     index('rota_schedulings_client_deleted_idx')
       .on(t.rota_clients_id, t.deleted_at)
       .where(sql`${t.deleted_at} is not null`),
+  ],
+);
+
+/** Business calendars: dates on which schedulings that name them queue no run. */
+export const rotaCalendars = pgTable(
+  'rota_calendars',
+  {
+    rota_calendars_id: integer('rota_calendars_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    name: text('name').notNull(),
+    /** IANA time zone the excluded dates are days of. */
+    time_zone: text('time_zone').notNull(),
+    /** `YYYY-MM-DD`, sorted, unique. */
+    excluded_dates: text('excluded_dates').array().notNull().default(sql`'{}'::text[]`),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rota_calendars_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
+    index('rota_calendars_client_name_idx').on(t.rota_clients_id, t.name),
   ],
 );
 

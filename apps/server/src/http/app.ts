@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../lib/clock.js';
 import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -109,6 +110,8 @@ export interface AppOptions {
   blobSweep?: boolean;
   /** NOTIFY/LISTEN of the database (Database.events). */
   events: EventBus;
+  /** What time it is for cron, calendars and task SLAs; tests pass a FakeClock. */
+  clock?: Clock;
   /** The scheduler/reaper loop; tests turn it off and call `engine.tick()` themselves. */
   engine?: { loop?: boolean; intervalMs?: number; timings?: DispatchTimings };
 }
@@ -188,6 +191,7 @@ export async function buildApp(options: AppOptions) {
   const publisher = new EnginePublisher(options.events, (error) =>
     app.log.warn({ err: error }, 'could not publish an engine event'),
   );
+  const clock = options.clock ?? systemClock;
   const audit = new AuditService(db);
   const parameters = new ParameterService(db, options.secretBox, audit);
   const presence = new AgentPresenceService(db);

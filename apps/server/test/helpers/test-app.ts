@@ -36,6 +36,8 @@ export async function createTestApp(
     engine?: AppOptions['engine'];
     database?: Database;
     trustProxy?: boolean;
+    /** What time it is for cron, calendars and SLAs (a FakeClock in tests that move time). */
+    clock?: AppOptions['clock'];
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -56,6 +58,7 @@ export async function createTestApp(
     },
     db: database.db,
     webRoot: options.webRoot ?? null,
+    clock: options.clock,
     mailer: mailbox,
     secretBox: new SecretBox(secretKey),
     dataDir,
