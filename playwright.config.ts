@@ -1,10 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL } from './e2e/fixtures/constants';
+import { E2E_ADMIN_PASSWORD, E2E_DIR, E2E_PORT, E2E_URL } from './e2e/fixtures/constants';
 
 /** End to end on the built server and console, in Debian's Chromium (never a downloaded browser). */
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  outputDir: `${E2E_DIR}-results`,
   fullyParallel: false,
   workers: 1,
   // One retry in CI: a flaky browser test is reported as such instead of sinking a whole run.
@@ -32,15 +33,14 @@ export default defineConfig({
   },
   webServer: {
     // A fresh embedded database each run, seeded with the test users, then the real server.
-    command:
-      'rm -rf .e2e && mkdir -p .e2e && node --import tsx e2e/fixtures/seed.ts && exec node apps/server/dist/main.js > .e2e/server.log 2>&1',
+    command: `rm -rf ${E2E_DIR} && mkdir -p ${E2E_DIR} && node --import tsx e2e/fixtures/seed.ts && exec node apps/server/dist/main.js > ${E2E_DIR}/server.log 2>&1`,
     url: `${E2E_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: '.e2e/data',
+      DATA_DIR: `${E2E_DIR}/data`,
       PUBLIC_URL: E2E_URL,
       ROTA_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       LOG_LEVEL: 'info',
