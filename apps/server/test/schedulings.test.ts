@@ -203,8 +203,9 @@ describe('schedulings', () => {
     expect(en.body.errors).toEqual([
       { field: 'name', message: 'Required name' },
       { field: 'rota_robots_id', message: 'Required robot' },
-      { field: 'interval_minutes', message: 'Required interval' },
       { field: 'timeout_minutes', message: 'Required timeout' },
+      // An interval is required of the `interval` trigger (the default) only: checked last.
+      { field: 'interval_minutes', message: 'Required interval' },
     ]);
     const shapes = await c.admin.post(
       `${B}/create`,
@@ -227,8 +228,8 @@ describe('schedulings', () => {
     const inPt = await pt.post(`${B}/create`, { name: 'Só nome' });
     expect(inPt.body.errors).toEqual([
       { field: 'rota_robots_id', message: 'Robô obrigatório' },
-      { field: 'interval_minutes', message: 'Intervalo obrigatório' },
       { field: 'timeout_minutes', message: 'Timeout obrigatório' },
+      { field: 'interval_minutes', message: 'Intervalo obrigatório' },
     ]);
     const range = await pt.post(`${B}/create`, scheduling('Fora', { retries: 11 }));
     expect(range.body.errors).toEqual([

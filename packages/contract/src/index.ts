@@ -9,6 +9,7 @@ export * from './tasks.js';
 export * from './vms.js';
 export * from './agents.js';
 export * from './schedulings.js';
+export * from './calendars.js';
 export * from './parameters.js';
 export * from './executions.js';
 export * from './dashboard.js';

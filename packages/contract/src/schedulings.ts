@@ -14,7 +14,44 @@ export const SCHEDULING_LIMITS = {
   retries: { min: 0, max: 10 },
   priority: { min: 1, max: 100 },
   sleep: { min: 0, max: 86400 },
+  min_pending: { min: 1, max: 100000 },
+  max_concurrent: { min: 1, max: 100 },
 } as const;
+
+/** What starts a scheduling's runs: every N minutes, a cron expression, or pending tasks. */
+export const SCHEDULING_TRIGGERS = ['interval', 'cron', 'queue'] as const;
+export type SchedulingTrigger = (typeof SCHEDULING_TRIGGERS)[number];
+
+/** What a run missed while no server was up becomes: one late run, or none. */
+export const MISSED_RUNS = ['run_once', 'skip'] as const;
+export type MissedRuns = (typeof MISSED_RUNS)[number];
+
+/** An IANA time zone this runtime knows (`America/Sao_Paulo`, `UTC`). */
+export function isTimeZone(value: string): boolean {
+  if (!value || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZoneSchema = z
+  .string({ error: msg('invalid_time_zone') })
+  .trim()
+  .refine(isTimeZone, msg('invalid_time_zone'));
+
+/**
+ * Five fields (minute hour day-of-month month day-of-week); whether each field means something
+ * is the server's cron library's call (it answers `invalid_cron` on the field).
+ */
+export const cronSchema = z
+  .string({ error: msg('required_cron') })
+  .trim()
+  .min(1, msg('required_cron'))
+  .max(200, msg('too_long'))
+  .refine((v) => v.split(/\s+/).length === 5, msg('invalid_cron'));
 
 export const DELETED_FILTERS = ['not_deleted', 'deleted', 'all'] as const;
 export type DeletedFilter = (typeof DELETED_FILTERS)[number];
@@ -27,7 +64,17 @@ export const schedulingSchema = z.object({
   name: z.string(),
   rota_robots_id: z.number().int(),
   rota_robots_name: z.string(),
+  trigger_type: z.enum(SCHEDULING_TRIGGERS),
+  /** Read by `interval` only; the others keep the last one set. */
   interval_minutes: z.number().int(),
+  cron: z.string().nullable(),
+  time_zone: z.string().nullable(),
+  missed_runs: z.enum(MISSED_RUNS),
+  rota_calendars_id: z.number().int().nullable(),
+  min_pending: z.number().int(),
+  max_concurrent: z.number().int(),
+  /** ISO 8601 with offset; null when inactive, deleted, a `queue` trigger, or never again. */
+  next_run_at: z.string().nullable(),
   timeout_minutes: z.number().int(),
   retries: z.number().int(),
   priority: z.number().int(),
@@ -44,6 +91,13 @@ const L = SCHEDULING_LIMITS;
 const schedulingFields = {
   name: requiredTextSchema(120, 'required_name'),
   rota_robots_id: requiredIdSchema('required_robot'),
+  trigger_type: z.enum(SCHEDULING_TRIGGERS, { error: msg('invalid_value') }),
+  cron: cronSchema.nullable(),
+  time_zone: timeZoneSchema.nullable(),
+  missed_runs: z.enum(MISSED_RUNS, { error: msg('invalid_value') }),
+  rota_calendars_id: idSchema.nullable(),
+  min_pending: boundedIntSchema(L.min_pending.min, L.min_pending.max),
+  max_concurrent: boundedIntSchema(L.max_concurrent.min, L.max_concurrent.max),
   interval_minutes: boundedIntSchema(
     L.interval_minutes.min,
     L.interval_minutes.max,
@@ -61,21 +115,51 @@ const schedulingFields = {
   vms: z.array(idSchema).max(500, msg('too_long')),
 };
 
+/**
+ * The fields each trigger needs; the server checks the same on the merged row of an update.
+ * `time_zone` left out means the server's (`TZ`).
+ */
 export const schedulingCreateSchema = z.object({
   ...schedulingFields,
+  trigger_type: schedulingFields.trigger_type.default('interval'),
+  interval_minutes: schedulingFields.interval_minutes.optional(),
+  cron: schedulingFields.cron.optional(),
+  time_zone: schedulingFields.time_zone.optional(),
+  missed_runs: schedulingFields.missed_runs.default('run_once'),
+  rota_calendars_id: schedulingFields.rota_calendars_id.optional(),
+  min_pending: schedulingFields.min_pending.default(1),
+  max_concurrent: schedulingFields.max_concurrent.default(1),
   retries: schedulingFields.retries.default(0),
   priority: schedulingFields.priority.default(50),
   sleep: schedulingFields.sleep.default(0),
   active: schedulingFields.active.default(true),
   vms: schedulingFields.vms.default([]),
-});
+})
+  // `when`: said beside the other fields' errors, not only once they are all right.
+  .refine((v) => v.trigger_type !== 'interval' || v.interval_minutes !== undefined, {
+    path: ['interval_minutes'],
+    error: msg('required_interval'),
+    when: () => true,
+  })
+  .refine((v) => v.trigger_type !== 'cron' || Boolean(v.cron), {
+    path: ['cron'],
+    error: msg('required_cron'),
+    when: () => true,
+  });
 export type SchedulingCreate = z.infer<typeof schedulingCreateSchema>;
 
 export const schedulingUpdateSchema = z.object({
   id: idSchema,
   name: schedulingFields.name.optional(),
   rota_robots_id: schedulingFields.rota_robots_id.optional(),
+  trigger_type: schedulingFields.trigger_type.optional(),
   interval_minutes: schedulingFields.interval_minutes.optional(),
+  cron: schedulingFields.cron.optional(),
+  time_zone: schedulingFields.time_zone.optional(),
+  missed_runs: schedulingFields.missed_runs.optional(),
+  rota_calendars_id: schedulingFields.rota_calendars_id.optional(),
+  min_pending: schedulingFields.min_pending.optional(),
+  max_concurrent: schedulingFields.max_concurrent.optional(),
   timeout_minutes: schedulingFields.timeout_minutes.optional(),
   retries: schedulingFields.retries.optional(),
   priority: schedulingFields.priority.optional(),
@@ -85,13 +169,28 @@ export const schedulingUpdateSchema = z.object({
 });
 export type SchedulingUpdate = z.infer<typeof schedulingUpdateSchema>;
 
+/** The next five runs a scheduling would queue, as the user types it. */
+export const schedulingPreviewSchema = z.object({
+  trigger_type: schedulingFields.trigger_type.default('interval'),
+  cron: schedulingFields.cron.optional(),
+  time_zone: schedulingFields.time_zone.optional(),
+  interval_minutes: schedulingFields.interval_minutes.optional(),
+  rota_calendars_id: schedulingFields.rota_calendars_id.optional(),
+});
+export type SchedulingPreview = z.infer<typeof schedulingPreviewSchema>;
+
+export const schedulingPreviewResultSchema = z.object({ next: z.array(z.string()) });
+export type SchedulingPreviewResult = z.infer<typeof schedulingPreviewResultSchema>;
+
 export const schedulingListQuerySchema = listQuerySchema.extend({
   sort: z
-    .enum(['name', 'interval_minutes', 'priority', 'created_at', 'deleted_at'])
+    .enum(['name', 'interval_minutes', 'priority', 'next_run_at', 'created_at', 'deleted_at'])
     .default('name'),
   deleted: z.enum(DELETED_FILTERS, { error: msg('invalid_value') }).default('not_deleted'),
   rota_robots_id: idSchema.optional(),
   active: z.boolean({ error: msg('invalid_value') }).optional(),
+  trigger_type: z.enum(SCHEDULING_TRIGGERS, { error: msg('invalid_value') }).optional(),
+  rota_calendars_id: idSchema.optional(),
 });
 export type SchedulingListQuery = z.infer<typeof schedulingListQuerySchema>;
 

@@ -8,12 +8,18 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import { robotSummaries as robots } from '../robots/views.js';
 import { vmNames } from '../vms/views.js';
 
-export type SchedulingFields = Omit<SchedulingCreate, 'vms'>;
+/** What is stored: the create fields with the interval, time zone and first run settled. */
+export type SchedulingFields = Omit<SchedulingCreate, 'vms' | 'interval_minutes' | 'time_zone'> & {
+  interval_minutes: number;
+  time_zone: string | null;
+  next_run_at: Date | null;
+};
 
 const sortable = {
   name: rotaSchedulings.name,
   interval_minutes: rotaSchedulings.interval_minutes,
   priority: rotaSchedulings.priority,
+  next_run_at: rotaSchedulings.next_run_at,
   created_at: rotaSchedulings.created_at,
   deleted_at: rotaSchedulings.deleted_at,
 } as const;
@@ -35,7 +41,15 @@ function selectSchedulings(db: Db, scope: TenantScope) {
       name: rotaSchedulings.name,
       rota_robots_id: rotaSchedulings.rota_robots_id,
       rota_robots_name: robots.name,
+      trigger_type: rotaSchedulings.trigger_type,
       interval_minutes: rotaSchedulings.interval_minutes,
+      cron: rotaSchedulings.cron,
+      time_zone: rotaSchedulings.time_zone,
+      missed_runs: rotaSchedulings.missed_runs,
+      rota_calendars_id: rotaSchedulings.rota_calendars_id,
+      min_pending: rotaSchedulings.min_pending,
+      max_concurrent: rotaSchedulings.max_concurrent,
+      next_run_at: rotaSchedulings.next_run_at,
       timeout_minutes: rotaSchedulings.timeout_minutes,
       retries: rotaSchedulings.retries,
       priority: rotaSchedulings.priority,
@@ -74,6 +88,12 @@ export async function listSchedulings(db: Db, scope: TenantScope, query: Schedul
       ? undefined
       : eq(rotaSchedulings.rota_robots_id, query.rota_robots_id),
     query.active === undefined ? undefined : eq(rotaSchedulings.active, query.active),
+    query.trigger_type === undefined
+      ? undefined
+      : eq(rotaSchedulings.trigger_type, query.trigger_type),
+    query.rota_calendars_id === undefined
+      ? undefined
+      : eq(rotaSchedulings.rota_calendars_id, query.rota_calendars_id),
   ];
   const where = scope.where(rotaSchedulings, deletedFilter[query.deleted], ...filters);
   return pageOf(
@@ -142,7 +162,7 @@ export async function updateScheduling(
   db: Db,
   scope: TenantScope,
   id: number,
-  values: Omit<SchedulingUpdate, 'id' | 'vms'>,
+  values: Omit<SchedulingUpdate, 'id' | 'vms'> & { next_run_at?: Date | null },
 ): Promise<boolean> {
   const updated = await db
     .update(rotaSchedulings)

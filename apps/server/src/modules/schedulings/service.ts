@@ -33,7 +33,16 @@ export const toScheduling = (row: SchedulingRow, vms: VmRef[]): Scheduling => ({
   name: row.name,
   rota_robots_id: row.rota_robots_id,
   rota_robots_name: row.rota_robots_name,
+  trigger_type: row.trigger_type as Scheduling['trigger_type'],
   interval_minutes: row.interval_minutes,
+  cron: row.cron,
+  time_zone: row.time_zone,
+  missed_runs: row.missed_runs as Scheduling['missed_runs'],
+  rota_calendars_id: row.rota_calendars_id,
+  min_pending: row.min_pending,
+  max_concurrent: row.max_concurrent,
+  next_run_at:
+    row.active && !row.deleted_at && row.trigger_type !== 'queue' ? isoOrNull(row.next_run_at) : null,
   timeout_minutes: row.timeout_minutes,
   retries: row.retries,
   priority: row.priority,
@@ -102,7 +111,14 @@ export class SchedulingService {
           const created = await missingAs(
             'rota_robots_id',
             'robot_not_found',
-            insertScheduling(tx, scope, fields),
+            insertScheduling(tx, scope, {
+              ...fields,
+              // Kept for a later switch back to `interval`; an hour when never given.
+              interval_minutes: fields.interval_minutes ?? 60,
+              time_zone: fields.time_zone ?? null,
+              // TODO(issue 13, cron helper): a cron's first occurrence, calendars.
+              next_run_at: fields.trigger_type === 'queue' ? null : new Date(),
+            }),
           );
           await missingAs('vms', 'vm_not_found', replaceSchedulingVms(tx, scope, created, vmIds));
           return this.showIn(tx, scope, created);
