@@ -179,6 +179,8 @@ export const robotTaskSchema = z.object({
   data: z.record(z.string(), z.unknown()),
   priority: z.number().int(),
   expiration_date: z.string(),
+  /** When it should be finished (ISO); null: no deadline. */
+  deadline: z.string().nullable(),
   attempts: z.number().int(),
 });
 export type RobotTask = z.infer<typeof robotTaskSchema>;
@@ -189,9 +191,15 @@ export const robotTaskNextResponseSchema = z.object({ data: robotTaskSchema.null
 /** `POST task/finish`. */
 export const robotTaskFinishSchema = z.object({
   id: idSchema,
-  status: z.enum(['success', 'business_error']),
+  /**
+   * `application_error`: the robot failed on it; it goes back to pending until the robot's
+   * `task_retries` are spent, then stays `application_error`.
+   */
+  status: z.enum(['success', 'business_error', 'application_error']),
   /** The robot's words: output, so stored with NUL replaced rather than refused. */
   business_error: z.string().trim().max(2000).transform(toStorable).nullish(),
+  /** What went wrong, for `application_error` (kept in the task's `business_error`). */
+  message: z.string().trim().max(2000).transform(toStorable).nullish(),
 });
 export type RobotTaskFinish = z.infer<typeof robotTaskFinishSchema>;
 

@@ -41,6 +41,15 @@ export const dashboardSchema = z.object({
     }),
   ),
   totals: z.object({ executions: z.number().int(), robots: z.number().int() }),
+  /** Robots with unfinished tasks at risk or past their deadline now, most breached first. */
+  task_sla: z.array(
+    z.object({
+      rota_robots_id: z.number().int(),
+      rota_robots_name: z.string(),
+      at_risk: z.number().int(),
+      breached: z.number().int(),
+    }),
+  ),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 

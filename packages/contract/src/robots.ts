@@ -20,10 +20,32 @@ export const robotSchema = z.object({
   current_version: z
     .object({ rota_robot_versions_id: z.number().int(), version: z.string() })
     .nullable(),
+  /** A task created without a deadline is due this many minutes later; null: no default. */
+  task_sla_minutes: z.number().int().nullable(),
+  /** An unfinished task closer than this to its deadline is at risk; null: never at risk. */
+  task_risk_minutes: z.number().int().nullable(),
+  /** How often a task ending in an application error goes back to pending. */
+  task_retries: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Robot = z.infer<typeof robotSchema>;
+
+/** Minutes for the task SLA fields: one minute to one year. */
+export const ROBOT_TASK_MINUTES_MAX = 525_600;
+export const ROBOT_TASK_RETRIES_MAX = 10;
+
+const taskMinutesSchema = z
+  .number({ error: msg('invalid_number') })
+  .int(msg('invalid_integer'))
+  .min(1, msg('out_of_range_task_minutes'))
+  .max(ROBOT_TASK_MINUTES_MAX, msg('out_of_range_task_minutes'));
+
+const taskRetriesSchema = z
+  .number({ error: msg('invalid_number') })
+  .int(msg('invalid_integer'))
+  .min(0, msg('out_of_range_task_retries'))
+  .max(ROBOT_TASK_RETRIES_MAX, msg('out_of_range_task_retries'));
 
 const robotFields = {
   name: requiredTextSchema(120, 'required_process_name'),
@@ -31,6 +53,9 @@ const robotFields = {
   executor: requiredTextSchema(1000, 'required_executor'),
   remote_root: optionalTextSchema(500),
   active: z.boolean({ error: msg('invalid_value') }).default(true),
+  task_sla_minutes: taskMinutesSchema.nullish(),
+  task_risk_minutes: taskMinutesSchema.nullish(),
+  task_retries: taskRetriesSchema.default(0),
 };
 
 export const robotCreateSchema = z.object(robotFields);
@@ -43,6 +68,11 @@ export const robotUpdateSchema = z.object({
   executor: robotFields.executor.optional(),
   remote_root: robotFields.remote_root.optional(),
   active: z.boolean({ error: msg('invalid_value') }).optional(),
+  /** null clears it. */
+  task_sla_minutes: taskMinutesSchema.nullable().optional(),
+  /** null clears it. */
+  task_risk_minutes: taskMinutesSchema.nullable().optional(),
+  task_retries: taskRetriesSchema.optional(),
 });
 export type RobotUpdate = z.infer<typeof robotUpdateSchema>;
 

@@ -23,6 +23,14 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TASK_DEFAULT_PRIORITY = 50;
 
+/**
+ * Where a task stands against its deadline: `on_time`, `at_risk` (closer than the robot's
+ * `task_risk_minutes`) or `breached` while pending or processing; `met` or `missed` once final.
+ * A task without a deadline has none (null).
+ */
+export const TASK_SLA_STATES = ['on_time', 'at_risk', 'breached', 'met', 'missed'] as const;
+export type TaskSlaState = (typeof TASK_SLA_STATES)[number];
+
 /** A work item a robot consumes; `data` follows the robot's fields. */
 export const taskSchema = z.object({
   rota_tasks_id: z.number().int(),
@@ -35,6 +43,13 @@ export const taskSchema = z.object({
   status: z.enum(TASK_STATUSES),
   business_error: z.string().nullable(),
   attempts: z.number().int(),
+  /** When it should be finished (ISO); null: no deadline. */
+  deadline: z.string().nullable(),
+  /** Not handed to a robot before this instant (ISO); null: at once. */
+  postpone_until: z.string().nullable(),
+  sla_state: z.enum(TASK_SLA_STATES).nullable(),
+  /** When it reached a final status (ISO); null while pending or processing. */
+  finished_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -81,6 +96,13 @@ export const expirationDateSchema = z
   .min(1, msg('required_expiration_date'))
   .refine((v) => isIsoDate(v) || isIsoDateTime(v), msg('invalid_date'));
 
+/** An instant for `deadline` and `postpone_until`: an ISO 8601 date-time. */
+export const taskInstantSchema = z
+  .string({ error: msg('invalid_date') })
+  .trim()
+  .max(40, msg('invalid_date'))
+  .refine(isIsoDateTime, msg('invalid_date'));
+
 const taskData = z.record(z.string(), z.unknown(), { error: msg('invalid_type_json') });
 
 export const taskCreateSchema = z.object({
@@ -89,6 +111,9 @@ export const taskCreateSchema = z.object({
   data: taskData.default({}),
   priority: boundedIntSchema(1, 100).default(TASK_DEFAULT_PRIORITY),
   expiration_date: expirationDateSchema,
+  /** Absent: created_at plus the robot's `task_sla_minutes`, when it has one. */
+  deadline: taskInstantSchema.nullish(),
+  postpone_until: taskInstantSchema.nullish(),
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
 
@@ -98,16 +123,21 @@ export const taskUpdateSchema = z.object({
   data: taskData.optional(),
   priority: boundedIntSchema(1, 100).optional(),
   expiration_date: expirationDateSchema.optional(),
+  /** null clears it. */
+  deadline: taskInstantSchema.nullable().optional(),
+  /** null clears it. */
+  postpone_until: taskInstantSchema.nullable().optional(),
 });
 export type TaskUpdate = z.infer<typeof taskUpdateSchema>;
 
 export const taskListQuerySchema = listQuerySchema.extend({
   sort: z
-    .enum(['created_at', 'priority', 'expiration_date', 'status', 'label'])
+    .enum(['created_at', 'priority', 'expiration_date', 'deadline', 'status', 'label'])
     .default('created_at'),
   order: z.enum(['asc', 'desc']).default('desc'),
   rota_robots_id: idSchema.optional(),
   status: z.enum(TASK_STATUSES, { error: msg('invalid_value') }).optional(),
+  sla_state: z.enum(TASK_SLA_STATES, { error: msg('invalid_value') }).optional(),
   ...dateRangeFilterShape,
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;

@@ -230,7 +230,7 @@ export async function buildApp(options: AppOptions) {
   const robots: RobotService = new RobotService(db, audit, teams, () => schedulings);
   const schedulings = new SchedulingService(db, audit, robots, vms);
   const robotFields = new RobotFieldService(db, audit, robots);
-  const tasks = new TaskService(db, audit, robots, robotFields);
+  const tasks = new TaskService(db, audit, robots, robotFields, clock);
   const agents = new AgentService(db, audit, vms, (id) => {
     dispatch.forgetAgents([id]);
     publisher.agentChanged(id);
@@ -261,7 +261,7 @@ export async function buildApp(options: AppOptions) {
     runApi: new RunApiService(db, parameters, environments, tasks),
     runs: new RunService(db, dispatch, audit, robots, vms),
     activity: new ActivityService(db, dispatch, audit),
-    dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems),
+    dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems, tasks),
     liveHub: new LiveHub(options.events),
     audit,
     userClients,

@@ -1585,7 +1585,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Robots per category, executions per day, agents, VMs, the robots failing most */
+        /** Robots per category, executions per day, agents, VMs, the robots failing most, tasks at risk or breached */
         post: operations["dashboardGet"];
         delete?: never;
         options?: never;
@@ -2166,7 +2166,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Finish a task this run holds, as success or business error */
+        /** Finish a task this run holds: success, business error or application error */
         post: operations["runApiTasksFinish"];
         delete?: never;
         options?: never;
@@ -5065,6 +5065,9 @@ export interface operations {
                                 rota_robot_versions_id: number;
                                 version: string;
                             } | null;
+                            task_sla_minutes: number | null;
+                            task_risk_minutes: number | null;
+                            task_retries: number;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -5165,6 +5168,9 @@ export interface operations {
                                 rota_robot_versions_id: number;
                                 version: string;
                             } | null;
+                            task_sla_minutes: number | null;
+                            task_risk_minutes: number | null;
+                            task_retries: number;
                             created_at: string;
                             updated_at: string;
                         };
@@ -5243,6 +5249,10 @@ export interface operations {
                     remote_root?: string | null;
                     /** @default true */
                     active?: boolean;
+                    task_sla_minutes?: number | null;
+                    task_risk_minutes?: number | null;
+                    /** @default 0 */
+                    task_retries?: number;
                 };
             };
         };
@@ -5266,6 +5276,9 @@ export interface operations {
                                 rota_robot_versions_id: number;
                                 version: string;
                             } | null;
+                            task_sla_minutes: number | null;
+                            task_risk_minutes: number | null;
+                            task_retries: number;
                             created_at: string;
                             updated_at: string;
                         };
@@ -5344,6 +5357,9 @@ export interface operations {
                     executor?: string;
                     remote_root?: string | null;
                     active?: boolean;
+                    task_sla_minutes?: number | null;
+                    task_risk_minutes?: number | null;
+                    task_retries?: number;
                 };
             };
         };
@@ -6618,7 +6634,7 @@ export interface operations {
                      * @default created_at
                      * @enum {string}
                      */
-                    sort?: "created_at" | "priority" | "expiration_date" | "status" | "label";
+                    sort?: "created_at" | "priority" | "expiration_date" | "deadline" | "status" | "label";
                     /**
                      * @default desc
                      * @enum {string}
@@ -6627,6 +6643,8 @@ export interface operations {
                     rota_robots_id?: number;
                     /** @enum {string} */
                     status?: "pending" | "processing" | "success" | "business_error" | "application_error" | "expired";
+                    /** @enum {string} */
+                    sla_state?: "on_time" | "at_risk" | "breached" | "met" | "missed";
                     startDate?: string;
                     endDate?: string;
                 };
@@ -6654,6 +6672,11 @@ export interface operations {
                             status: "pending" | "processing" | "success" | "business_error" | "application_error" | "expired";
                             business_error: string | null;
                             attempts: number;
+                            deadline: string | null;
+                            postpone_until: string | null;
+                            /** @enum {string|null} */
+                            sla_state: "on_time" | "at_risk" | "breached" | "met" | "missed" | null;
+                            finished_at: string | null;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -6757,6 +6780,11 @@ export interface operations {
                             status: "pending" | "processing" | "success" | "business_error" | "application_error" | "expired";
                             business_error: string | null;
                             attempts: number;
+                            deadline: string | null;
+                            postpone_until: string | null;
+                            /** @enum {string|null} */
+                            sla_state: "on_time" | "at_risk" | "breached" | "met" | "missed" | null;
+                            finished_at: string | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -6838,6 +6866,8 @@ export interface operations {
                     /** @default 50 */
                     priority?: number;
                     expiration_date: string;
+                    deadline?: string | null;
+                    postpone_until?: string | null;
                 };
             };
         };
@@ -6864,6 +6894,11 @@ export interface operations {
                             status: "pending" | "processing" | "success" | "business_error" | "application_error" | "expired";
                             business_error: string | null;
                             attempts: number;
+                            deadline: string | null;
+                            postpone_until: string | null;
+                            /** @enum {string|null} */
+                            sla_state: "on_time" | "at_risk" | "breached" | "met" | "missed" | null;
+                            finished_at: string | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -6943,6 +6978,8 @@ export interface operations {
                     };
                     priority?: number;
                     expiration_date?: string;
+                    deadline?: string | null;
+                    postpone_until?: string | null;
                 };
             };
         };
@@ -8392,7 +8429,7 @@ export interface operations {
                      * @default name
                      * @enum {string}
                      */
-                    sort?: "name" | "interval_minutes" | "priority" | "created_at" | "deleted_at";
+                    sort?: "name" | "interval_minutes" | "priority" | "next_run_at" | "created_at" | "deleted_at";
                     /**
                      * @default asc
                      * @enum {string}
@@ -8405,6 +8442,9 @@ export interface operations {
                     deleted?: "not_deleted" | "deleted" | "all";
                     rota_robots_id?: number;
                     active?: boolean;
+                    /** @enum {string} */
+                    trigger_type?: "interval" | "cron" | "queue";
+                    rota_calendars_id?: number;
                 };
             };
         };
@@ -8421,7 +8461,17 @@ export interface operations {
                             name: string;
                             rota_robots_id: number;
                             rota_robots_name: string;
+                            /** @enum {string} */
+                            trigger_type: "interval" | "cron" | "queue";
                             interval_minutes: number;
+                            cron: string | null;
+                            time_zone: string | null;
+                            /** @enum {string} */
+                            missed_runs: "run_once" | "skip";
+                            rota_calendars_id: number | null;
+                            min_pending: number;
+                            max_concurrent: number;
+                            next_run_at: string | null;
                             timeout_minutes: number;
                             retries: number;
                             priority: number;
@@ -8526,7 +8576,17 @@ export interface operations {
                             name: string;
                             rota_robots_id: number;
                             rota_robots_name: string;
+                            /** @enum {string} */
+                            trigger_type: "interval" | "cron" | "queue";
                             interval_minutes: number;
+                            cron: string | null;
+                            time_zone: string | null;
+                            /** @enum {string} */
+                            missed_runs: "run_once" | "skip";
+                            rota_calendars_id: number | null;
+                            min_pending: number;
+                            max_concurrent: number;
+                            next_run_at: string | null;
                             timeout_minutes: number;
                             retries: number;
                             priority: number;
@@ -8611,7 +8671,24 @@ export interface operations {
                 "application/json": {
                     name: string;
                     rota_robots_id: number;
-                    interval_minutes: number;
+                    /**
+                     * @default interval
+                     * @enum {string}
+                     */
+                    trigger_type?: "interval" | "cron" | "queue";
+                    cron?: string | null;
+                    time_zone?: string | null;
+                    /**
+                     * @default run_once
+                     * @enum {string}
+                     */
+                    missed_runs?: "run_once" | "skip";
+                    rota_calendars_id?: number | null;
+                    /** @default 1 */
+                    min_pending?: number;
+                    /** @default 1 */
+                    max_concurrent?: number;
+                    interval_minutes?: number;
                     timeout_minutes: number;
                     /** @default 0 */
                     retries?: number;
@@ -8640,7 +8717,17 @@ export interface operations {
                             name: string;
                             rota_robots_id: number;
                             rota_robots_name: string;
+                            /** @enum {string} */
+                            trigger_type: "interval" | "cron" | "queue";
                             interval_minutes: number;
+                            cron: string | null;
+                            time_zone: string | null;
+                            /** @enum {string} */
+                            missed_runs: "run_once" | "skip";
+                            rota_calendars_id: number | null;
+                            min_pending: number;
+                            max_concurrent: number;
+                            next_run_at: string | null;
                             timeout_minutes: number;
                             retries: number;
                             priority: number;
@@ -8726,7 +8813,16 @@ export interface operations {
                     id: number;
                     name?: string;
                     rota_robots_id?: number;
+                    /** @enum {string} */
+                    trigger_type?: "interval" | "cron" | "queue";
                     interval_minutes?: number;
+                    cron?: string | null;
+                    time_zone?: string | null;
+                    /** @enum {string} */
+                    missed_runs?: "run_once" | "skip";
+                    rota_calendars_id?: number | null;
+                    min_pending?: number;
+                    max_concurrent?: number;
                     timeout_minutes?: number;
                     retries?: number;
                     priority?: number;
@@ -10379,6 +10475,12 @@ export interface operations {
                                 executions: number;
                                 robots: number;
                             };
+                            task_sla: {
+                                rota_robots_id: number;
+                                rota_robots_name: string;
+                                at_risk: number;
+                                breached: number;
+                            }[];
                         };
                     };
                 };
@@ -13434,6 +13536,7 @@ export interface operations {
                             };
                             priority: number;
                             expiration_date: string;
+                            deadline: string | null;
                             attempts: number;
                         } | null;
                     };
@@ -13507,8 +13610,9 @@ export interface operations {
                 "application/json": {
                     id: number;
                     /** @enum {string} */
-                    status: "success" | "business_error";
+                    status: "success" | "business_error" | "application_error";
                     business_error?: string | null;
+                    message?: string | null;
                 };
             };
         };

@@ -15,7 +15,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardServic
       schema: {
         tags: ['dashboard'],
         security: bearerSecurity,
-        summary: 'Robots per category, executions per day, agents, VMs, the robots failing most',
+        summary:
+          'Robots per category, executions per day, agents, VMs, the robots failing most, tasks at risk or breached',
         body: dashboardQuerySchema,
         response: { 200: dashboardResponseSchema, ...errorResponses },
       },

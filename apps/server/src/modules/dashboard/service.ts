@@ -9,6 +9,7 @@ import type { AgentService } from '../agents/service.js';
 import type { ExecutionStatsService } from '../engine/execution-stats-service.js';
 import { assertDateRange, localDay } from '../../lib/date-range.js';
 import type { StatusItemService } from '../status-items/service.js';
+import type { TaskService } from '../tasks/service.js';
 import type { VmService } from '../vms/service.js';
 
 /** The server's time zone (DESIGN §4: days are read in TZ), for grouping by day in SQL. */
@@ -31,13 +32,17 @@ function daysOf(startDate: string, endDate: string): string[] {
 const zeroCounts = () =>
   Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, 0])) as Record<ExecutionStatus, number>;
 
-/** `/dashboard`: robots per category, executions per day, agents, VMs, the robots failing most. */
+/**
+ * `/dashboard`: robots per category, executions per day, agents, VMs, the robots failing most,
+ * and the robots with tasks at risk or breached now.
+ */
 export class DashboardService {
   constructor(
     private readonly executions: ExecutionStatsService,
     private readonly agents: AgentService,
     private readonly vms: VmService,
     private readonly statusItems: StatusItemService,
+    private readonly tasks: TaskService,
   ) {}
 
   async show(scope: TenantScope, query: DashboardQuery): Promise<Dashboard> {
@@ -46,13 +51,15 @@ export class DashboardService {
     // The client's status items say which category each status counts in (DESIGN §6 defaults).
     const categoryOf = await this.statusItems.categories(scope);
     const failures = EXECUTION_STATUSES.filter((s) => categoryOf[s] === 'failure');
-    const [latest, perDay, failing, agentCounts, vms] = await Promise.all([
+    const [latest, perDay, failing, agentCounts, vms, taskSla] = await Promise.all([
       // Each robot's latest execution in the range (none: Idle).
       this.executions.latestStatusCounts(scope, range),
       this.executions.countsPerDay(scope, range, TIME_ZONE),
       this.executions.mostFailing(scope, range, failures),
       this.agents.count(scope),
       this.vms.count(scope),
+      // Now, whatever the range: a deadline is at risk or breached at this moment.
+      this.tasks.slaCounts(scope),
     ]);
 
     const categories = { process: 0, failure: 0, others: 0, idle: 0 };
@@ -81,6 +88,7 @@ export class DashboardService {
         executions: f.executions,
       })),
       totals: { executions, robots },
+      task_sla: taskSla,
     };
   }
 }

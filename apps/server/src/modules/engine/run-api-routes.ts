@@ -64,7 +64,7 @@ export const runApiRoutes: FastifyPluginAsyncZod<{ runApi: RunApiService }> = as
       schema: {
         tags,
         security,
-        summary: 'Finish a task this run holds, as success or business error',
+        summary: 'Finish a task this run holds: success, business error or application error',
         body: robotTaskFinishSchema,
         response: { 200: messageResponseSchema, ...errorResponses },
       },

@@ -16,6 +16,9 @@ const columns = {
   active: rotaRobots.active,
   current_version_id: versions.rota_robot_versions_id,
   current_version: versions.version,
+  task_sla_minutes: rotaRobots.task_sla_minutes,
+  task_risk_minutes: rotaRobots.task_risk_minutes,
+  task_retries: rotaRobots.task_retries,
   created_at: rotaRobots.created_at,
   updated_at: rotaRobots.updated_at,
 };

@@ -28,6 +28,9 @@ export const toRobot = (row: RobotRow): Robot => ({
     row.current_version_id !== null && row.current_version !== null
       ? { rota_robot_versions_id: row.current_version_id, version: row.current_version }
       : null,
+  task_sla_minutes: row.task_sla_minutes,
+  task_risk_minutes: row.task_risk_minutes,
+  task_retries: row.task_retries,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
@@ -55,6 +58,21 @@ export class RobotService {
   /** A robot the scope sees exists: what fields, versions, tasks and schedulings may hang off. */
   exists(scope: TenantScope, id: number): Promise<boolean> {
     return robotExists(this.db, scope, id);
+  }
+
+  /** The robot's task SLA settings (null: the scope does not see it). */
+  async taskSettings(
+    scope: TenantScope,
+    id: number,
+  ): Promise<Pick<Robot, 'task_sla_minutes' | 'task_risk_minutes' | 'task_retries'> | null> {
+    const row = await findRobot(this.db, scope, id);
+    return row
+      ? {
+          task_sla_minutes: row.task_sla_minutes,
+          task_risk_minutes: row.task_risk_minutes,
+          task_retries: row.task_retries,
+        }
+      : null;
   }
 
   /** `exists`, read in the caller's transaction. */

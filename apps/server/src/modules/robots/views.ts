@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { rotaRobots } from '../../db/schema.js';
 
@@ -16,6 +17,12 @@ export const robotSummaries = qb
     remote_root: rotaRobots.remote_root,
     active: rotaRobots.active,
     current_version_id: rotaRobots.rota_robot_versions_id_current,
+    task_risk_minutes: rotaRobots.task_risk_minutes,
   })
   .from(rotaRobots)
   .as('robot_summaries');
+
+/** A scalar subquery: the `task_retries` of the robot `robotId` names (a column or a value). */
+export function taskRetriesOf(robotId: SQL | unknown): SQL {
+  return sql`(select ${rotaRobots.task_retries} from ${rotaRobots} where ${rotaRobots.rota_robots_id} = ${robotId})`;
+}

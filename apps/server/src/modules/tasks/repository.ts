@@ -1,14 +1,44 @@
-import { and, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
-import type { TaskListQuery } from '@rota/contract';
+import {
+  and,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaTasks } from '../../db/schema.js';
-import { robotSummaries } from '../robots/views.js';
+import { robotSummaries, taskRetriesOf } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { withinDays } from '../../lib/date-range.js';
 
 const t = rotaTasks;
+
+/** An instant from the app's clock as a statement parameter. */
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
+/**
+ * A task's SLA state at `now` (the app's clock), in SQL so lists filter and count by it: see
+ * TASK_SLA_STATES. A final task finished before the column existed counts its last change.
+ */
+function slaState(now: Date): SQL<TaskSlaState | null> {
+  return sql<TaskSlaState | null>`case
+    when ${t.deadline} is null then null
+    when ${t.status} in ('pending', 'processing') then case
+      when ${t.deadline} < ${at(now)} then 'breached'
+      when ${t.deadline} < ${at(now)} + make_interval(mins => ${robotSummaries.task_risk_minutes}) then 'at_risk'
+      else 'on_time' end
+    when coalesce(${t.finished_at}, ${t.updated_at}) <= ${t.deadline} then 'met'
+    else 'missed' end`;
+}
 
 const columns = {
   rota_tasks_id: t.rota_tasks_id,
@@ -21,6 +51,9 @@ const columns = {
   status: t.status,
   business_error: t.business_error,
   attempts: t.attempts,
+  deadline: t.deadline,
+  postpone_until: t.postpone_until,
+  finished_at: t.finished_at,
   created_at: t.created_at,
   updated_at: t.updated_at,
 };
@@ -29,13 +62,14 @@ const sortable = {
   created_at: t.created_at,
   priority: t.priority,
   expiration_date: t.expiration_date,
+  deadline: t.deadline,
   status: t.status,
   label: t.label,
 } as const;
 
-function selectTasks(db: Db) {
+function selectTasks(db: Db, now: Date) {
   return db
-    .select(columns)
+    .select({ ...columns, sla_state: slaState(now) })
     .from(t)
     .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id));
 }
@@ -47,25 +81,29 @@ export interface TaskValues {
   data?: Record<string, unknown>;
   priority?: number;
   expiration_date?: Date;
+  deadline?: Date | null;
+  postpone_until?: Date | null;
 }
 
 export async function listTasks<R>(
   db: Db,
   scope: TenantScope,
   query: TaskListQuery,
+  now: Date,
   map: (row: TaskRow) => R,
 ) {
   const filters = [
     scope.robots(t.rota_robots_id),
     query.rota_robots_id === undefined ? undefined : eq(t.rota_robots_id, query.rota_robots_id),
     query.status === undefined ? undefined : eq(t.status, query.status),
+    query.sla_state === undefined ? undefined : sql`${slaState(now)} = ${query.sla_state}`,
     searchAny(query.search, [t.label]),
     ...withinDays(t.created_at, query),
   ];
   const where = scope.where(t, ...filters);
   return pageOf(
     query,
-    selectTasks(db)
+    selectTasks(db, now)
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, t.rota_tasks_id))
       .$dynamic(),
@@ -75,7 +113,13 @@ export async function listTasks<R>(
       scope,
       'rota_tasks',
       filters.every((f) => f === undefined),
-      () => db.select({ total: count() }).from(t).where(where),
+      () =>
+        db
+          .select({ total: count() })
+          .from(t)
+          // The SLA state reads the robot's risk minutes.
+          .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id))
+          .where(where),
     ),
     map,
   );
@@ -85,8 +129,9 @@ export async function findTask(
   db: Db,
   scope: TenantScope,
   id: number,
+  now: Date,
 ): Promise<TaskRow | undefined> {
-  const [row] = await selectTasks(db).where(
+  const [row] = await selectTasks(db, now).where(
     scope.where(t, eq(t.rota_tasks_id, id), scope.robots(t.rota_robots_id)),
   );
   return row;
@@ -119,7 +164,7 @@ export async function updateTask(
 export async function requeueTasks(db: Db, scope: TenantScope, ids: number[]): Promise<number> {
   const updated = await db
     .update(t)
-    .set({ status: 'pending', business_error: null, updated_at: sql`now()` })
+    .set({ status: 'pending', business_error: null, finished_at: null, updated_at: sql`now()` })
     .where(
       scope.where(
         t,
@@ -141,7 +186,7 @@ export async function deleteTasks(db: Db, scope: TenantScope, ids: number[]): Pr
 }
 
 /** Pending tasks past their expiration become `expired`, up to `limit` per pass. */
-export async function expireDueTasks(db: Db, limit: number): Promise<number> {
+export async function expireDueTasks(db: Db, limit: number, now: Date): Promise<number> {
   const due = db
     .select({ id: t.rota_tasks_id })
     .from(t)
@@ -149,20 +194,22 @@ export async function expireDueTasks(db: Db, limit: number): Promise<number> {
     .limit(limit);
   const expired = await db
     .update(t)
-    .set({ status: 'expired', updated_at: sql`now()` })
+    .set({ status: 'expired', finished_at: now, updated_at: sql`now()` })
     .where(inArray(t.rota_tasks_id, due))
     .returning({ id: t.rota_tasks_id });
   return expired.length;
 }
 
 /**
- * The robot's next pending task, now held by the run: the highest priority, then the oldest.
+ * The robot's next due pending task (not postponed past `now`), now held by the run: the
+ * highest priority, then the earliest deadline (none last), then the oldest (rota_tasks_next_idx).
  * SKIP LOCKED: two runs of one robot never get the same task.
  */
 export async function takeNextTask(
   db: Db,
   scope: TenantScope,
   run: { rota_robots_id: number; rota_executions_id: number },
+  now: Date,
 ) {
   const next = db
     .select({ id: t.rota_tasks_id })
@@ -173,9 +220,10 @@ export async function takeNextTask(
         eq(t.rota_robots_id, run.rota_robots_id),
         eq(t.status, 'pending'),
         gt(t.expiration_date, sql`now()`),
+        or(isNull(t.postpone_until), lte(t.postpone_until, at(now))),
       ),
     )
-    .orderBy(sql`${t.priority} desc nulls last`, t.created_at, t.rota_tasks_id)
+    .orderBy(desc(t.priority), sql`${t.deadline} asc nulls last`, t.created_at, t.rota_tasks_id)
     .limit(1)
     .for('update', { skipLocked: true });
   const [task] = await db
@@ -194,23 +242,38 @@ export async function takeNextTask(
       data: t.data,
       priority: t.priority,
       expiration_date: t.expiration_date,
+      deadline: t.deadline,
       attempts: t.attempts,
     });
   return task;
 }
 
-/** A held task's outcome; answers false when the run does not hold it (any more). */
+/**
+ * A held task's outcome; answers false when the run does not hold it (any more). An
+ * application error goes back to pending while its attempts have not passed the robot's
+ * `task_retries`, and is final (finished at `now`) after.
+ */
 export async function finishHeldTask(
   db: Db,
   scope: TenantScope,
   executionId: number,
-  outcome: { id: number; status: 'success' | 'business_error'; business_error: string | null },
+  outcome: {
+    id: number;
+    status: 'success' | 'business_error' | 'application_error';
+    business_error: string | null;
+  },
+  now: Date,
 ): Promise<boolean> {
+  const retried =
+    outcome.status === 'application_error'
+      ? sql`${t.attempts} <= ${taskRetriesOf(t.rota_robots_id)}`
+      : sql`false`;
   const updated = await db
     .update(t)
     .set({
-      status: outcome.status,
+      status: sql`case when ${retried} then 'pending' else ${outcome.status} end`,
       business_error: outcome.business_error,
+      finished_at: sql`case when ${retried} then null else ${at(now)} end`,
       rota_executions_id: null,
       updated_at: sql`now()`,
     })
@@ -224,4 +287,34 @@ export async function finishHeldTask(
     )
     .returning({ id: t.rota_tasks_id });
   return updated.length > 0;
+}
+
+/**
+ * Per robot of the scope with any: unfinished tasks at risk and past their deadline at `now`,
+ * most breached first (reads rota_tasks_open_deadline_idx).
+ */
+export async function slaCountsPerRobot(db: Db, scope: TenantScope, now: Date) {
+  const breached = sql<number>`count(*) filter (where ${t.deadline} < ${at(now)})::int`;
+  const atRisk = sql<number>`count(*) filter (where ${t.deadline} >= ${at(now)})::int`;
+  return db
+    .select({
+      rota_robots_id: t.rota_robots_id,
+      rota_robots_name: robotSummaries.name,
+      at_risk: atRisk,
+      breached,
+    })
+    .from(t)
+    .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id))
+    .where(
+      scope.where(
+        t,
+        scope.robots(t.rota_robots_id),
+        inArray(t.status, ['pending', 'processing']),
+        sql`${t.deadline} is not null`,
+        sql`${t.deadline} < ${at(now)} + make_interval(mins => coalesce(${robotSummaries.task_risk_minutes}, 0))`,
+      ),
+    )
+    .groupBy(t.rota_robots_id, robotSummaries.name)
+    .orderBy(sql`${breached} desc`, sql`${atRisk} desc`, robotSummaries.name)
+    .limit(50);
 }

@@ -9,15 +9,17 @@ import {
   type Task,
   type TaskCreate,
   type TaskListQuery,
+  type TaskSlaState,
   type TaskStatus,
   type TaskUpdate,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { RobotFieldService } from '../robot-fields/service.js';
 import type { RobotService } from '../robots/service.js';
 import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
-import { iso } from '../../lib/list-query.js';
+import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { assertDateRange } from '../../lib/date-range.js';
 import {
@@ -31,6 +33,7 @@ import {
   type TaskValues,
   expireDueTasks,
   finishHeldTask,
+  slaCountsPerRobot,
   takeNextTask,
 } from './repository.js';
 
@@ -45,6 +48,10 @@ export const toTask = (row: TaskRow): Task => ({
   status: row.status as TaskStatus,
   business_error: row.business_error,
   attempts: row.attempts,
+  deadline: isoOrNull(row.deadline),
+  postpone_until: isoOrNull(row.postpone_until),
+  sla_state: row.sla_state as TaskSlaState | null,
+  finished_at: isoOrNull(row.finished_at),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
@@ -60,11 +67,13 @@ export class TaskService {
     private readonly audit: AuditService,
     private readonly robots: RobotService,
     private readonly fields: RobotFieldService,
+    /** SLA states, postponements and finish times read this clock (tests move it). */
+    private readonly clock: Clock,
   ) {}
 
   list(scope: TenantScope, query: TaskListQuery): Promise<ListResponse<Task>> {
     assertDateRange(query);
-    return listTasks(this.db, scope, query, toTask);
+    return listTasks(this.db, scope, query, this.clock.now(), toTask);
   }
 
   show(scope: TenantScope, id: number): Promise<Task> {
@@ -72,7 +81,7 @@ export class TaskService {
   }
 
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Task> {
-    const row = await findTask(db, scope, id);
+    const row = await findTask(db, scope, id, this.clock.now());
     if (!row) throw notFound();
     return toTask(row);
   }
@@ -87,11 +96,18 @@ export class TaskService {
   }
 
   async create(scope: TenantScope, input: TaskCreate, author: AuditAuthor): Promise<Task> {
-    if (!(await this.robots.exists(scope, input.rota_robots_id))) throw notFound();
+    const robot = await this.robots.taskSettings(scope, input.rota_robots_id);
+    if (!robot) throw notFound();
     const issues: FieldIssue[] = await this.dataIssues(scope, input.rota_robots_id, input.data);
     const expiration = expirationInstant(input.expiration_date);
     if (expiration <= new Date()) issues.push(pastExpiration());
     if (issues.length > 0) throw new AppError('invalid_input', issues);
+    // No deadline given: the robot's SLA from now (the task's creation), when it has one.
+    const deadline = input.deadline
+      ? new Date(input.deadline)
+      : robot.task_sla_minutes !== null
+        ? new Date(this.clock.now().getTime() + robot.task_sla_minutes * 60_000)
+        : null;
     return this.audit.recorded(
       author,
       auditOf.created('task', (task: Task) => task.rota_tasks_id),
@@ -102,6 +118,8 @@ export class TaskService {
           data: input.data,
           priority: input.priority,
           expiration_date: expiration,
+          deadline,
+          postpone_until: input.postpone_until ? new Date(input.postpone_until) : null,
         });
         return this.showIn(tx, scope, id);
       },
@@ -118,12 +136,20 @@ export class TaskService {
     { id, ...input }: TaskUpdate,
     author: AuditAuthor,
   ): Promise<void> {
-    const task = await findTask(this.db, scope, id);
+    const task = await findTask(this.db, scope, id, this.clock.now());
     if (!task) throw notFound();
     const issues: FieldIssue[] = input.data
       ? await this.dataIssues(scope, task.rota_robots_id, input.data)
       : [];
-    const values: TaskValues = { label: input.label, data: input.data, priority: input.priority };
+    const instant = (value: string | null | undefined) =>
+      value === undefined ? undefined : value === null ? null : new Date(value);
+    const values: TaskValues = {
+      label: input.label,
+      data: input.data,
+      priority: input.priority,
+      deadline: instant(input.deadline),
+      postpone_until: instant(input.postpone_until),
+    };
     if (input.expiration_date !== undefined) {
       const expiration = expirationInstant(input.expiration_date);
       const changed = expiration.getTime() !== task.expiration_date.getTime();
@@ -173,7 +199,12 @@ export class TaskService {
 
   /** Pending tasks past their expiration become `expired` (the engine's duty, every second). */
   expireDue(limit: number): Promise<number> {
-    return expireDueTasks(this.db, limit);
+    return expireDueTasks(this.db, limit, this.clock.now());
+  }
+
+  /** Per robot of the scope: unfinished tasks at risk and past their deadline now. */
+  slaCounts(scope: TenantScope) {
+    return slaCountsPerRobot(this.db, scope, this.clock.now());
   }
 
   /** Robot API `task/next`: the run's robot's next pending task, now held by the run. */
@@ -181,17 +212,31 @@ export class TaskService {
     scope: TenantScope,
     run: { rota_robots_id: number; rota_executions_id: number },
   ): Promise<RobotTask | null> {
-    const task = await takeNextTask(this.db, scope, run);
-    return task ? { ...task, expiration_date: task.expiration_date.toISOString() } : null;
+    const task = await takeNextTask(this.db, scope, run, this.clock.now());
+    return task
+      ? {
+          ...task,
+          expiration_date: task.expiration_date.toISOString(),
+          deadline: isoOrNull(task.deadline),
+        }
+      : null;
   }
 
   /** Robot API `task/finish`: only a task the run holds. */
   async finishForRun(scope: TenantScope, executionId: number, input: RobotTaskFinish) {
-    const finished = await finishHeldTask(this.db, scope, executionId, {
-      id: input.id,
-      status: input.status,
-      business_error: input.status === 'business_error' ? (input.business_error ?? null) : null,
-    });
+    const words =
+      input.status === 'business_error'
+        ? input.business_error
+        : input.status === 'application_error'
+          ? (input.message ?? input.business_error)
+          : null;
+    const finished = await finishHeldTask(
+      this.db,
+      scope,
+      executionId,
+      { id: input.id, status: input.status, business_error: words ?? null },
+      this.clock.now(),
+    );
     if (!finished) throw new AppError('conflict', [{ field: 'id', message: 'task_not_held' }]);
   }
 }
