@@ -17,7 +17,7 @@
  *   vms: rotaVms
  *   agents: rotaNodes
  *   schedulings: rotaSchedulings, rotaSchedulingVms
-  calendars: rotaCalendars
+ *   calendars: rotaCalendars
  *   parameters: rotaParameters
  *   engine: rotaExecutions, rotaExecutionAttempts, rotaExecutionLogs, engineState
  *   teams: teams, teamRobots, teamUsers
