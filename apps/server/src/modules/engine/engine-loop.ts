@@ -19,6 +19,8 @@ export interface EngineLoopOptions {
   /** Milliseconds between two ticks; each instance ticks on its own. */
   intervalMs: number;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
+  /** The queue trigger's periodic re-check (issue 13; queue-trigger.ts). */
+  queueTrigger?: { checkAll(): Promise<number> };
 }
 
 /**
@@ -82,6 +84,7 @@ export class EngineLoop {
   async tick(): Promise<void> {
     await this.markTick();
     await this.queueDueSchedulings();
+    await this.options.queueTrigger?.checkAll();
     await this.reapLostRuns();
     await this.expireTasks();
     await this.announceQuietAgents();

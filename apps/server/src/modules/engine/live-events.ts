@@ -4,7 +4,19 @@ import type { EventBus } from '../../lib/event-bus.js';
 import type { WorkSignal } from './claim-waiters.js';
 
 /** NOTIFY channels (lower-case identifiers). */
-export const CHANNELS = { work: 'rota_work', live: 'rota_live', agents: 'rota_agents' } as const;
+export const CHANNELS = {
+  work: 'rota_work',
+  live: 'rota_live',
+  agents: 'rota_agents',
+  /** Tasks were created for these robots: every instance runs the queue trigger for them. */
+  tasks: 'rota_tasks_created',
+} as const;
+
+/** Robots that got new tasks, and the instance that created them (it checked at once). */
+export interface TasksCreated {
+  r: number[];
+  i: string;
+}
 
 /** An agent whose cached identity every instance must drop (token rotated, agent deleted). */
 export interface AgentChanged {
@@ -43,6 +55,11 @@ export class EnginePublisher {
   agentChanged(agentId: number) {
     const message: AgentChanged = { a: agentId };
     this.enqueue(CHANNELS.agents, message);
+  }
+
+  tasksCreated(robotIds: number[]) {
+    const message: TasksCreated = { r: robotIds, i: this.instance };
+    this.enqueue(CHANNELS.tasks, message);
   }
 
   live(clientId: number, event: LiveEvent) {

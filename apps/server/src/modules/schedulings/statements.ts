@@ -32,3 +32,29 @@ export function takeDueSchedulings(batch: number): SQL {
               ${s.timeout_minutes} as timeout_minutes, ${s.retries} as retries, ${s.sleep} as sleep,
               ${vmIdsOf(s.rota_schedulings_id)} as vm_ids`;
 }
+
+/**
+ * The queue trigger's lock (issue 13): active `queue` schedulings, of the listed robots (null:
+ * all), locked FOR UPDATE SKIP LOCKED so one instance at a time counts and starts their runs
+ * (the holder does the work; another instance skips it). Run it as its own statement in the
+ * transaction that then counts and inserts, so that statement's snapshot sees the runs a
+ * previous holder committed. Answers the scheduling's run settings, trigger bounds and VMs.
+ */
+export function lockQueueSchedulings(robotIds: number[] | null, batch: number): SQL {
+  const robots =
+    robotIds === null
+      ? sql``
+      : sql`and ${s.rota_robots_id} = any(${`{${robotIds.join(',')}}`}::integer[])`;
+  return sql`select ${s.rota_schedulings_id} as rota_schedulings_id,
+                    ${s.rota_clients_id} as rota_clients_id, ${s.rota_robots_id} as rota_robots_id,
+                    ${s.priority} as priority, ${s.timeout_minutes} as timeout_minutes,
+                    ${s.retries} as retries, ${s.sleep} as sleep, ${s.min_pending} as min_pending,
+                    ${s.max_concurrent} as max_concurrent,
+                    ${vmIdsOf(s.rota_schedulings_id)} as vm_ids
+               from ${s}
+              where ${s.trigger_type} = 'queue' and ${s.active} and ${s.deleted_at} is null
+                ${robots}
+              order by ${s.rota_schedulings_id}
+              limit ${batch}
+              for update skip locked`;
+}

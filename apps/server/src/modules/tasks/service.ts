@@ -69,6 +69,8 @@ export class TaskService {
     private readonly fields: RobotFieldService,
     /** SLA states, postponements and finish times read this clock (tests move it). */
     private readonly clock: Clock,
+    /** After tasks were committed: the queue trigger starts their robots (issue 13). */
+    private readonly onTasksCreated: (robotIds: number[]) => void = () => {},
   ) {}
 
   list(scope: TenantScope, query: TaskListQuery): Promise<ListResponse<Task>> {
@@ -108,7 +110,7 @@ export class TaskService {
       : robot.task_sla_minutes !== null
         ? new Date(this.clock.now().getTime() + robot.task_sla_minutes * 60_000)
         : null;
-    return this.audit.recorded(
+    const task = await this.audit.recorded(
       author,
       auditOf.created('task', (task: Task) => task.rota_tasks_id),
       async (tx) => {
@@ -124,6 +126,8 @@ export class TaskService {
         return this.showIn(tx, scope, id);
       },
     );
+    this.onTasksCreated([task.rota_robots_id]);
+    return task;
   }
 
   /**

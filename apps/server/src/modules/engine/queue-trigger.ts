@@ -1,0 +1,117 @@
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import type { DispatchService } from './dispatch-service.js';
+import type { EnginePublisher, TasksCreated } from './live-events.js';
+import { messagesOf } from './live-events.js';
+import { startQueueRuns, type QueueTriggeredRun } from './queue-trigger-repository.js';
+
+/** Schedulings one pass locks at most (the periodic re-check; a robot's own check is smaller). */
+const BATCH = 200;
+
+export interface QueueTriggerOptions {
+  /** Task creations within this many milliseconds are checked together. */
+  debounceMs?: number;
+  log: { error(obj: unknown, msg?: string): void };
+}
+
+/**
+ * Work queues that start their robots (issue 13, `trigger_type: queue`): while a robot has at
+ * least `min_pending` due tasks, each active queue scheduling of it keeps up to
+ * `max_concurrent` runs queued or processing. It reacts to task creation (here at once, on the
+ * other instances through NOTIFY), debounced so a burst of tasks costs one pass, and EngineLoop
+ * re-checks every scheduling each tick (runs that ended free slots; postponed tasks become due).
+ * The database decides: the scheduling row is locked while its runs are counted and inserted,
+ * so several instances never start more than `max_concurrent`.
+ */
+export class QueueTrigger {
+  private readonly waiting = new Set<number>();
+  private timer: NodeJS.Timeout | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  private readonly debounceMs: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dispatch: DispatchService,
+    private readonly publish: EnginePublisher,
+    private readonly clock: Clock,
+    private readonly options: QueueTriggerOptions,
+  ) {
+    this.debounceMs = options.debounceMs ?? 50;
+  }
+
+  /** Tasks were committed for these robots on this instance: check here, and tell the others. */
+  tasksCreated(robotIds: number[]) {
+    if (robotIds.length === 0) return;
+    this.publish.tasksCreated(robotIds);
+    this.later(robotIds);
+  }
+
+  /** A CHANNELS.tasks notification (this instance skips its own echo: it checked already). */
+  onNotified(payload: unknown) {
+    for (const message of messagesOf<TasksCreated>(payload)) {
+      if (message.i !== this.publish.instance && Array.isArray(message.r)) this.later(message.r);
+    }
+  }
+
+  private later(robotIds: number[]) {
+    if (this.stopped) return;
+    for (const id of robotIds) this.waiting.add(id);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      const robots = [...this.waiting];
+      this.waiting.clear();
+      this.enqueue(() => this.check(robots)).catch((error: unknown) =>
+        this.options.log.error({ err: error }, 'queue trigger failed'),
+      );
+    }, this.debounceMs);
+  }
+
+  /** One check at a time per instance (other instances are kept apart by the row locks). */
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work, work);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Queues the runs the queue schedulings of these robots (null: all of them, up to a batch)
+   * are short of, and wakes agents for them. Answers the runs queued.
+   */
+  async check(robotIds: number[] | null): Promise<QueueTriggeredRun[]> {
+    const runs = await this.db.transaction(async (txRaw) =>
+      startQueueRuns(txRaw as unknown as Db, robotIds, this.clock.now(), BATCH),
+    );
+    for (const run of runs) {
+      this.dispatch.announceQueued(run.client, run.vm_ids, 1);
+      this.publish.live(run.client, {
+        type: 'execution',
+        execution_id: run.id,
+        rota_robots_id: run.robot,
+        status: 'queued',
+      });
+    }
+    return runs;
+  }
+
+  /** The periodic re-check (EngineLoop.tick): every active queue scheduling. */
+  async checkAll(): Promise<number> {
+    return (await this.enqueue(() => this.check(null))).length;
+  }
+
+  /** Resolves when the checks asked for so far (debounced ones included) have run. */
+  async settled(): Promise<void> {
+    while (this.timer || this.waiting.size > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await this.chain;
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.waiting.clear();
+    await this.chain;
+  }
+}
