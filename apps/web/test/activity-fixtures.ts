@@ -95,6 +95,7 @@ export function makeDashboard(overrides: Partial<Dashboard> = {}): Dashboard {
       { rota_robots_id: 2, rota_robots_name: 'Boletos', failures: 1, executions: 3 },
     ],
     totals: { executions: 9, robots: 23 },
+    task_sla: [],
     ...overrides,
   };
 }

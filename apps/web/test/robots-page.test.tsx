@@ -179,6 +179,9 @@ describe('/robot', { timeout: 20_000 }, () => {
       executor: 'python notas.py',
       remote_root: null,
       active: true,
+      task_sla_minutes: null,
+      task_risk_minutes: null,
+      task_retries: 0,
     });
     expect(await screen.findByRole('link', { name: 'Notas' })).toBeInTheDocument();
     expect(indexCalls(calls).length).toBeGreaterThanOrEqual(2);

@@ -89,6 +89,8 @@ describe('/task', { timeout: 20_000 }, () => {
       'Rótulo',
       'Robô',
       'Status',
+      'SLA',
+      'Prazo',
       'Prioridade',
       'Tentativas',
       'Data de expiração',

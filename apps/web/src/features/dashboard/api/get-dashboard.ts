@@ -10,11 +10,15 @@ export async function fetchDashboard(range: DashboardQuery): Promise<Dashboard> 
   return answer.data;
 }
 
+/** Tasks turn at risk or breached with time alone: an open dashboard refetches this often. */
+export const DASHBOARD_REFRESH_MS = 30_000;
+
 export function dashboardQueryOptions(range: DashboardQuery) {
   return queryOptions({
     queryKey: dashboardKeys.detail(range),
     queryFn: () => fetchDashboard(range),
     // Another range keeps the figures on screen until its own arrive.
     placeholderData: keepPreviousData,
+    refetchInterval: DASHBOARD_REFRESH_MS,
   });
 }

@@ -16,6 +16,7 @@ import { dashboardQueryOptions } from '../api/get-dashboard';
 import { CategoryCards } from '../components/category-cards';
 import { FailingRobots } from '../components/failing-robots';
 import { FleetCards } from '../components/fleet-cards';
+import { TaskSlaCard } from '../components/task-sla-card';
 import { useDashboardTranslation } from '../i18n';
 
 // recharts is heavy: the chart comes in its own chunk, after the figures.
@@ -25,8 +26,9 @@ const CHART_HEIGHT = 300;
 
 /**
  * `/dashboard` (home; needs only a session): for a range of days (the last 10 by default, in the
- * URL), robots per category, executions per day by status, the fleet and the robots failing
- * most. Live events refresh it (the shell invalidates it, debounced).
+ * URL), robots per category, executions per day by status, the fleet, the robots failing most
+ * and the tasks at risk or breached. Live events refresh it (the shell invalidates it,
+ * debounced), and so does a timer, since SLA states change with time alone.
  */
 export default function DashboardPage() {
   const t = useDashboardTranslation();
@@ -116,6 +118,7 @@ export default function DashboardPage() {
           </Grid.Col>
         </Grid>
         <FailingRobots robots={data?.failing_robots} range={dates.range} loading={loading} />
+        <TaskSlaCard robots={data?.task_sla} loading={loading} />
       </Stack>
     </>
   );

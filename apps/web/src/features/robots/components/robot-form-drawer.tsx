@@ -1,8 +1,14 @@
-import { TextInput, Textarea } from '@mantine/core';
+import { Fieldset, NumberInput, Stack, TextInput, Textarea } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { robotCreateSchema, robotUpdateSchema, type Robot } from '@rota/contract';
+import {
+  ROBOT_TASK_MINUTES_MAX,
+  ROBOT_TASK_RETRIES_MAX,
+  robotCreateSchema,
+  robotUpdateSchema,
+  type Robot,
+} from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { SwitchField } from '../../../components/switch-field';
 import { fieldError } from '../../../lib/form-errors';
@@ -13,6 +19,51 @@ import '../i18n';
 
 /** What the inputs edit, in both forms (create and update share them). */
 type RobotInputs = z.input<typeof robotCreateSchema>;
+
+type TaskNumberName = 'task_sla_minutes' | 'task_risk_minutes' | 'task_retries';
+
+/** A whole number the robot's tasks follow; blank means none (minutes) or the default (retries). */
+function TaskNumberInput<TOutput>({
+  form,
+  name,
+  label,
+  hint,
+  min,
+  max,
+}: {
+  form: FormDrawerForm<RobotInputs, TOutput>;
+  name: TaskNumberName;
+  label: string;
+  hint: string;
+  min: number;
+  max: number;
+}) {
+  return (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <NumberInput
+          label={label}
+          description={hint}
+          min={min}
+          max={max}
+          allowDecimal={false}
+          value={field.value ?? ''}
+          onChange={(value) =>
+            field.onChange(
+              typeof value === 'number' ? value : name === 'task_retries' ? undefined : null,
+            )
+          }
+          onBlur={field.onBlur}
+          name={field.name}
+          ref={field.ref}
+          error={fieldError(form.formState.errors[name])}
+        />
+      )}
+    />
+  );
+}
 
 function RobotFormInputs<TOutput>({ form }: { form: FormDrawerForm<RobotInputs, TOutput> }) {
   const { t } = useTranslation('robots');
@@ -69,6 +120,34 @@ function RobotFormInputs<TOutput>({ form }: { form: FormDrawerForm<RobotInputs, 
           />
         )}
       />
+      <Fieldset legend={t('form.tasksLegend')} variant="filled" radius="md">
+        <Stack gap="md">
+          <TaskNumberInput
+            form={form}
+            name="task_sla_minutes"
+            label={t('form.taskSlaMinutes')}
+            hint={t('form.taskSlaMinutesHint')}
+            min={1}
+            max={ROBOT_TASK_MINUTES_MAX}
+          />
+          <TaskNumberInput
+            form={form}
+            name="task_risk_minutes"
+            label={t('form.taskRiskMinutes')}
+            hint={t('form.taskRiskMinutesHint')}
+            min={1}
+            max={ROBOT_TASK_MINUTES_MAX}
+          />
+          <TaskNumberInput
+            form={form}
+            name="task_retries"
+            label={t('form.taskRetries')}
+            hint={t('form.taskRetriesHint')}
+            min={0}
+            max={ROBOT_TASK_RETRIES_MAX}
+          />
+        </Stack>
+      </Fieldset>
     </>
   );
 }
@@ -102,6 +181,9 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
           executor: robot.executor,
           remote_root: robot.remote_root ?? '',
           active: robot.active,
+          task_sla_minutes: robot.task_sla_minutes,
+          task_risk_minutes: robot.task_risk_minutes,
+          task_retries: robot.task_retries,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -116,7 +198,16 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
       title={t('form.createTitle')}
       submitLabel={t('form.create')}
       schema={robotCreateSchema}
-      defaultValues={{ name: '', description: '', executor: '', remote_root: '', active: true }}
+      defaultValues={{
+        name: '',
+        description: '',
+        executor: '',
+        remote_root: '',
+        active: true,
+        task_sla_minutes: null,
+        task_risk_minutes: null,
+        task_retries: 0,
+      }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
       {(form) => <RobotFormInputs form={form} />}

@@ -6,7 +6,16 @@ import { TASK_BASE } from './paths';
 
 export type { TaskListBody };
 
-/** POST index with `rota_robots_id`, `status`, `startDate`/`endDate` filters → `{data, meta}`. */
+/**
+ * SLA states change with time alone (a deadline comes closer): an open list refetches this
+ * often, besides live events.
+ */
+export const TASKS_REFRESH_MS = 15_000;
+
+/**
+ * POST index with `rota_robots_id`, `status`, `sla_state`, `startDate`/`endDate` filters →
+ * `{data, meta}`.
+ */
 export function fetchTasks(body: TaskListBody): Promise<ListResponse<Task>> {
   return api.post<ListResponse<Task>>(`${TASK_BASE}/index`, body);
 }
@@ -16,5 +25,6 @@ export function tasksQueryOptions(body: TaskListBody) {
     queryKey: taskKeys.list(body),
     queryFn: () => fetchTasks(body),
     placeholderData: keepPreviousData,
+    refetchInterval: TASKS_REFRESH_MS,
   });
 }

@@ -47,6 +47,9 @@ export type TaskFormValues = FormValues<
     priority: number | string;
     /** `<input type="datetime-local">` value, in the browser's time zone. */
     expiration_date: string;
+    /** Optional `datetime-local` values; blank: none. */
+    deadline: string;
+    postpone_until: string;
   }
 >;
 
@@ -60,6 +63,11 @@ export function expirationInstantOf(value: string): string {
   if (!LOCAL_DATE_TIME.test(trimmed)) return trimmed;
   const date = new Date(trimmed);
   return Number.isNaN(date.getTime()) ? trimmed : date.toISOString();
+}
+
+/** An optional `datetime-local` value: blank is none (undefined), else the instant. */
+export function optionalInstantOf(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : expirationInstantOf(value);
 }
 
 /**
@@ -127,6 +135,8 @@ function taskResolver(queryClient: QueryClient): Resolver<TaskFormValues, unknow
         data,
         priority: typeof inputs.priority === 'number' ? inputs.priority : undefined,
         expiration_date: expiration,
+        deadline: optionalInstantOf(inputs.deadline),
+        postpone_until: optionalInstantOf(inputs.postpone_until),
       })),
     );
     const result = await base(values, context, options);
@@ -330,10 +340,19 @@ export function TaskFormDrawer({ opened, onClose, robotId }: TaskFormDrawerProps
         data: {},
         priority: TASK_DEFAULT_PRIORITY,
         expiration_date: defaultExpiration,
+        deadline: '',
+        postpone_until: '',
       }}
       fields={(name) =>
-        ['rota_robots_id', 'label', 'priority', 'expiration_date', 'data'].includes(name) ||
-        name.startsWith('data.')
+        [
+          'rota_robots_id',
+          'label',
+          'priority',
+          'expiration_date',
+          'deadline',
+          'postpone_until',
+          'data',
+        ].includes(name) || name.startsWith('data.')
       }
       onSubmit={(values) => create.mutateAsync(values)}
     >
@@ -394,6 +413,20 @@ export function TaskFormDrawer({ opened, onClose, robotId }: TaskFormDrawerProps
             withAsterisk
             error={fieldError(form.formState.errors.expiration_date)}
             {...form.register('expiration_date')}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('form.deadline')}
+            description={t('form.deadlineHint')}
+            error={fieldError(form.formState.errors.deadline)}
+            {...form.register('deadline')}
+          />
+          <TextInput
+            type="datetime-local"
+            label={t('form.postponeUntil')}
+            description={t('form.postponeHint')}
+            error={fieldError(form.formState.errors.postpone_until)}
+            {...form.register('postpone_until')}
           />
         </>
       )}

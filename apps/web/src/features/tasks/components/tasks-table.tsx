@@ -4,7 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { TASK_STATUSES, type Task, type TaskStatus } from '@rota/contract';
+import {
+  TASK_SLA_STATES,
+  TASK_STATUSES,
+  type Task,
+  type TaskSlaState,
+  type TaskStatus,
+} from '@rota/contract';
 import { ConfirmDelete, ConfirmDialog } from '../../../components/confirm-dialog';
 import {
   DataTable,
@@ -24,15 +30,27 @@ import { useDeleteTask } from '../api/delete-task';
 import { useDeleteTasks } from '../api/delete-tasks';
 import { tasksQueryOptions, type TaskListBody } from '../api/list-tasks';
 import { useRetryTasks } from '../api/retry-tasks';
+import { TaskSlaBadge, useTaskSlaLabels } from './task-sla-badge';
 import { TaskStatusBadge, useTaskStatusLabels } from './task-status-badge';
 import '../i18n';
 
-const TASK_SORTS = ['created_at', 'priority', 'expiration_date', 'status', 'label'] as const;
+const TASK_SORTS = [
+  'created_at',
+  'priority',
+  'expiration_date',
+  'deadline',
+  'status',
+  'label',
+] as const;
 
 type Confirm = { kind: 'retry' | 'delete'; tasks: Task[] };
 
 function isTaskStatus(value: string | undefined): value is TaskStatus {
   return (TASK_STATUSES as readonly string[]).includes(value ?? '');
+}
+
+function isTaskSlaState(value: string | undefined): value is TaskSlaState {
+  return (TASK_SLA_STATES as readonly string[]).includes(value ?? '');
 }
 
 type TasksTableProps = {
@@ -52,24 +70,27 @@ export function TasksTable({ robotId, prefix, createAction }: TasksTableProps) {
   const can = useCan();
   const format = useFormat();
   const statusLabels = useTaskStatusLabels();
+  const slaLabels = useTaskSlaLabels();
   const list = useListState({
     sorts: TASK_SORTS,
     defaultSort: 'created_at',
     defaultOrder: 'desc',
     filters:
       robotId === undefined
-        ? ['rota_robots_id', 'status', 'startDate', 'endDate']
-        : ['status', 'startDate', 'endDate'],
+        ? ['rota_robots_id', 'status', 'sla_state', 'startDate', 'endDate']
+        : ['status', 'sla_state', 'startDate', 'endDate'],
     prefix,
   });
   const filteredRobot = Number(list.filters.rota_robots_id);
   const robotFilter =
     robotId ?? (Number.isInteger(filteredRobot) && filteredRobot > 0 ? filteredRobot : undefined);
   const status = isTaskStatus(list.filters.status) ? list.filters.status : undefined;
+  const slaState = isTaskSlaState(list.filters.sla_state) ? list.filters.sla_state : undefined;
   const body: TaskListBody = {
     ...list.query,
     ...(robotFilter !== undefined ? { rota_robots_id: robotFilter } : {}),
     ...(status ? { status } : {}),
+    ...(slaState ? { sla_state: slaState } : {}),
     ...dateRangeQuery({ startDate: list.filters.startDate, endDate: list.filters.endDate }),
   };
   const query = useQuery(tasksQueryOptions(body));
@@ -126,6 +147,17 @@ export function TasksTable({ robotId, prefix, createAction }: TasksTableProps) {
           ) : null}
         </Stack>
       ),
+    },
+    {
+      key: 'sla',
+      header: t('columns.sla'),
+      render: (task) => <TaskSlaBadge state={task.sla_state} />,
+    },
+    {
+      key: 'deadline',
+      header: t('columns.deadline'),
+      sort: 'deadline',
+      render: (task) => (task.deadline ? <DateTimeText value={task.deadline} /> : '—'),
     },
     {
       key: 'priority',
@@ -218,6 +250,15 @@ export function TasksTable({ robotId, prefix, createAction }: TasksTableProps) {
               onChange={(value) => list.setFilter('status', value)}
               w={{ base: '100%', xs: 190 }}
             />
+            <Select
+              label={t('list.slaFilter')}
+              placeholder={t('list.allSlaStates')}
+              clearable
+              data={TASK_SLA_STATES.map((value) => ({ value, label: slaLabels[value] }))}
+              value={slaState ?? null}
+              onChange={(value) => list.setFilter('sla_state', value)}
+              w={{ base: '100%', xs: 190 }}
+            />
             <DateRangeFilter list={list} />
           </>
         }
@@ -256,7 +297,7 @@ export function TasksTable({ robotId, prefix, createAction }: TasksTableProps) {
             ) : null}
           </>
         )}
-        minWidth={860}
+        minWidth={1060}
       />
       {target?.kind === 'delete' ? (
         <ConfirmDelete
