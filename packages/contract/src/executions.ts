@@ -68,6 +68,20 @@ export const ENGINE_TIMINGS = {
   claimWaitSeconds: 25,
 } as const;
 
+/**
+ * Why a queued execution still waits (issue 13), most fundamental first: its robot has no
+ * current version; no VM it may run on; none of its VMs has an active agent; every active
+ * agent is busy; a free agent is taking higher-priority runs first. Null: about to be claimed.
+ */
+export const PENDING_REASONS = [
+  'no_current_version',
+  'no_vm',
+  'no_agent_active',
+  'agents_busy',
+  'waiting_priority',
+] as const;
+export type PendingReason = (typeof PENDING_REASONS)[number];
+
 /** One row of the activity history (SPEC §4 columns plus what the detail shows). */
 export const executionSchema = z.object({
   execution_id: z.number().int(),
@@ -98,6 +112,8 @@ export const executionSchema = z.object({
   end_date: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
   cancel_requested: z.boolean(),
+  /** Why a queued execution still waits (PENDING_REASONS); null when not queued or about to run. */
+  pending_reason: z.enum(PENDING_REASONS).nullable(),
 });
 export type Execution = z.infer<typeof executionSchema>;
 

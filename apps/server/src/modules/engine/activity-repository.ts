@@ -1,13 +1,17 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
-import type { ActivityExportQuery, ActivityListQuery } from '@rota/contract';
+import { alias } from 'drizzle-orm/pg-core';
+import type { ActivityExportQuery, ActivityListQuery, PendingReason } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
+import { agentIsActiveFilter } from '../agents/connectivity.js';
 import { agentSummaries } from '../agents/views.js';
 import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
 import { schedulingSummaries } from '../schedulings/views.js';
 import { vmNames } from '../vms/views.js';
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
+import { tableAs } from '../../lib/sql-refs.js';
+import { rowsOf } from '../../lib/sql-rows.js';
 import { likePattern } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { withinDays } from '../../lib/date-range.js';
@@ -217,4 +221,70 @@ export async function listLogLines(
     .where(scope.where(l, eq(l.rota_executions_id, id), gt(l.rota_execution_logs_id, after)))
     .orderBy(asc(l.rota_execution_logs_id))
     .limit(limit);
+}
+
+/**
+ * Why each of these queued executions of the client still waits (PENDING_REASONS; null: an
+ * agent is about to claim it); executions not queued are absent from the answer. One statement
+ * for a page's queued rows. The rules follow the claim: a run may go to an agent of its client
+ * whose VM it allows (`vm_ids` null: any of the client's VMs); an agent is active within the
+ * connectivity window, free while it runs nothing (the server does not know an agent's
+ * `--concurrency`, so an agent running one run counts as busy); a free agent takes the
+ * higher-priority (then older) queued runs first, so a run waits while at least as many of
+ * those runs as there are free agents for it are ahead of it.
+ */
+export async function pendingReasonsOf(
+  db: Db,
+  clientId: number,
+  executionIds: number[],
+): Promise<Map<number, PendingReason | null>> {
+  if (executionIds.length === 0) return new Map();
+  const q = alias(rotaExecutions, 'q');
+  const busy = alias(rotaExecutions, 'busy');
+  const ahead = alias(rotaExecutions, 'ahead');
+  const r = robotSummaries;
+  const n = agentSummaries;
+  const v = vmNames;
+  const allowsVm = (vm: SQL) => sql`(${q.vm_ids} is null or ${vm} = any(${q.vm_ids}))`;
+  const rows = await rowsOf<{ id: number; reason: PendingReason | null }>(
+    db,
+    sql`with f as (
+          select ${q.rota_executions_id} as id, ${q.priority} as priority, ${q.queued_at} as queued_at,
+                 ${r.current_version_id} is null as no_version,
+                 exists (select 1 from ${v} where ${v.rota_clients_id} = ${clientId}
+                            and ${allowsVm(sql`${v.rota_vms_id}`)}) as has_vm,
+                 exists (select 1 from ${n} where ${n.rota_clients_id} = ${clientId}
+                            and ${allowsVm(sql`${n.rota_vms_id}`)}
+                            and ${agentIsActiveFilter(n.last_seen_at)}) as has_active,
+                 coalesce((select array_agg(${n.rota_vms_id}) from ${n}
+                            where ${n.rota_clients_id} = ${clientId}
+                              and ${allowsVm(sql`${n.rota_vms_id}`)}
+                              and ${agentIsActiveFilter(n.last_seen_at)}
+                              and not exists (select 1 from ${tableAs(busy)}
+                                               where ${busy.rota_nodes_id} = ${n.rota_nodes_id}
+                                                 and ${busy.status} = 'processing')),
+                          '{}') as free_vms
+            from ${tableAs(q)}
+            join ${r} on ${r.rota_robots_id} = ${q.rota_robots_id}
+           where ${q.rota_executions_id} = any(${`{${executionIds.join(',')}}`}::integer[])
+             and ${q.rota_clients_id} = ${clientId} and ${q.status} = 'queued'
+        )
+        select f.id, case
+                 when f.no_version then 'no_current_version'
+                 when not f.has_vm then 'no_vm'
+                 when not f.has_active then 'no_agent_active'
+                 when cardinality(f.free_vms) = 0 then 'agents_busy'
+                 when (select count(*) from (
+                         select 1 from ${tableAs(ahead)}
+                          where ${ahead.rota_clients_id} = ${clientId} and ${ahead.status} = 'queued'
+                            and (${ahead.priority} > f.priority
+                                 or (${ahead.priority} = f.priority
+                                     and (${ahead.queued_at}, ${ahead.rota_executions_id}) < (f.queued_at, f.id)))
+                            and (${ahead.vm_ids} is null or ${ahead.vm_ids} && f.free_vms)
+                          limit cardinality(f.free_vms)) a) >= cardinality(f.free_vms)
+                   then 'waiting_priority'
+                 else null end as reason
+          from f`,
+  );
+  return new Map(rows.map((row) => [row.id, row.reason]));
 }

@@ -22,6 +22,7 @@ import {
   listAttempts,
   listExecutions,
   listLogLines,
+  pendingReasonsOf,
   type ExecutionListRow,
 } from './activity-repository.js';
 
@@ -33,6 +34,7 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
   start_date: isoOrNull(row.start_date),
   end_date: isoOrNull(row.end_date),
   duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
+  pending_reason: null,
 });
 
 const CSV_COLUMNS = [
@@ -82,17 +84,27 @@ export class ActivityService {
     private readonly exportBatch = 1000,
   ) {}
 
-  list(scope: TenantScope, query: ActivityListQuery): Promise<ListResponse<Execution>> {
+  async list(scope: TenantScope, query: ActivityListQuery): Promise<ListResponse<Execution>> {
     assertDateRange(query);
-    return listExecutions(this.db, scope, query, toExecution);
+    const page = await listExecutions(this.db, scope, query, toExecution);
+    return { ...page, data: await this.withPendingReasons(scope, page.data) };
+  }
+
+  /** `pending_reason` of the queued ones, read at once for the page (one statement). */
+  private async withPendingReasons(scope: TenantScope, executions: Execution[]) {
+    const queued = executions.filter((x) => x.status === 'queued').map((x) => x.execution_id);
+    if (queued.length === 0) return executions;
+    const reasons = await pendingReasonsOf(this.db, scope.clientId, queued);
+    return executions.map((x) => ({ ...x, pending_reason: reasons.get(x.execution_id) ?? null }));
   }
 
   async show(scope: TenantScope, id: number): Promise<ExecutionDetail> {
     const row = await findExecution(this.db, scope, id);
     if (!row) throw notFound();
     const attempts = await listAttempts(this.db, scope, id);
+    const [execution] = await this.withPendingReasons(scope, [toExecution(row)]);
     return {
-      ...toExecution(row),
+      ...execution!,
       attempt_list: attempts.map(
         ({ late_status, late_exit_code, late_message, late_reported_at, ...a }) => ({
           ...a,
