@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Progress, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Dashboard, DashboardQuery } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
@@ -6,6 +6,7 @@ import { ACTIVITY_PATH } from '../../activity';
 import { useCan } from '../../auth';
 import { robotPath } from '../../robots';
 import { useDashboardTranslation } from '../i18n';
+import { ListCard } from './list-card';
 
 /** The robots with the most failed executions in the range, with their share of failures. */
 export function FailingRobots({
@@ -23,25 +24,16 @@ export function FailingRobots({
   const canListRobots = can('ROBOS.LIST');
   const canListActivity = can('HISTORIC.LIST');
 
-  let body;
-  if (loading) {
-    body = (
-      <Stack gap="sm">
-        {Array.from({ length: 3 }, (_, index) => (
-          <Skeleton key={index} height={36} radius="sm" />
-        ))}
-      </Stack>
-    );
-  } else if (!robots || robots.length === 0) {
-    body = (
-      <Text size="sm" c="dimmed">
-        {t('failing.empty')}
-      </Text>
-    );
-  } else {
-    body = (
+  return (
+    <ListCard
+      title={t('failing.title')}
+      description={t('failing.description')}
+      loading={loading}
+      skeleton={{ rows: 3, height: 36 }}
+      empty={!robots || robots.length === 0 ? t('failing.empty') : null}
+    >
       <Stack component="ol" gap="md" m={0} p={0} style={{ listStyle: 'none' }}>
-        {robots.map((robot) => {
+        {(robots ?? []).map((robot) => {
           const share = robot.executions > 0 ? (robot.failures / robot.executions) * 100 : 0;
           const params = new URLSearchParams({
             rota_robots_id: String(robot.rota_robots_id),
@@ -94,18 +86,6 @@ export function FailingRobots({
           );
         })}
       </Stack>
-    );
-  }
-
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
-      <Title order={2} fz="h4">
-        {t('failing.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('failing.description')}
-      </Text>
-      {body}
-    </Paper>
+    </ListCard>
   );
 }

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Dashboard } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
 import { useCan } from '../../auth';
 import { robotPath } from '../../robots';
 import { useDashboardTranslation } from '../i18n';
+import { ListCard } from './list-card';
 
 /** "Tasks at risk / breached": per robot, its unfinished tasks near or past their deadline now. */
 export function TaskSlaCard({
@@ -19,25 +20,16 @@ export function TaskSlaCard({
   const format = useFormat();
   const canListTasks = can('ATIVIDADES.LIST');
 
-  let body;
-  if (loading) {
-    body = (
-      <Stack gap="sm">
-        {Array.from({ length: 2 }, (_, index) => (
-          <Skeleton key={index} height={28} radius="sm" />
-        ))}
-      </Stack>
-    );
-  } else if (!robots || robots.length === 0) {
-    body = (
-      <Text size="sm" c="dimmed">
-        {t('taskSla.empty')}
-      </Text>
-    );
-  } else {
-    body = (
+  return (
+    <ListCard
+      title={t('taskSla.title')}
+      description={t('taskSla.description')}
+      loading={loading}
+      skeleton={{ rows: 2, height: 28 }}
+      empty={!robots || robots.length === 0 ? t('taskSla.empty') : null}
+    >
       <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }}>
-        {robots.map((robot) => (
+        {(robots ?? []).map((robot) => (
           <li key={robot.rota_robots_id}>
             <Group justify="space-between" gap="xs" wrap="wrap">
               {canListTasks ? (
@@ -77,18 +69,6 @@ export function TaskSlaCard({
           </li>
         ))}
       </Stack>
-    );
-  }
-
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
-      <Title order={2} fz="h4">
-        {t('taskSla.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('taskSla.description')}
-      </Text>
-      {body}
-    </Paper>
+    </ListCard>
   );
 }
