@@ -226,7 +226,13 @@ describe('/scheduling', { timeout: 20_000 }, () => {
     expect(callsTo(calls, '/scheduling/api/v1/create')[0]?.body).toEqual({
       name: 'Notas diárias',
       rota_robots_id: 2,
+      trigger_type: 'interval',
       interval_minutes: 1440,
+      missed_runs: 'run_once',
+      rota_calendars_id: null,
+      // The contract's defaults, whatever the trigger.
+      min_pending: 1,
+      max_concurrent: 1,
       timeout_minutes: 45,
       retries: 0,
       priority: 50,

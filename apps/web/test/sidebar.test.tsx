@@ -127,6 +127,7 @@ describe('sidebar', () => {
       'Parameters',
       'Robots',
       'Schedulings',
+      'Calendars',
       'Agents',
       'Environment',
       'Users',
@@ -182,5 +183,13 @@ describe('sidebar', () => {
     await user.click(screen.getByRole('link', { name: 'Início' }));
     expect(onNavigate).toHaveBeenCalledTimes(1);
     expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('marks Calendars, not Schedulings, on the calendars page under it', async () => {
+    renderSidebar(makeUser({ permissions: ['AGENDAMENTOS.LIST'] }), '/scheduling/calendar');
+    const calendars = await screen.findByRole('link', { name: 'Calendários' });
+    expect(calendars).toHaveAttribute('href', '/scheduling/calendar');
+    expect(calendars).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Agendamentos' })).not.toHaveAttribute('aria-current');
   });
 });

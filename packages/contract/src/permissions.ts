@@ -46,6 +46,8 @@ export const ROUTE_PERMISSIONS = {
   '/robot/field': ['ROBOS.LIST'],
   '/task': ['ATIVIDADES.LIST'],
   '/scheduling': ['AGENDAMENTOS.LIST'],
+  /** Business calendars, under Schedulings (issue 13). */
+  '/scheduling/calendar': ['AGENDAMENTOS.LIST'],
   '/node': ['AGENTES.LIST'],
   '/vm': ['AGENTES.LIST'],
   '/env': ['USUARIOS.LIST'],

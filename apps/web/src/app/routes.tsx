@@ -30,6 +30,10 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
     { route: '/robot/field', load: () => import('../features/robots/routes/robot-fields-page') },
     { route: '/task', load: () => import('../features/tasks/routes/tasks-page') },
     { route: '/scheduling', load: () => import('../features/schedulings/routes/schedulings-page') },
+    {
+      route: '/scheduling/calendar',
+      load: () => import('../features/calendars/routes/calendars-page'),
+    },
     { route: '/node', load: () => import('../features/agents/routes/agents-page') },
     { route: '/vm', load: () => import('../features/vms/routes/vms-page') },
     { route: '/env', load: () => import('../features/environments/routes/environments-page') },

@@ -6,6 +6,7 @@ import type tasksEn from '../features/tasks/locales/en.json';
 import type vmsEn from '../features/vms/locales/en.json';
 import type agentsEn from '../features/agents/locales/en.json';
 import type schedulingsEn from '../features/schedulings/locales/en.json';
+import type calendarsEn from '../features/calendars/locales/en.json';
 import type parametersEn from '../features/parameters/locales/en.json';
 import type activityEn from '../features/activity/locales/en.json';
 import type dashboardEn from '../features/dashboard/locales/en.json';
@@ -32,6 +33,7 @@ declare module 'i18next' {
       vms: typeof vmsEn;
       agents: typeof agentsEn;
       schedulings: typeof schedulingsEn;
+      calendars: typeof calendarsEn;
       parameters: typeof parametersEn;
       activity: typeof activityEn;
       dashboard: typeof dashboardEn;

@@ -1,4 +1,4 @@
-import type { schedulingListQuerySchema } from '@rota/contract';
+import type { SchedulingPreview, schedulingListQuerySchema } from '@rota/contract';
 import type { z } from 'zod';
 
 export type SchedulingListBody = z.input<typeof schedulingListQuerySchema>;
@@ -8,4 +8,5 @@ export const schedulingKeys = {
   all: ['schedulings'] as const,
   lists: () => [...schedulingKeys.all, 'list'] as const,
   list: (body: SchedulingListBody) => [...schedulingKeys.lists(), body] as const,
+  preview: (body: SchedulingPreview) => [...schedulingKeys.all, 'preview', body] as const,
 };

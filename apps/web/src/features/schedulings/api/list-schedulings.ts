@@ -12,6 +12,7 @@ export const SCHEDULING_SORTS = [
   'name',
   'interval_minutes',
   'priority',
+  'next_run_at',
   'created_at',
   'deleted_at',
 ] as const satisfies readonly SchedulingSort[];

@@ -1,38 +1,91 @@
-import { NumberInput, SimpleGrid, Switch, TextInput } from '@mantine/core';
-import { Controller } from 'react-hook-form';
 import {
+  Input,
+  NumberInput,
+  SegmentedControl,
+  SimpleGrid,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { Controller, useWatch } from 'react-hook-form';
+import {
+  MISSED_RUNS,
   SCHEDULING_LIMITS,
+  SCHEDULING_TRIGGERS,
   schedulingCreateSchema,
   schedulingUpdateSchema,
+  type MissedRuns,
   type Scheduling,
+  type SchedulingTrigger,
 } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
+import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
+import { CalendarSelect, TimeZoneSelect } from '../../calendars';
 import { RobotSelect } from '../../robots';
 import { VmMultiSelect, type VmChoice } from '../../vms';
 import { useCreateScheduling } from '../api/create-scheduling';
 import { useUpdateScheduling } from '../api/update-scheduling';
 import { useSchedulingsTranslation } from '../i18n';
+import { SchedulingPreview } from './scheduling-preview';
 
-type NumberField = 'interval_minutes' | 'timeout_minutes' | 'retries' | 'priority' | 'sleep';
+type NumberField =
+  | 'interval_minutes'
+  | 'timeout_minutes'
+  | 'retries'
+  | 'priority'
+  | 'sleep'
+  | 'min_pending'
+  | 'max_concurrent';
 
-/** What the inputs edit, in both forms; an emptied number input holds ''. */
+/**
+ * What the inputs edit, in both forms; an emptied number input holds '', an empty cron or time
+ * zone ''.
+ */
 type SchedulingInputs = FormValues<
   typeof schedulingCreateSchema,
-  { vms: number[] } & Record<NumberField, number | ''>
+  {
+    vms: number[];
+    trigger_type: SchedulingTrigger;
+    cron: string;
+    time_zone: string;
+    missed_runs: MissedRuns;
+    rota_calendars_id: number | null;
+  } & Record<NumberField, number | ''>
 >;
 
 /**
  * The body as the schema reads it. An emptied number input is sent as NaN, which the schema
  * refuses as it refused '' (not a number: the field's own "required" message), rather than left
- * out, which would take the create's default or keep the stored value on update.
+ * out, which would take the create's default or keep the stored value on update. Fields of the
+ * triggers not chosen are left out (the server keeps what it had); a cron's empty zone is null,
+ * the server's zone.
  */
 function schedulingBody(values: SchedulingInputs) {
   const number = (value: number | '') => (value === '' ? Number.NaN : value);
+  const {
+    trigger_type,
+    cron,
+    time_zone,
+    interval_minutes,
+    min_pending,
+    max_concurrent,
+    missed_runs,
+    rota_calendars_id,
+    ...rest
+  } = values;
+  const timed = trigger_type !== 'queue';
   return {
-    ...values,
-    interval_minutes: number(values.interval_minutes),
+    ...rest,
+    trigger_type,
+    ...(trigger_type === 'interval' ? { interval_minutes: number(interval_minutes) } : {}),
+    ...(trigger_type === 'cron' ? { cron: cron.trim(), time_zone: time_zone || null } : {}),
+    ...(trigger_type === 'queue'
+      ? { min_pending: number(min_pending), max_concurrent: number(max_concurrent) }
+      : {}),
+    // A queue trigger has no times to skip or to miss.
+    ...(timed ? { missed_runs, rota_calendars_id } : {}),
     timeout_minutes: number(values.timeout_minutes),
     retries: number(values.retries),
     priority: number(values.priority),
@@ -43,7 +96,14 @@ function schedulingBody(values: SchedulingInputs) {
 const FIELDS = [
   'name',
   'rota_robots_id',
+  'trigger_type',
   'interval_minutes',
+  'cron',
+  'time_zone',
+  'missed_runs',
+  'rota_calendars_id',
+  'min_pending',
+  'max_concurrent',
   'timeout_minutes',
   'retries',
   'priority',
@@ -61,6 +121,17 @@ function SchedulingFormInputs<TOutput>({
 }) {
   const t = useSchedulingsTranslation();
   const { errors } = form.formState;
+  const [trigger, cron, timeZone, intervalMinutes, calendar, minPending] = useWatch({
+    control: form.control,
+    name: [
+      'trigger_type',
+      'cron',
+      'time_zone',
+      'interval_minutes',
+      'rota_calendars_id',
+      'min_pending',
+    ],
+  });
 
   const numberInput = (name: NumberField, label: string, description: string, required = false) => (
     <Controller
@@ -112,8 +183,128 @@ function SchedulingFormInputs<TOutput>({
           />
         )}
       />
+      <Controller
+        control={form.control}
+        name="trigger_type"
+        render={({ field }) => (
+          <Input.Wrapper
+            label={t('form.trigger')}
+            description={t(`form.triggerHint.${field.value}`)}
+            error={fieldError(errors.trigger_type)}
+          >
+            <SegmentedControl
+              aria-label={t('form.trigger')}
+              fullWidth
+              mt={4}
+              data={SCHEDULING_TRIGGERS.map((value) => ({ value, label: t(`trigger.${value}`) }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value as SchedulingTrigger)}
+              name={field.name}
+            />
+          </Input.Wrapper>
+        )}
+      />
+      {trigger === 'interval'
+        ? numberInput('interval_minutes', t('form.interval'), t('form.intervalHint'), true)
+        : null}
+      {trigger === 'cron' ? (
+        <>
+          <TextInput
+            label={t('form.cron')}
+            description={t('form.cronHint')}
+            placeholder="0 7 * * 1-5"
+            withAsterisk
+            styles={MONOSPACE_INPUT}
+            autoComplete="off"
+            spellCheck={false}
+            error={fieldError(errors.cron)}
+            {...form.register('cron')}
+          />
+          <Controller
+            control={form.control}
+            name="time_zone"
+            render={({ field }) => (
+              <TimeZoneSelect
+                label={t('form.timeZone')}
+                description={t('form.timeZoneHint')}
+                placeholder={t('form.timeZonePlaceholder')}
+                clearable
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                name={field.name}
+                error={fieldError(errors.time_zone)}
+              />
+            )}
+          />
+        </>
+      ) : null}
+      {trigger === 'queue' ? (
+        <>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
+            {numberInput('min_pending', t('form.minPending'), t('form.minPendingHint'), true)}
+            {numberInput(
+              'max_concurrent',
+              t('form.maxConcurrent'),
+              t('form.maxConcurrentHint'),
+              true,
+            )}
+          </SimpleGrid>
+          <Text size="sm" c="dimmed" role="status">
+            {t('preview.waiting.queue', { count: minPending === '' ? 1 : minPending })}
+          </Text>
+        </>
+      ) : (
+        <>
+          <Controller
+            control={form.control}
+            name="rota_calendars_id"
+            render={({ field }) => (
+              <CalendarSelect
+                description={t('form.calendarHint')}
+                clearable
+                value={field.value ?? null}
+                onChange={(id) => field.onChange(id)}
+                onBlur={field.onBlur}
+                name={field.name}
+                error={fieldError(errors.rota_calendars_id)}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="missed_runs"
+            render={({ field }) => (
+              <Input.Wrapper
+                label={t('form.missedRuns')}
+                description={t(`form.missedRunsHint.${field.value}`)}
+                error={fieldError(errors.missed_runs)}
+              >
+                <SegmentedControl
+                  aria-label={t('form.missedRuns')}
+                  fullWidth
+                  mt={4}
+                  data={MISSED_RUNS.map((value) => ({ value, label: t(`missedRuns.${value}`) }))}
+                  value={field.value}
+                  onChange={(value) => field.onChange(value as MissedRuns)}
+                  name={field.name}
+                />
+              </Input.Wrapper>
+            )}
+          />
+          <SchedulingPreview
+            form={form}
+            inputs={{
+              trigger_type: trigger,
+              cron,
+              time_zone: timeZone,
+              interval_minutes: intervalMinutes,
+              rota_calendars_id: calendar,
+            }}
+          />
+        </>
+      )}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
-        {numberInput('interval_minutes', t('form.interval'), t('form.intervalHint'), true)}
         {numberInput('timeout_minutes', t('form.timeout'), t('form.timeoutHint'), true)}
         {numberInput('retries', t('form.retries'), t('form.retriesHint'))}
         {numberInput('priority', t('form.priority'), t('form.priorityHint'))}
@@ -187,7 +378,14 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
         defaultValues={{
           name: scheduling.name,
           rota_robots_id: scheduling.rota_robots_id,
+          trigger_type: scheduling.trigger_type,
           interval_minutes: scheduling.interval_minutes,
+          cron: scheduling.cron ?? '',
+          time_zone: scheduling.time_zone ?? '',
+          missed_runs: scheduling.missed_runs,
+          rota_calendars_id: scheduling.rota_calendars_id,
+          min_pending: scheduling.min_pending,
+          max_concurrent: scheduling.max_concurrent,
           timeout_minutes: scheduling.timeout_minutes,
           retries: scheduling.retries,
           priority: scheduling.priority,
@@ -214,7 +412,14 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
       defaultValues={{
         name: '',
         rota_robots_id: undefined,
+        trigger_type: 'interval',
         interval_minutes: '',
+        cron: '',
+        time_zone: '',
+        missed_runs: 'run_once',
+        rota_calendars_id: null,
+        min_pending: 1,
+        max_concurrent: 1,
         timeout_minutes: '',
         retries: 0,
         priority: 50,

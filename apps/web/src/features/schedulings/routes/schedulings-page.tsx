@@ -1,6 +1,7 @@
 import {
   Anchor,
   Badge,
+  Button,
   Group,
   SegmentedControl,
   Select,
@@ -9,7 +10,12 @@ import {
   Tooltip,
   useMatches,
 } from '@mantine/core';
-import { IconCalendarTime, IconPlayerPlay, IconRestore } from '@tabler/icons-react';
+import {
+  IconCalendarOff,
+  IconCalendarTime,
+  IconPlayerPlay,
+  IconRestore,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -30,6 +36,7 @@ import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { showExecutionStartedToast } from '../../activity';
 import { useCan } from '../../auth';
+import { CALENDARS_PATH } from '../../calendars';
 import { RobotSelect } from '../../robots';
 import { robotPath } from '../../robots';
 import { useDeleteScheduling } from '../api/delete-scheduling';
@@ -102,6 +109,20 @@ export default function SchedulingsPage() {
     return t(`${kind}.${unit}`, { count });
   };
 
+  /** "a cada 15 min", "Cron 0 7 * * 1-5 (America/Sao_Paulo)", "Fila (≥ 1 tarefa pendente)". */
+  const triggerText = (scheduling: Scheduling) => {
+    if (scheduling.trigger_type === 'cron') {
+      const cron = scheduling.cron ?? '';
+      return scheduling.time_zone
+        ? t('triggerText.cron', { cron, zone: scheduling.time_zone })
+        : t('triggerText.cronServer', { cron });
+    }
+    if (scheduling.trigger_type === 'queue') {
+      return t('triggerText.queue', { count: scheduling.min_pending });
+    }
+    return minutes(scheduling.interval_minutes, 'interval');
+  };
+
   const columns: DataTableColumn<Scheduling>[] = [
     {
       key: 'name',
@@ -126,14 +147,19 @@ export default function SchedulingsPage() {
         ),
     },
     {
-      key: 'interval_minutes',
-      header: t('columns.interval'),
-      sort: 'interval_minutes',
+      key: 'trigger',
+      header: t('columns.trigger'),
       render: (scheduling) => (
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {minutes(scheduling.interval_minutes, 'interval')}
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }} maw={240}>
+          {triggerText(scheduling)}
         </Text>
       ),
+    },
+    {
+      key: 'next_run_at',
+      header: t('columns.nextRun'),
+      sort: 'next_run_at',
+      render: (scheduling) => <DateTimeText value={scheduling.next_run_at} />,
     },
     {
       key: 'timeout_minutes',
@@ -248,13 +274,26 @@ export default function SchedulingsPage() {
   const newScheduling = canCreate ? (
     <CreateButton onClick={() => drawer.open(null)}>{t('list.new')}</CreateButton>
   ) : null;
+  const headerActions = (
+    <>
+      <Button
+        component={Link}
+        to={CALENDARS_PATH}
+        variant="default"
+        leftSection={<IconCalendarOff size={16} aria-hidden />}
+      >
+        {t('list.calendars')}
+      </Button>
+      {newScheduling}
+    </>
+  );
 
   return (
     <>
       <PageHeader
         title={tc('pages.scheduling.title')}
         subtitle={tc('pages.scheduling.subtitle')}
-        actions={newScheduling}
+        actions={headerActions}
       />
       <Stack gap="sm" mb="sm">
         <SegmentedControl
@@ -309,7 +348,7 @@ export default function SchedulingsPage() {
           icon: <IconCalendarTime size={28} aria-hidden />,
         }}
         rowActions={rowActions}
-        minWidth={960}
+        minWidth={1080}
       />
       <SchedulingFormDrawer
         opened={drawer.opened}

@@ -2,6 +2,7 @@ import {
   IconActivity,
   IconAdjustmentsHorizontal,
   IconBuildingSkyscraper,
+  IconCalendarOff,
   IconCalendarTime,
   IconDatabaseCog,
   IconHistory,
@@ -23,6 +24,7 @@ export type NavItem = {
     | 'nav.parameters'
     | 'nav.robots'
     | 'nav.schedulings'
+    | 'nav.calendars'
     | 'nav.agents'
     | 'nav.environment'
     | 'nav.users'
@@ -33,6 +35,8 @@ export type NavItem = {
   icon: Icon;
   /** Shown only to platform administrators (on top of the route's permissions). */
   platformAdmin?: true;
+  /** A page under the entry before it (Schedulings → Calendars): shown indented. */
+  nested?: true;
 };
 
 /** SPEC §2 sidebar, in its order; each entry is shown only with its route's permissions. */
@@ -42,6 +46,7 @@ export const MAIN_NAV: readonly NavItem[] = [
   { to: '/parameter', label: 'nav.parameters', icon: IconAdjustmentsHorizontal },
   { to: '/robot', label: 'nav.robots', icon: IconRobot },
   { to: '/scheduling', label: 'nav.schedulings', icon: IconCalendarTime },
+  { to: '/scheduling/calendar', label: 'nav.calendars', icon: IconCalendarOff, nested: true },
   { to: '/node', label: 'nav.agents', icon: IconServer2 },
 ];
 
@@ -60,4 +65,13 @@ export const CONFIGURATION_GATES: readonly ConsoleRoute[] = ['/env', '/user'];
 
 export function isActivePath(pathname: string, to: string): boolean {
   return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/** The entry the page belongs to: the longest one whose path holds it (`/scheduling/calendar`). */
+export function isActiveItem(pathname: string, to: string, items: readonly NavItem[]): boolean {
+  if (!isActivePath(pathname, to)) return false;
+  return !items.some(
+    (item) =>
+      item.to.length > to.length && item.to.startsWith(to) && isActivePath(pathname, item.to),
+  );
 }

@@ -10,6 +10,7 @@ import {
   CONFIGURATION_GATES,
   CONFIGURATION_NAV,
   MAIN_NAV,
+  isActiveItem,
   isActivePath,
   type NavItem,
 } from './nav-items';
@@ -37,7 +38,7 @@ export function Sidebar({ user, onNavigate }: SidebarProps) {
   );
 
   const renderLink = (item: NavItem) => {
-    const active = isActivePath(pathname, item.to);
+    const active = isActiveItem(pathname, item.to, MAIN_NAV);
     const Icon = item.icon;
     return (
       <NavLink
@@ -49,6 +50,7 @@ export function Sidebar({ user, onNavigate }: SidebarProps) {
         active={active}
         aria-current={active ? 'page' : undefined}
         onClick={onNavigate}
+        pl={item.nested ? 'xl' : undefined}
       />
     );
   };

@@ -1,0 +1,2 @@
+/** The business calendars page, under Schedulings. */
+export const CALENDARS_PATH = '/scheduling/calendar';
