@@ -89,6 +89,9 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     await as.post('/api/rota/scheduling/vms/api/v1/index', { rota_schedulings_id: scheduling }),
     200,
   ).data[0].rota_scheduling_vms_id as number;
+  const calendar = ok(
+    await as.post('/api/rota/calendar/api/v1/create', { name: `Calendar ${tag}` }),
+  ).data.rota_calendars_id as number;
   const parameter = ok(
     await as.post('/api/rota/parameter/api/v1/create', { name: `P_${tag}`, value: 'v' }),
   ).data.rota_parameters_id as number;
@@ -142,6 +145,7 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     agent,
     scheduling,
     schedulingVm,
+    calendar,
     parameter,
     execution,
     profile: profile.profiles_id,

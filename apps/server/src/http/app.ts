@@ -37,6 +37,8 @@ import { agentRoutes } from '../modules/agents/routes.js';
 import { AgentService } from '../modules/agents/service.js';
 import { schedulingRoutes } from '../modules/schedulings/routes.js';
 import { SchedulingService } from '../modules/schedulings/service.js';
+import { calendarRoutes } from '../modules/calendars/routes.js';
+import { CalendarService } from '../modules/calendars/service.js';
 import { schedulingVmRoutes } from '../modules/schedulings/vm-routes.js';
 import { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import { parameterRoutes } from '../modules/parameters/routes.js';
@@ -51,6 +53,7 @@ import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
 import type { WorkSignal } from '../modules/engine/claim-waiters.js';
 import { DispatchService, type DispatchTimings } from '../modules/engine/dispatch-service.js';
 import { EngineLoop } from '../modules/engine/engine-loop.js';
+import { QueueTrigger } from '../modules/engine/queue-trigger.js';
 import {
   CHANNELS,
   EnginePublisher,
@@ -228,9 +231,12 @@ export async function buildApp(options: AppOptions) {
   });
   // Schedulings check their robot, and deleting a robot takes its deleted schedulings along.
   const robots: RobotService = new RobotService(db, audit, teams, () => schedulings);
-  const schedulings = new SchedulingService(db, audit, robots, vms);
+  const schedulings = new SchedulingService(db, audit, robots, vms, clock);
   const robotFields = new RobotFieldService(db, audit, robots);
-  const tasks = new TaskService(db, audit, robots, robotFields, clock);
+  const queueTrigger = new QueueTrigger(db, dispatch, publisher, clock, { log: app.log });
+  const tasks = new TaskService(db, audit, robots, robotFields, clock, (robotIds) =>
+    queueTrigger.tasksCreated(robotIds),
+  );
   const agents = new AgentService(db, audit, vms, (id) => {
     dispatch.forgetAgents([id]);
     publisher.agentChanged(id);
@@ -255,6 +261,7 @@ export async function buildApp(options: AppOptions) {
     vms,
     agents,
     schedulings,
+    calendars: new CalendarService(db, audit, schedulings),
     schedulingVms: new SchedulingVmService(db, audit, vms),
     parameters,
     dispatch,
@@ -276,12 +283,16 @@ export async function buildApp(options: AppOptions) {
   const engine = new EngineLoop(db, dispatch, presence, tasks, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
     log: app.log,
+    queueTrigger,
   });
   const stopWork = options.events.subscribe(CHANNELS.work, (payload) => {
     for (const signal of messagesOf<WorkSignal>(payload)) {
       if (signal.i !== publisher.instance) dispatch.onWork(signal);
     }
   });
+  const stopTasks = options.events.subscribe(CHANNELS.tasks, (payload) =>
+    queueTrigger.onNotified(payload),
+  );
   const stopAgents = options.events.subscribe(CHANNELS.agents, (payload) =>
     dispatch.forgetAgents(messagesOf<AgentChanged>(payload).map((m) => m.a)),
   );
@@ -298,8 +309,10 @@ export async function buildApp(options: AppOptions) {
   });
   app.addHook('onClose', async () => {
     await engine.stop();
+    await queueTrigger.stop();
     await blobSweeper.stop();
     stopWork();
+    stopTasks();
     stopAgents();
     services.liveHub.close();
     await services.auth.drain();
@@ -359,6 +372,10 @@ export async function buildApp(options: AppOptions) {
         schedulings: services.schedulings,
         runs: services.runs,
         prefix: '/rota/scheduling/api/v1',
+      });
+      await api.register(calendarRoutes, {
+        calendars: services.calendars,
+        prefix: '/rota/calendar/api/v1',
       });
       await api.register(schedulingVmRoutes, {
         schedulingVms: services.schedulingVms,

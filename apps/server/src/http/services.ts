@@ -7,6 +7,7 @@ import type { RobotFieldService } from '../modules/robot-fields/service.js';
 import type { TaskService } from '../modules/tasks/service.js';
 import type { VmService } from '../modules/vms/service.js';
 import type { AgentService } from '../modules/agents/service.js';
+import type { CalendarService } from '../modules/calendars/service.js';
 import type { SchedulingService } from '../modules/schedulings/service.js';
 import type { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import type { ParameterService } from '../modules/parameters/service.js';
@@ -42,6 +43,7 @@ export interface Services {
   vms: VmService;
   agents: AgentService;
   schedulings: SchedulingService;
+  calendars: CalendarService;
   schedulingVms: SchedulingVmService;
   parameters: ParameterService;
   dispatch: DispatchService;

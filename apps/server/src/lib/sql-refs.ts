@@ -15,3 +15,16 @@ export function tableAs(aliased: PgTable): SQL {
   const original = (aliased as unknown as Record<symbol, string>)[ORIGINAL_NAME]!;
   return sql`${sql.identifier(original)} ${sql.identifier(getTableName(aliased))}`;
 }
+
+/**
+ * Arrays as one bound parameter each (a PostgreSQL array literal), for `unnest` and `= any`:
+ * both drivers pass a text parameter the same way, whatever their handling of JS arrays.
+ */
+export const intArray = (values: readonly number[]): SQL =>
+  sql`${`{${values.map((v) => Math.trunc(v)).join(',')}}`}::integer[]`;
+
+export const instantArray = (values: readonly (Date | null)[]): SQL =>
+  sql`${`{${values.map((v) => (v ? `"${v.toISOString()}"` : 'NULL')).join(',')}}`}::timestamptz[]`;
+
+export const boolArray = (values: readonly boolean[]): SQL =>
+  sql`${`{${values.map((v) => (v ? 't' : 'f')).join(',')}}`}::boolean[]`;

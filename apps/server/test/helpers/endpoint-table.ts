@@ -15,6 +15,7 @@ export interface Rows {
   agent: number;
   scheduling: number;
   schedulingVm: number;
+  calendar: number;
   parameter: number;
   execution: number;
   profile: number;
@@ -290,6 +291,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.scheduling }),
     foreign: 404,
   },
+  'POST /api/rota/scheduling/api/v1/preview': {
+    guard: 'AGENDAMENTOS.LIST',
+    body: (r) => ({ trigger_type: 'cron', cron: '0 7 * * 1-5', rota_calendars_id: r.calendar }),
+    foreign: 400,
+  },
   'POST /api/rota/scheduling/api/v1/restore': {
     guard: 'AGENDAMENTOS.DELETE',
     body: (r) => ({ id: r.scheduling }),
@@ -313,6 +319,33 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/scheduling/vms/api/v1/delete': {
     guard: 'AGENDAMENTOS.UPDATE',
     body: (r) => ({ id: r.schedulingVm }),
+    foreign: 404,
+  },
+
+  // Business calendars
+  'POST /api/rota/calendar/api/v1/index': {
+    guard: 'AGENDAMENTOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/calendar/api/v1/show': {
+    guard: 'AGENDAMENTOS.LIST',
+    body: (r) => ({ id: r.calendar }),
+    foreign: 404,
+  },
+  'POST /api/rota/calendar/api/v1/create': {
+    guard: 'AGENDAMENTOS.CREATE',
+    body: () => ({ name: 'Matrix calendar', excluded_dates: ['2099-12-25'] }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/calendar/api/v1/update': {
+    guard: 'AGENDAMENTOS.UPDATE',
+    body: (r) => ({ id: r.calendar, excluded_dates: ['2099-12-24'] }),
+    foreign: 404,
+  },
+  'POST /api/rota/calendar/api/v1/delete': {
+    guard: 'AGENDAMENTOS.DELETE',
+    body: (r) => ({ id: r.calendar }),
     foreign: 404,
   },
 

@@ -4,7 +4,9 @@ import type { Db } from '../../db/client.js';
 import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
+import { col, instantArray, intArray } from '../../lib/sql-refs.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { calendarDaysView as calendars } from '../calendars/views.js';
 import { robotSummaries as robots } from '../robots/views.js';
 import { vmNames } from '../vms/views.js';
 
@@ -285,3 +287,122 @@ export const liveSchedulingIds = (db: Db, scope: TenantScope) =>
         scope.robots(rotaSchedulings.rota_robots_id),
       ),
     );
+
+/** A calendar of the scope, read through the calendars' view (undefined: none such). */
+export async function calendarOf(db: Db, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select({ time_zone: calendars.time_zone, excluded_dates: calendars.excluded_dates })
+    .from(calendars)
+    .where(scope.where(calendars, eq(calendars.rota_calendars_id, id)));
+  return row;
+}
+
+/** The calendars of `ids`, whatever their client: the scheduler's rows carry their own. */
+export async function calendarsByIds(db: Db, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      rota_calendars_id: calendars.rota_calendars_id,
+      time_zone: calendars.time_zone,
+      excluded_dates: calendars.excluded_dates,
+    })
+    .from(calendars)
+    .where(inArray(calendars.rota_calendars_id, [...ids]));
+}
+
+/** What deciding a scheduling's next run reads of it. */
+export const timingColumns = {
+  rota_schedulings_id: rotaSchedulings.rota_schedulings_id,
+  trigger_type: rotaSchedulings.trigger_type,
+  interval_minutes: rotaSchedulings.interval_minutes,
+  cron: rotaSchedulings.cron,
+  time_zone: rotaSchedulings.time_zone,
+  missed_runs: rotaSchedulings.missed_runs,
+  rota_calendars_id: rotaSchedulings.rota_calendars_id,
+  active: rotaSchedulings.active,
+  next_run_at: rotaSchedulings.next_run_at,
+};
+
+/**
+ * The scheduling's timing, locked for the change's transaction (so the scheduler, which takes
+ * due rows with SKIP LOCKED, does not move it meanwhile). Live ones only.
+ */
+export async function lockSchedulingTiming(db: Db, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select(timingColumns)
+    .from(rotaSchedulings)
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_schedulings_id, id),
+        scope.robots(rotaSchedulings.rota_robots_id),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
+export type SchedulingTiming = NonNullable<Awaited<ReturnType<typeof lockSchedulingTiming>>>;
+
+/** The live schedulings of the client (every team's) that name the calendar, locked. */
+export async function lockSchedulingsOfCalendar(db: Db, scope: TenantScope, calendarId: number) {
+  return db
+    .select(timingColumns)
+    .from(rotaSchedulings)
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_calendars_id, calendarId),
+        isNull(rotaSchedulings.deleted_at),
+      ),
+    )
+    .orderBy(asc(rotaSchedulings.rota_schedulings_id))
+    .for('update');
+}
+
+/** Stores each scheduling's next run, in one statement. */
+export async function setNextRuns(
+  db: Db,
+  scope: TenantScope,
+  rows: readonly { id: number; next_run_at: Date | null }[],
+) {
+  if (rows.length === 0) return;
+  await db.execute(sql`update ${rotaSchedulings}
+       set ${col(rotaSchedulings.next_run_at)} = v.next_run_at
+      from unnest(${intArray(rows.map((r) => r.id))}, ${instantArray(rows.map((r) => r.next_run_at))})
+             as v(id, next_run_at)
+     where ${rotaSchedulings.rota_schedulings_id} = v.id
+       and ${rotaSchedulings.rota_clients_id} = ${scope.clientId}`);
+}
+
+/**
+ * Deleted schedulings let go of the calendar (so it can be deleted); answers how many live ones
+ * still name it.
+ */
+export async function releaseCalendar(
+  db: Db,
+  scope: TenantScope,
+  calendarId: number,
+): Promise<number> {
+  await db
+    .update(rotaSchedulings)
+    .set({ rota_calendars_id: null })
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_calendars_id, calendarId),
+        isNotNull(rotaSchedulings.deleted_at),
+      ),
+    );
+  const [row] = await db
+    .select({ n: count() })
+    .from(rotaSchedulings)
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_calendars_id, calendarId),
+        isNull(rotaSchedulings.deleted_at),
+      ),
+    );
+  return row?.n ?? 0;
+}

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  dataResponseSchema,
   idBodySchema,
   messageResponseSchema,
   runResponseSchema,
   schedulingCreateSchema,
   schedulingListQuerySchema,
+  schedulingPreviewResultSchema,
+  schedulingPreviewSchema,
   schedulingSchema,
   schedulingUpdateSchema,
   translateMessage,
@@ -43,6 +46,22 @@ export const schedulingRoutes: FastifyPluginAsyncZod<{
       delete: 'Delete a scheduling (soft: `restore` brings it back)',
     },
   });
+
+  app.post(
+    '/preview',
+    {
+      config: { permissions: ['AGENDAMENTOS.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary:
+          'The next five runs of a scheduling as typed (fewer when there are fewer; none for `queue`)',
+        body: schedulingPreviewSchema,
+        response: { 200: dataResponseSchema(schedulingPreviewResultSchema), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await schedulings.preview(scopeOf(request), request.body) }),
+  );
 
   app.post(
     '/restore',

@@ -9,6 +9,7 @@ export const AUDIT_ENTITIES = [
   'task',
   'scheduling',
   'scheduling_vm',
+  'calendar',
   'execution',
   'parameter',
   'vm',
