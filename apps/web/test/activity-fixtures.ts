@@ -36,6 +36,7 @@ export function makeExecution(overrides: Partial<Execution> = {}): Execution {
     end_date: '2026-11-20T10:01:05.000Z',
     duration_ms: 65_000,
     cancel_requested: false,
+    pending_reason: null,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ import { LiveIndicator } from '../../live';
 import { RobotSelect } from '../../robots';
 import { useExportExecutions } from '../api/export-executions';
 import { useExecutionDuration } from '../components/execution-duration';
+import { PendingReasonNote } from '../components/pending-reason';
 import { executionsQueryOptions, type ActivityListBody } from '../api/list-executions';
 import {
   ExecutionStatusBadge,
@@ -152,7 +153,12 @@ export default function ActivityPage() {
       key: 'status',
       header: t('columns.status'),
       sort: 'status',
-      render: (execution) => <ExecutionStatusBadge status={execution.status} />,
+      render: (execution) => (
+        <Stack gap={4} maw={260}>
+          <ExecutionStatusBadge status={execution.status} />
+          <PendingReasonNote execution={execution} size="xs" />
+        </Stack>
+      ),
     },
     {
       key: 'duration',

@@ -28,6 +28,7 @@ import { AttemptsTable } from '../components/attempts-table';
 import { useExecutionDuration } from '../components/execution-duration';
 import { ExecutionLogs } from '../components/execution-logs';
 import { ExecutionStatusBadge, isFinalStatus } from '../components/execution-status';
+import { PendingReasonNote } from '../components/pending-reason';
 import { useActivityTranslation } from '../i18n';
 import { ACTIVITY_PATH, type ExecutionTab } from '../paths';
 
@@ -84,6 +85,15 @@ function Details({ execution }: { execution: ExecutionDetail }) {
               </Group>
             ),
           },
+          ...(execution.status === 'queued' && execution.pending_reason
+            ? [
+                {
+                  label: t('detail.fields.pendingReason'),
+                  value: <PendingReasonNote execution={execution} />,
+                  wide: true,
+                },
+              ]
+            : []),
           {
             label: t('detail.fields.scheduling'),
             value: execution.rota_schedulings_name ?? t('detail.noScheduling'),

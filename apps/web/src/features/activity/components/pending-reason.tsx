@@ -1,0 +1,59 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import { IconHourglass } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { Execution, PendingReason } from '@rota/contract';
+import { AGENTS_PATH } from '../../agents';
+import { robotPath } from '../../robots';
+import { VMS_PATH } from '../../vms';
+import { useActivityTranslation } from '../i18n';
+import { ACTIVITY_PATH } from '../paths';
+
+/** The schedulings page (its feature exports no path constant). */
+const SCHEDULINGS_PATH = '/scheduling';
+
+/** Where a user fixes what keeps the run waiting. */
+function fixPath(reason: PendingReason, execution: Execution): string {
+  switch (reason) {
+    case 'no_current_version':
+      return robotPath(execution.rota_robots_id, 'versions');
+    case 'no_vm':
+      // A scheduled run waits for its scheduling's VMs; a manual one for the client's.
+      return execution.rota_schedulings_id === null ? VMS_PATH : SCHEDULINGS_PATH;
+    case 'no_agent_active':
+    case 'agents_busy':
+      return AGENTS_PATH;
+    case 'waiting_priority':
+      return `${ACTIVITY_PATH}?status=queued`;
+  }
+}
+
+/**
+ * Why a queued execution still waits, in words, with a link to what to fix (issue 13). Nothing
+ * when it is not queued or about to be claimed.
+ */
+export function PendingReasonNote({
+  execution,
+  size = 'sm',
+}: {
+  execution: Execution;
+  size?: 'xs' | 'sm';
+}) {
+  const t = useActivityTranslation();
+  const reason = execution.status === 'queued' ? execution.pending_reason : null;
+  if (!reason) return null;
+  return (
+    <Group gap={4} wrap="nowrap" align="flex-start" data-testid="pending-reason">
+      <IconHourglass
+        size={size === 'xs' ? 12 : 14}
+        aria-hidden
+        style={{ flexShrink: 0, marginTop: 3 }}
+      />
+      <Text size={size} c="dimmed">
+        {t(`pendingReason.${reason}`)}{' '}
+        <Anchor component={Link} to={fixPath(reason, execution)} size={size}>
+          {t(`pendingReason.fix.${reason}`)}
+        </Anchor>
+      </Text>
+    </Group>
+  );
+}
