@@ -1,16 +1,4 @@
-import {
-  and,
-  desc,
-  eq,
-  gt,
-  inArray,
-  isNull,
-  lte,
-  notInArray,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaTasks } from '../../db/schema.js';
@@ -21,6 +9,9 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import { withinDays } from '../../lib/date-range.js';
 
 const t = rotaTasks;
+
+/** A task is open (may still meet or breach its deadline) while pending or processing. */
+const OPEN = ['pending', 'processing'];
 
 /** An instant from the app's clock as a statement parameter. */
 const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
@@ -38,6 +29,20 @@ function slaState(now: Date): SQL<TaskSlaState | null> {
       else 'on_time' end
     when coalesce(${t.finished_at}, ${t.updated_at}) <= ${t.deadline} then 'met'
     else 'missed' end`;
+}
+
+/**
+ * Tasks in `state` at `now`: the state itself, plus what lets the planner read only open tasks
+ * with a deadline (rota_tasks_open_deadline_idx) or only finished ones.
+ */
+function slaFilter(state: TaskSlaState, now: Date): SQL {
+  const open = state === 'on_time' || state === 'at_risk' || state === 'breached';
+  return and(
+    sql`${t.deadline} is not null`,
+    open ? inArray(t.status, OPEN) : notInArray(t.status, OPEN),
+    state === 'breached' ? sql`${t.deadline} < ${at(now)}` : undefined,
+    sql`${slaState(now)} = ${state}`,
+  )!;
 }
 
 const columns = {
@@ -96,7 +101,7 @@ export async function listTasks<R>(
     scope.robots(t.rota_robots_id),
     query.rota_robots_id === undefined ? undefined : eq(t.rota_robots_id, query.rota_robots_id),
     query.status === undefined ? undefined : eq(t.status, query.status),
-    query.sla_state === undefined ? undefined : sql`${slaState(now)} = ${query.sla_state}`,
+    query.sla_state === undefined ? undefined : slaFilter(query.sla_state, now),
     searchAny(query.search, [t.label]),
     ...withinDays(t.created_at, query),
   ];
@@ -223,7 +228,14 @@ export async function takeNextTask(
         or(isNull(t.postpone_until), lte(t.postpone_until, at(now))),
       ),
     )
-    .orderBy(desc(t.priority), sql`${t.deadline} asc nulls last`, t.created_at, t.rota_tasks_id)
+    // Spelled as rota_tasks_next_idx is (priority DESC NULLS LAST): another spelling sorts
+    // every pending task instead of reading the index.
+    .orderBy(
+      sql`${t.priority} desc nulls last`,
+      sql`${t.deadline} asc nulls last`,
+      t.created_at,
+      t.rota_tasks_id,
+    )
     .limit(1)
     .for('update', { skipLocked: true });
   const [task] = await db
