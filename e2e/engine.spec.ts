@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { tarGz } from '../apps/server/test/helpers/archives';
-import { E2E_URL, USERS } from './fixtures/constants';
+import { startAgent, stopAgent, type AgentProcess } from './fixtures/agent-process';
+import { USERS } from './fixtures/constants';
 import { sidebar, signIn } from './fixtures/helpers';
 
 /**
@@ -14,7 +12,6 @@ import { sidebar, signIn } from './fixtures/helpers';
  * Activity and on the Dashboard without reloading the page.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROBOT = 'Robô do motor';
 const VM = 'VM-motor';
 const AGENT = 'agent-motor';
@@ -37,49 +34,8 @@ const timer = setInterval(() => {
 /** Set SHOTS_DIR (e.g. /tmp/rota-shots) to also save screenshots of the pages this test visits. */
 const SHOTS_DIR = process.env.SHOTS_DIR;
 
-interface Agent {
-  child: ChildProcess;
-  workDir: string;
-  output: () => string;
-  exited: Promise<void>;
-}
-
-let agent: Agent | undefined;
+let agent: AgentProcess | undefined;
 let executionId: number | undefined;
-
-async function startAgent(token: string): Promise<Agent> {
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'rota-e2e-agent-'));
-  const child = spawn(
-    process.execPath,
-    ['apps/agent/dist/main.js', '--server', E2E_URL, '--work-dir', workDir],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ROTA_AGENT_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, workDir, output: () => output, exited };
-}
-
-/** SIGTERM, then SIGKILL if it is still there after 5 s; then its work directory goes. */
-async function stopAgent(running: Agent): Promise<void> {
-  if (running.child.exitCode === null && running.child.signalCode === null) {
-    running.child.kill('SIGTERM');
-    const stopped = await Promise.race([
-      running.exited.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000)),
-    ]);
-    if (!stopped) {
-      running.child.kill('SIGKILL');
-      await running.exited;
-    }
-  }
-  await rm(running.workDir, { recursive: true, force: true });
-}
 
 async function choose(page: Page, label: string, option: string) {
   const box = page.getByRole('dialog').getByRole('combobox', { name: label }).first();

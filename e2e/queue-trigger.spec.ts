@@ -1,11 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { tarGz } from '../apps/server/test/helpers/archives';
-import { E2E_URL, USERS } from './fixtures/constants';
+import { startAgent, stopAgent, type AgentProcess } from './fixtures/agent-process';
+import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
@@ -14,7 +10,6 @@ import { sessionToken, signIn } from './fixtures/helpers';
  * robot takes the tasks through the robot API and finishes them; Activity shows the runs.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROBOT = 'Robô da fila';
 const TASKS = ['Pedido 1', 'Pedido 2', 'Pedido 3'];
 
@@ -46,48 +41,7 @@ async function call(path, body) {
 });
 `;
 
-interface Agent {
-  child: ChildProcess;
-  workDir: string;
-  output: () => string;
-  exited: Promise<void>;
-}
-
-let agent: Agent | undefined;
-
-async function startAgent(token: string): Promise<Agent> {
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'rota-e2e-queue-agent-'));
-  const child = spawn(
-    process.execPath,
-    ['apps/agent/dist/main.js', '--server', E2E_URL, '--work-dir', workDir, '--concurrency', '2'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ROTA_AGENT_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, workDir, output: () => output, exited };
-}
-
-/** SIGTERM, then SIGKILL if it is still there after 5 s; then its work directory goes. */
-async function stopAgent(running: Agent): Promise<void> {
-  if (running.child.exitCode === null && running.child.signalCode === null) {
-    running.child.kill('SIGTERM');
-    const stopped = await Promise.race([
-      running.exited.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000)),
-    ]);
-    if (!stopped) {
-      running.child.kill('SIGKILL');
-      await running.exited;
-    }
-  }
-  await rm(running.workDir, { recursive: true, force: true });
-}
+let agent: AgentProcess | undefined;
 
 test.afterAll(async () => {
   if (agent) await stopAgent(agent);
@@ -161,7 +115,7 @@ test('tasks created in the console start the robot of a queue scheduling, and ge
     timeout_minutes: 5,
     vms: [vm.rota_vms_id],
   });
-  agent = await startAgent(created.token);
+  agent = await startAgent(created.token, ['--concurrency', '2']);
   const running = agent;
 
   try {
