@@ -1,5 +1,6 @@
 import { translateMessage } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { AgentPresenceService } from '../agents/presence-service.js';
 import type { TaskService } from '../tasks/service.js';
 import type { DispatchService } from './dispatch-service.js';
@@ -21,6 +22,8 @@ export interface EngineLoopOptions {
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
   /** The queue trigger's periodic re-check (issue 13; queue-trigger.ts). */
   queueTrigger?: { checkAll(): Promise<number> };
+  /** What time it is for cron schedulings and calendars (the system's when left out). */
+  clock?: Clock;
 }
 
 /**
@@ -95,12 +98,14 @@ export class EngineLoop {
   }
 
   /**
-   * Each due scheduling queues one run and moves its next time on past now: runs missed while
-   * every server was down are queued once, not once per missed interval. A scheduling whose
-   * previous run still waits in the queue does not pile another on it.
+   * Each due interval or cron scheduling queues one run and moves its next time on past now
+   * (the clock's): runs missed while every server was down are queued once (`run_once`) or not
+   * at all (`skip`), never once per missed occurrence; a day its calendar excludes queues none.
+   * A scheduling whose previous run still waits in the queue does not pile another on it.
    */
   async queueDueSchedulings(): Promise<number> {
-    const queued = await queueDueSchedulings(this.db, BATCH);
+    const now = (this.options.clock ?? systemClock).now();
+    const queued = await queueDueSchedulings(this.db, now, BATCH);
     for (const run of queued) {
       this.dispatch.announceQueued(run.client, run.vm_ids, 1);
       this.publish.live(run.client, {

@@ -5,7 +5,8 @@ import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
 import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
-import { takeDueSchedulings } from '../schedulings/statements.js';
+import { planDueRuns, type DueCalendar, type DueRow } from '../schedulings/due-runs.js';
+import { calendarsOf, lockDueSchedulings, moveDueSchedulings } from '../schedulings/statements.js';
 import { releaseTasksHeldBy } from '../tasks/statements.js';
 import { col, tableAs } from '../../lib/sql-refs.js';
 import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
@@ -516,29 +517,44 @@ export async function extendRunningLeases(db: Db, leaseSeconds: number): Promise
 }
 
 /**
- * The scheduler's one statement: the due schedulings the schedulings module takes (and moves
- * on), each queuing one run of its active robot unless its previous run still waits.
+ * The scheduler, in one transaction of three statements: lock the interval and cron schedulings
+ * due at `now` (SKIP LOCKED), decide each in JS (its next occurrence, its calendar, missed runs:
+ * schedulings/due-runs.ts), then store every next run and insert the runs of those that run in
+ * one statement: one run each, of an active robot, unless the scheduling's previous run still
+ * waits in the queue.
  */
-export async function queueDueSchedulings(db: Db, batch: number) {
+export async function queueDueSchedulings(db: Db, now: Date, batch: number) {
   const q = alias(rotaExecutions, 'q');
   const r = robotSummaries;
-  return rowsOf<{ id: number; client: number; robot: number; vm_ids: number[] | null }>(
-    db,
-    sql`with moved as (${takeDueSchedulings(batch)})
-        insert into ${E}
-          (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
-           ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
-           ${col(E.retries)}, ${col(E.sleep_seconds)})
-        select m.rota_clients_id, m.rota_robots_id, m.rota_schedulings_id, m.vm_ids, 'schedule',
-               m.priority, m.timeout_minutes * 60, m.retries, m.sleep
-          from moved m
-          join ${r} on ${r.rota_robots_id} = m.rota_robots_id and ${r.active}
-         where not exists (select 1 from ${tableAs(q)}
-                            where ${q.rota_schedulings_id} = m.rota_schedulings_id
-                              and ${q.status} = 'queued')
-        returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
-                  ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids`,
-  );
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const due = await rowsOf<DueRow>(tx, lockDueSchedulings(now, batch));
+    if (due.length === 0) return [];
+    const calendarIds = [
+      ...new Set(due.flatMap((row) => (row.calendar_id === null ? [] : [row.calendar_id]))),
+    ];
+    const calendars =
+      calendarIds.length === 0 ? [] : await rowsOf<DueCalendar>(tx, calendarsOf(calendarIds));
+    const moves = planDueRuns(due, calendars, now);
+    return rowsOf<{ id: number; client: number; robot: number; vm_ids: number[] | null }>(
+      tx,
+      sql`with moved as (${moveDueSchedulings(moves)})
+          insert into ${E}
+            (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
+             ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
+             ${col(E.retries)}, ${col(E.sleep_seconds)})
+          select m.rota_clients_id, m.rota_robots_id, m.rota_schedulings_id, m.vm_ids, 'schedule',
+                 m.priority, m.timeout_minutes * 60, m.retries, m.sleep
+            from moved m
+            join ${r} on ${r.rota_robots_id} = m.rota_robots_id and ${r.active}
+           where m.run
+             and not exists (select 1 from ${tableAs(q)}
+                              where ${q.rota_schedulings_id} = m.rota_schedulings_id
+                                and ${q.status} = 'queued')
+          returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
+                    ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids`,
+    );
+  });
 }
 
 /** The processing run a robot API token belongs to (its current attempt's token). */

@@ -1,36 +1,57 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rotaSchedulings } from '../../db/schema.js';
-import { col } from '../../lib/sql-refs.js';
+import { boolArray, col, instantArray, intArray } from '../../lib/sql-refs.js';
+import { calendarDaysView } from '../calendars/views.js';
+import type { DueMove } from './due-runs.js';
 import { vmIdsOf } from './views.js';
 
 const s = rotaSchedulings;
 
 /**
- * The scheduler's half of its one statement (the engine inserts the runs from it): up to
- * `batch` due schedulings, locked (SKIP LOCKED: each is taken by one instance), their next time
- * moved past now. Runs missed while every server was down come back as one, not one per
- * interval. Answers the scheduling's run settings and VMs.
+ * The scheduler's first statement, in its transaction: up to `batch` interval and cron
+ * schedulings due at `now` (the app's clock), locked (SKIP LOCKED: each is taken by one
+ * instance; another instance's statement re-reads a row it waited on and finds it moved on).
+ * Answers what deciding their next run needs; their calendars come from `calendarsOf`.
  */
-export function takeDueSchedulings(batch: number): SQL {
-  return sql`with due as (
-      select ${s.rota_schedulings_id} as id
-        from ${s}
-       where ${s.active} and ${s.deleted_at} is null and ${s.next_run_at} <= now()
-       order by ${s.next_run_at}
-       limit ${batch}
-       for update skip locked
-    )
-    update ${s}
-       set ${col(s.next_run_at)} = case
-             when ${s.next_run_at} + make_interval(mins => ${s.interval_minutes}) > now()
-               then ${s.next_run_at} + make_interval(mins => ${s.interval_minutes})
-             else now() + make_interval(mins => ${s.interval_minutes}) end
-      from due
-     where ${s.rota_schedulings_id} = due.id
+export function lockDueSchedulings(now: Date, batch: number): SQL {
+  return sql`select ${s.rota_schedulings_id} as id, ${s.trigger_type} as trigger_type,
+                    ${s.interval_minutes} as interval_minutes, ${s.cron} as cron,
+                    ${s.time_zone} as time_zone, ${s.missed_runs} as missed_runs,
+                    ${s.rota_calendars_id} as calendar_id, ${s.next_run_at} as next_run_at
+               from ${s}
+              where ${s.active} and ${s.deleted_at} is null
+                and ${s.next_run_at} <= ${now.toISOString()}::timestamptz
+                and ${s.trigger_type} <> 'queue'
+              order by ${s.next_run_at}
+              limit ${batch}
+              for update skip locked`;
+}
+
+/** The zone and excluded days of the calendars `ids` (read through the calendars' view). */
+export function calendarsOf(ids: readonly number[]): SQL {
+  return sql`select ${calendarDaysView.rota_calendars_id} as id,
+                    ${calendarDaysView.time_zone} as time_zone,
+                    ${calendarDaysView.excluded_dates} as excluded_dates
+               from ${calendarDaysView}
+              where ${calendarDaysView.rota_calendars_id} = any(${intArray(ids)})`;
+}
+
+/**
+ * The scheduler's second statement: each locked scheduling's next run stored, in one update
+ * (`unnest`), answering the run settings and VMs of those that `run` (the engine inserts their
+ * runs from it in the same statement).
+ */
+export function moveDueSchedulings(moves: readonly DueMove[]): SQL {
+  return sql`update ${s}
+       set ${col(s.next_run_at)} = v.next_run_at
+      from unnest(${intArray(moves.map((m) => m.id))},
+                  ${instantArray(moves.map((m) => m.next_run_at))},
+                  ${boolArray(moves.map((m) => m.run))}) as v(id, next_run_at, run)
+     where ${s.rota_schedulings_id} = v.id
     returning ${s.rota_schedulings_id} as rota_schedulings_id, ${s.rota_clients_id} as rota_clients_id,
               ${s.rota_robots_id} as rota_robots_id, ${s.priority} as priority,
               ${s.timeout_minutes} as timeout_minutes, ${s.retries} as retries, ${s.sleep} as sleep,
-              ${vmIdsOf(s.rota_schedulings_id)} as vm_ids`;
+              ${vmIdsOf(s.rota_schedulings_id)} as vm_ids, v.run as run`;
 }
 
 /**
