@@ -87,6 +87,8 @@ export class DispatchService {
     private readonly presence: AgentPresenceService,
     private readonly publish: EnginePublisher,
     readonly timings: DispatchTimings = dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds),
+    /** A scheduling's run ended for good (its slot is free: the queue trigger re-checks). */
+    private readonly onSchedulingRunEnded: (robotId: number) => void = () => {},
   ) {}
 
   /**
@@ -359,6 +361,9 @@ export class DispatchService {
       status,
     });
     if (requeued) void this.wakeForQueued(execution.rota_clients_id, execution.rota_executions_id);
+    else if (execution.rota_schedulings_id !== null) {
+      this.onSchedulingRunEnded(execution.rota_robots_id);
+    }
   }
 
   /** An execution is back in the queue (a retry, a claim given back): wake an agent for it. */

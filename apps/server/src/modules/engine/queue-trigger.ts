@@ -47,6 +47,14 @@ export class QueueTrigger {
     this.later(robotIds);
   }
 
+  /**
+   * A run of one of the robot's schedulings ended on this instance: a queue scheduling of it may
+   * have a free slot (a robot without one costs one indexed lookup, debounced).
+   */
+  runEnded(robotId: number) {
+    this.later([robotId]);
+  }
+
   /** A CHANNELS.tasks notification (this instance skips its own echo: it checked already). */
   onNotified(payload: unknown) {
     for (const message of messagesOf<TasksCreated>(payload)) {
