@@ -178,8 +178,23 @@ function cronAfter(
   return null;
 }
 
-const cronOf = (trigger: Extract<Trigger, { trigger_type: 'cron' }>) =>
-  parseCron(trigger.cron, trigger.time_zone);
+/**
+ * Parsed crons by zone and expression: the scheduler decides the same few expressions again
+ * every tick (a paused croner job answers `nextRun(from)` from its pattern alone).
+ */
+const parsed = new Map<string, Cron>();
+const PARSED_MAX = 2000;
+
+function cronOf(trigger: Extract<Trigger, { trigger_type: 'cron' }>): Cron {
+  const key = `${trigger.time_zone} ${trigger.cron}`;
+  let cron = parsed.get(key);
+  if (!cron) {
+    cron = parseCron(trigger.cron, trigger.time_zone);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(key, cron);
+  }
+  return cron;
+}
 
 /**
  * The next `count` times a scheduling created at `now` would run: an interval's first run is
