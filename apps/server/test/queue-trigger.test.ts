@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../src/lib/clock.js';
+import { simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import {
@@ -11,6 +12,7 @@ import {
   signIn,
   type TestApp,
 } from './helpers/test-app.js';
+import { createAgent, createVm } from './helpers/vms.js';
 
 /**
  * Work queues that start their robots (issue 13, `trigger_type: queue`): while a robot has at
@@ -26,7 +28,13 @@ type Caller = Tenants['admin'];
 async function queueScheduling(
   as: Caller,
   robot: number,
-  settings: { min_pending?: number; max_concurrent?: number; active?: boolean; vms?: number[] },
+  settings: {
+    min_pending?: number;
+    max_concurrent?: number;
+    active?: boolean;
+    vms?: number[];
+    priority?: number;
+  },
 ): Promise<number> {
   const res = await as.post(`${SCHEDULING}/create`, {
     name: `Queue ${robot} ${Math.random().toString(36).slice(2, 8)}`,
@@ -123,6 +131,28 @@ describe('queue trigger, one instance', () => {
     expect(await runsOf(t, scheduling)).toMatchObject({ queued: 2, processing: 1, total: 5 });
   });
 
+  it('fills the slot of a run that ends at once, without waiting for a tick', async () => {
+    const robot = await createRobot(c.admin, 'Queue robot I');
+    const vm = await createVm(c.admin, 'Queue slot VM');
+    const { token } = await createAgent(c.admin, 'Queue slot agent', vm);
+    // Top priority: the agent claims this run before the earlier tests' runs (any VM).
+    const scheduling = await queueScheduling(c.admin, robot, {
+      max_concurrent: 1,
+      vms: [vm],
+      priority: 100,
+    });
+    await createTasks(c.admin, robot, 2);
+    await expect.poll(async () => (await runsOf(t, scheduling)).queued).toBe(1);
+    const agent = simulatedAgent(t.app, token);
+    const run = await agent.claim(0);
+    expect(run!.robot.rota_robots_id).toBe(robot);
+    // The run ends without taking a task: both are still due, so its slot is filled again.
+    const done = await agent.finish(run!.execution_id, run!.attempt, 'success', 0);
+    expect(done.status).toBe(200);
+    await expect.poll(async () => (await runsOf(t, scheduling)).queued).toBe(1);
+    expect((await runsOf(t, scheduling)).total).toBe(2);
+  });
+
   it('starts no more runs than due tasks, and none once the tasks are gone', async () => {
     const robot = await createRobot(c.admin, 'Queue robot B');
     const scheduling = await queueScheduling(c.admin, robot, { max_concurrent: 5 });
@@ -210,6 +240,31 @@ describe('queue trigger, one instance', () => {
            where rota_schedulings_id = ${theirScheduling}`,
     );
     expect(run!.client).toBe(c.otherClientId);
+  });
+
+  it('the periodic pass goes through every queue scheduling, a batch at a time', async () => {
+    const robot = await createRobot(c.admin, 'Queue robot J');
+    const first = await queueScheduling(c.admin, robot, {});
+    // 250 more (over one batch of 200), written straight to the table.
+    await t.db.execute(
+      sql`insert into rota_schedulings (rota_clients_id, name, rota_robots_id, trigger_type,
+                                        interval_minutes, timeout_minutes, next_run_at)
+          select rota_clients_id, 'Bulk queue ' || n, rota_robots_id, 'queue', 60, 5, null
+            from rota_schedulings, generate_series(1, 250) n
+           where rota_schedulings_id = ${first}`,
+    );
+    await t.db.execute(
+      sql`insert into rota_tasks (rota_clients_id, rota_robots_id, expiration_date)
+          select ${c.defaultClientId}, ${robot}, now() + interval '1 day'
+            from generate_series(1, 300)`,
+    );
+    await t.app.engine.tick();
+    const [row] = await rowsOf<{ schedulings: number; runs: number }>(
+      t,
+      sql`select count(distinct rota_schedulings_id)::int as schedulings, count(*)::int as runs
+            from rota_executions where rota_robots_id = ${robot} and status = 'queued'`,
+    );
+    expect(row).toEqual({ schedulings: 251, runs: 251 });
   });
 
   it('queues runs with the scheduling’s settings and VMs', async () => {

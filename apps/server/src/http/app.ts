@@ -205,6 +205,7 @@ export async function buildApp(options: AppOptions) {
     presence,
     publisher,
     options.engine?.timings,
+    (robotId) => queueTrigger.runEnded(robotId),
   );
   const vms = new VmService(db, audit);
   const environments = new EnvironmentService(db, options.secretBox, audit);
@@ -284,6 +285,7 @@ export async function buildApp(options: AppOptions) {
     intervalMs: options.engine?.intervalMs ?? 1000,
     log: app.log,
     queueTrigger,
+    clock,
   });
   const stopWork = options.events.subscribe(CHANNELS.work, (payload) => {
     for (const signal of messagesOf<WorkSignal>(payload)) {

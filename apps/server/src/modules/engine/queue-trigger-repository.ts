@@ -33,8 +33,8 @@ export interface QueueTriggeredRun {
 const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::integer[]`;
 
 /**
- * One pass of the queue trigger over the active `queue` schedulings of `robotIds` (null: all,
- * up to `batch`), in the caller's transaction: each is locked (SKIP LOCKED: another instance
+ * One pass of the queue trigger over the active `queue` schedulings of `robotIds` (null: all),
+ * up to `batch.size` of them after id `batch.afterId`, in the caller's transaction: each is locked (SKIP LOCKED: another instance
  * holding it does the work), then a second statement, whose snapshot sees every run a previous
  * holder committed, counts its runs queued or processing and its robot's due tasks, and queues
  * min(max_concurrent − active, due − waiting) runs when at least min_pending tasks are due, where
@@ -46,10 +46,14 @@ export async function startQueueRuns(
   tx: Db,
   robotIds: number[] | null,
   now: Date,
-  batch: number,
-): Promise<QueueTriggeredRun[]> {
-  const locked = await rowsOf<LockedQueueScheduling>(tx, lockQueueSchedulings(robotIds, batch));
-  if (locked.length === 0) return [];
+  batch: { size: number; afterId: number },
+): Promise<{ runs: QueueTriggeredRun[]; locked: number; lastId: number }> {
+  const locked = await rowsOf<LockedQueueScheduling>(
+    tx,
+    lockQueueSchedulings(robotIds, batch.size, batch.afterId),
+  );
+  const lastId = locked.at(-1)?.rota_schedulings_id ?? batch.afterId;
+  if (locked.length === 0) return { runs: [], locked: 0, lastId };
   const r = robotSummaries;
   const wanted = await rowsOf<{ id: number; start: number }>(
     tx,
@@ -101,5 +105,5 @@ export async function startQueueRuns(
       )),
     );
   }
-  return runs;
+  return { runs, locked: locked.length, lastId };
 }

@@ -5,7 +5,7 @@ import type { EnginePublisher, TasksCreated } from './live-events.js';
 import { messagesOf } from './live-events.js';
 import { startQueueRuns, type QueueTriggeredRun } from './queue-trigger-repository.js';
 
-/** Schedulings one pass locks at most (the periodic re-check; a robot's own check is smaller). */
+/** Schedulings one transaction locks at most. */
 const BATCH = 200;
 
 export interface QueueTriggerOptions {
@@ -83,13 +83,27 @@ export class QueueTrigger {
   }
 
   /**
-   * Queues the runs the queue schedulings of these robots (null: all of them, up to a batch)
-   * are short of, and wakes agents for them. Answers the runs queued.
+   * Queues the runs the queue schedulings of these robots (null: all of them) are short of, and
+   * wakes agents for them. Answers the runs queued.
    */
   async check(robotIds: number[] | null): Promise<QueueTriggeredRun[]> {
-    const runs = await this.db.transaction(async (txRaw) =>
-      startQueueRuns(txRaw as unknown as Db, robotIds, this.clock.now(), BATCH),
-    );
+    const all: QueueTriggeredRun[] = [];
+    // A batch at a time, each its own transaction, so locks are short and every one is seen.
+    for (let afterId = 0; ;) {
+      const pass = await this.db.transaction(async (txRaw) =>
+        startQueueRuns(txRaw as unknown as Db, robotIds, this.clock.now(), {
+          size: BATCH,
+          afterId,
+        }),
+      );
+      this.announce(pass.runs);
+      all.push(...pass.runs);
+      if (pass.locked < BATCH) return all;
+      afterId = pass.lastId;
+    }
+  }
+
+  private announce(runs: QueueTriggeredRun[]) {
     for (const run of runs) {
       this.dispatch.announceQueued(run.client, run.vm_ids, 1);
       this.publish.live(run.client, {
@@ -99,10 +113,9 @@ export class QueueTrigger {
         status: 'queued',
       });
     }
-    return runs;
   }
 
-  /** The periodic re-check (EngineLoop.tick): every active queue scheduling. */
+  /** The periodic re-check (EngineLoop.tick): every active queue scheduling, in batches. */
   async checkAll(): Promise<number> {
     return (await this.enqueue(() => this.check(null))).length;
   }
