@@ -59,9 +59,10 @@ export function moveDueSchedulings(moves: readonly DueMove[]): SQL {
  * all), locked FOR UPDATE SKIP LOCKED so one instance at a time counts and starts their runs
  * (the holder does the work; another instance skips it). Run it as its own statement in the
  * transaction that then counts and inserts, so that statement's snapshot sees the runs a
- * previous holder committed. Answers the scheduling's run settings, trigger bounds and VMs.
+ * previous holder committed. Answers the scheduling's run settings, trigger bounds and VMs, in
+ * id order after `afterId` (the periodic pass goes through all of them a batch at a time).
  */
-export function lockQueueSchedulings(robotIds: number[] | null, batch: number): SQL {
+export function lockQueueSchedulings(robotIds: number[] | null, batch: number, afterId = 0): SQL {
   const robots =
     robotIds === null
       ? sql``
@@ -74,7 +75,7 @@ export function lockQueueSchedulings(robotIds: number[] | null, batch: number): 
                     ${vmIdsOf(s.rota_schedulings_id)} as vm_ids
                from ${s}
               where ${s.trigger_type} = 'queue' and ${s.active} and ${s.deleted_at} is null
-                ${robots}
+                and ${s.rota_schedulings_id} > ${afterId} ${robots}
               order by ${s.rota_schedulings_id}
               limit ${batch}
               for update skip locked`;
