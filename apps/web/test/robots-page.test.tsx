@@ -160,6 +160,27 @@ describe('/robot', { timeout: 20_000 }, () => {
     },
   );
 
+  it('sends the task SLA settings of a new robot', async () => {
+    const { user, calls } = await openRobots(ALL);
+    await screen.findByRole('table', { name: 'Robôs' });
+    await user.click(screen.getByRole('button', { name: 'Novo robô' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Novo robô' });
+    await user.type(within(dialog).getByLabelText('Nome do processo', { exact: false }), 'Notas');
+    await user.type(within(dialog).getByLabelText('Executor', { exact: false }), 'python notas.py');
+    await user.type(within(dialog).getByLabelText('SLA das tarefas (minutos)'), '240');
+    await user.type(within(dialog).getByLabelText('Em risco a menos de (minutos)'), '30');
+    const retries = within(dialog).getByLabelText('Novas tentativas após erro de aplicação');
+    await user.clear(retries);
+    await user.type(retries, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Criar robô' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.endsWith('/create'))).toHaveLength(1));
+    expect(calls.find((c) => c.url.endsWith('/create'))?.body).toMatchObject({
+      task_sla_minutes: 240,
+      task_risk_minutes: 30,
+      task_retries: 3,
+    });
+  });
+
   it('creates a robot, closes the drawer and refreshes the list', async () => {
     const { user, calls } = await openRobots(ALL);
     await screen.findByRole('table', { name: 'Robôs' });

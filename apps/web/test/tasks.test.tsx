@@ -269,6 +269,19 @@ describe('new task form', { timeout: 20_000 }, () => {
     );
   });
 
+  it('sends the deadline and the not-before moment as instants; blank ones are left out', async () => {
+    const { user, dialog, calls } = await openForm();
+    await chooseRobot(user, dialog);
+    await user.type(await within(dialog).findByRole('textbox', { name: /Cliente/ }), 'ACME');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Valor' }), '1');
+    await user.type(within(dialog).getByLabelText('Prazo', { exact: false }), '2030-02-01T12:00');
+    await user.click(within(dialog).getByRole('button', { name: 'Criar tarefa' }));
+    await waitFor(() => expect(callsTo(calls, '/task/api/v1/create')).toHaveLength(1));
+    const body = callsTo(calls, '/task/api/v1/create')[0]?.body as Record<string, unknown>;
+    expect(body.deadline).toBe(new Date('2030-02-01T12:00').toISOString());
+    expect(body).not.toHaveProperty('postpone_until');
+  });
+
   it('checks required fields and JSON before sending', async () => {
     const { user, dialog, calls } = await openForm();
     await user.click(within(dialog).getByRole('button', { name: 'Criar tarefa' }));
