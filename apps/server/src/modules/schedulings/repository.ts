@@ -336,6 +336,7 @@ export async function lockSchedulingTiming(db: Db, scope: TenantScope, id: numbe
         rotaSchedulings,
         eq(rotaSchedulings.rota_schedulings_id, id),
         scope.robots(rotaSchedulings.rota_robots_id),
+        isNull(rotaSchedulings.deleted_at),
       ),
     )
     .for('update');
