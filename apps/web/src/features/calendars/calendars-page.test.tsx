@@ -133,7 +133,7 @@ describe('/scheduling/calendar', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Novo calendário' }));
     const drawer = await screen.findByRole('dialog', { name: 'Novo calendário' });
     await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Feriados');
-    const grid = within(drawer).getByRole('grid', { name: 'novembro de 2026' });
+    const grid = within(drawer).getByRole('grid', { name: 'Novembro de 2026' });
 
     // Today is marked; weekends are days like the others.
     const today = within(grid).getByRole('button', { name: /24 de novembro de 2026, hoje/ });
@@ -154,13 +154,13 @@ describe('/scheduling/calendar', { timeout: 30_000 }, () => {
     fireEvent.keyDown(tomorrow, { key: 'ArrowDown' });
     const nextWeek = await within(drawer).findByRole('button', { name: /, 2 de dezembro de 2026/ });
     await waitFor(() => expect(nextWeek).toHaveFocus());
-    expect(within(drawer).getByRole('grid', { name: 'dezembro de 2026' })).toBeInTheDocument();
+    expect(within(drawer).getByRole('grid', { name: 'Dezembro de 2026' })).toBeInTheDocument();
     await user.keyboard('{Enter}');
     expect(nextWeek).toHaveAttribute('aria-pressed', 'true');
 
     // The month buttons move back.
     await user.click(within(drawer).getByRole('button', { name: 'Mês anterior' }));
-    expect(within(drawer).getByRole('grid', { name: 'novembro de 2026' })).toBeInTheDocument();
+    expect(within(drawer).getByRole('grid', { name: 'Novembro de 2026' })).toBeInTheDocument();
 
     await user.click(within(drawer).getByRole('button', { name: 'Criar calendário' }));
     await waitFor(() => expect(callsTo(calls, '/calendar/api/v1/create')).toHaveLength(1));

@@ -48,11 +48,13 @@ export function MonthView({ excluded, onToggle, today, lang }: MonthViewProps) {
   const grid = useRef<HTMLTableElement>(null);
   const titleId = useId();
   const locale = LOCALES[lang];
-  const title = new Intl.DateTimeFormat(locale, {
+  const monthName = new Intl.DateTimeFormat(locale, {
     month: 'long',
     year: 'numeric',
     timeZone: 'UTC',
   }).format(utcDate(dayOf(year, month, 1)));
+  // "Novembro de 2026": only the first letter (CSS capitalize would give "Novembro De").
+  const title = monthName.charAt(0).toLocaleUpperCase(locale) + monthName.slice(1);
   const longDay = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' });
   const weekdayName = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   const weekdayLong = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
@@ -119,7 +121,7 @@ export function MonthView({ excluded, onToggle, today, lang }: MonthViewProps) {
         >
           <IconChevronLeft size={18} aria-hidden />
         </ActionIcon>
-        <Text fw={600} size="sm" tt="capitalize" aria-live="polite" id={titleId}>
+        <Text fw={600} size="sm" aria-live="polite" id={titleId}>
           {title}
         </Text>
         <ActionIcon
