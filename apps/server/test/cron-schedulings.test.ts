@@ -2,9 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translateMessage, type MessageKey } from '@rota/contract';
 import { rotaSchedulings } from '../src/db/schema.js';
+import { openPostgres } from '../src/db/client.js';
 import { FakeClock } from '../src/lib/clock.js';
+import { openTestDatabase } from './helpers/database.js';
 import { createRobot } from './helpers/robots.js';
-import { client, createTestApp, type TestApp } from './helpers/test-app.js';
+import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 
 const SCH = '/api/rota/scheduling/api/v1';
@@ -428,5 +430,60 @@ describe('validation', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([{ field: 'cron', message: message('invalid_cron') }]);
     expect((await show(id)).trigger_type).toBe('interval');
+    // A cron kept beside an interval must read too.
+    const kept = await c.admin.put(`${SCH}/update`, { id, cron: '99 * * * *' });
+    expect(kept.body.errors).toEqual([{ field: 'cron', message: message('invalid_cron') }]);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('two instances on PostgreSQL', () => {
+  it('queues each due cron occurrence exactly once when both tick together', async () => {
+    const shared = new FakeClock(new Date('2026-11-27T06:59:00Z'));
+    const database = await openTestDatabase();
+    const first = await createTestApp({ database, clock: shared });
+    const second = await createTestApp({
+      database: await openPostgres(database.url!, 4),
+      clock: shared,
+    });
+    try {
+      const admin = client(first.app, {
+        token: await signIn(first.app, ADMIN.access, ADMIN.password),
+      });
+      const robotId = await createRobot(admin, 'Two-instance cron robot');
+      for (let i = 0; i < 50; i += 1) {
+        const res = await admin.post(`${SCH}/create`, {
+          name: `07:00 ${i}`,
+          rota_robots_id: robotId,
+          timeout_minutes: 5,
+          trigger_type: 'cron',
+          cron: '0 7 * * *',
+          time_zone: 'UTC',
+        });
+        expect(res.status).toBe(201);
+      }
+      const ticks = () =>
+        Promise.all([
+          first.app.engine.queueDueSchedulings(),
+          second.app.engine.queueDueSchedulings(),
+          first.app.engine.queueDueSchedulings(),
+          second.app.engine.queueDueSchedulings(),
+        ]);
+      expect((await ticks()).reduce((a, b) => a + b, 0)).toBe(0);
+      shared.set('2026-11-27T07:00:00Z');
+      expect((await ticks()).reduce((a, b) => a + b, 0)).toBe(50);
+      const [row] = (
+        (await first.db.execute(
+          sql`select count(*)::int as n, count(distinct rota_schedulings_id)::int as schedulings,
+                     min(next_run_at) = max(next_run_at) as same_next, min(next_run_at) as next
+                from rota_executions e
+                join rota_schedulings s using (rota_schedulings_id)
+               where e.rota_robots_id = ${robotId}`,
+        )) as unknown as { rows: { n: number; schedulings: number; same_next: boolean }[] }
+      ).rows;
+      expect(row).toMatchObject({ n: 50, schedulings: 50, same_next: true });
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 });

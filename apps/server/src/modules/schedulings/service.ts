@@ -97,12 +97,16 @@ type Timing = Pick<
  * its zone (the server's when none).
  */
 export function triggerOf(timing: Omit<Timing, 'active' | 'rota_calendars_id'>): Trigger {
+  // A cron kept for a later switch must read too, whatever the trigger now.
+  if (timing.cron) parseCron(timing.cron, timing.time_zone ?? serverTimeZone());
   if (timing.trigger_type === 'queue') return { trigger_type: 'queue' };
   if (timing.trigger_type === 'cron') {
     if (!timing.cron) throw invalidField('cron', 'required_cron');
-    const zone = timing.time_zone ?? serverTimeZone();
-    parseCron(timing.cron, zone);
-    return { trigger_type: 'cron', cron: timing.cron, time_zone: zone };
+    return {
+      trigger_type: 'cron',
+      cron: timing.cron,
+      time_zone: timing.time_zone ?? serverTimeZone(),
+    };
   }
   return { trigger_type: 'interval', interval_minutes: timing.interval_minutes };
 }
