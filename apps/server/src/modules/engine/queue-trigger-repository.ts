@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rotaExecutions } from '../../db/schema.js';
 import { robotSummaries } from '../robots/views.js';
@@ -30,6 +30,12 @@ export interface QueueTriggeredRun {
   vm_ids: number[] | null;
 }
 
+/** How many runs of the scheduling `schedulingId` names are queued or processing. */
+const activeRunsOf = (schedulingId: SQL) =>
+  sql<number>`(select count(*)::int from ${E}
+                where ${E.rota_schedulings_id} = ${schedulingId}
+                  and ${E.status} in ('queued', 'processing'))`;
+
 const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::integer[]`;
 
 /**
@@ -50,7 +56,16 @@ export async function startQueueRuns(
 ): Promise<{ runs: QueueTriggeredRun[]; locked: number; lastId: number }> {
   const locked = await rowsOf<LockedQueueScheduling>(
     tx,
-    lockQueueSchedulings(robotIds, batch.size, batch.afterId),
+    // Only schedulings with a free slot whose robot has a due task (as this statement's snapshot
+    // sees them; the next statement decides): idle and full queues cost one index probe each.
+    lockQueueSchedulings(
+      robotIds,
+      batch.size,
+      batch.afterId,
+      ({ id, robot, client, maxConcurrent }) =>
+        sql`${activeRunsOf(id)} < ${maxConcurrent}
+            and ${pendingDueTaskCount(client, robot, now, 1)} > 0`,
+    ),
   );
   const lastId = locked.at(-1)?.rota_schedulings_id ?? batch.afterId;
   if (locked.length === 0) return { runs: [], locked: 0, lastId };
@@ -66,10 +81,7 @@ export async function startQueueRuns(
                    as s(id, client, robot, min_pending, max_concurrent)
         ),
         counted as (
-          select s.id, s.min_pending, s.max_concurrent,
-                 (select count(*)::int from ${E}
-                   where ${E.rota_schedulings_id} = s.id
-                     and ${E.status} in ('queued', 'processing')) as active,
+          select s.id, s.min_pending, s.max_concurrent, ${activeRunsOf(sql`s.id`)} as active,
                  (select count(*)::int from ${E}
                    where ${E.rota_schedulings_id} = s.id and ${E.status} = 'queued') as waiting,
                  ${pendingDueTaskCount(

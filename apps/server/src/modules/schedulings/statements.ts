@@ -62,11 +62,25 @@ export function moveDueSchedulings(moves: readonly DueMove[]): SQL {
  * previous holder committed. Answers the scheduling's run settings, trigger bounds and VMs, in
  * id order after `afterId` (the periodic pass goes through all of them a batch at a time).
  */
-export function lockQueueSchedulings(robotIds: number[] | null, batch: number, afterId = 0): SQL {
+export function lockQueueSchedulings(
+  robotIds: number[] | null,
+  batch: number,
+  afterId = 0,
+  /** A further condition on the scheduling (the caller's fragment, given its columns). */
+  only?: (of: { id: SQL; robot: SQL; client: SQL; maxConcurrent: SQL }) => SQL,
+): SQL {
   const robots =
     robotIds === null
       ? sql``
       : sql`and ${s.rota_robots_id} = any(${`{${robotIds.join(',')}}`}::integer[])`;
+  const further = only
+    ? sql`and ${only({
+        id: sql`${s.rota_schedulings_id}`,
+        robot: sql`${s.rota_robots_id}`,
+        client: sql`${s.rota_clients_id}`,
+        maxConcurrent: sql`${s.max_concurrent}`,
+      })}`
+    : sql``;
   return sql`select ${s.rota_schedulings_id} as rota_schedulings_id,
                     ${s.rota_clients_id} as rota_clients_id, ${s.rota_robots_id} as rota_robots_id,
                     ${s.priority} as priority, ${s.timeout_minutes} as timeout_minutes,
@@ -75,7 +89,7 @@ export function lockQueueSchedulings(robotIds: number[] | null, batch: number, a
                     ${vmIdsOf(s.rota_schedulings_id)} as vm_ids
                from ${s}
               where ${s.trigger_type} = 'queue' and ${s.active} and ${s.deleted_at} is null
-                and ${s.rota_schedulings_id} > ${afterId} ${robots}
+                and ${s.rota_schedulings_id} > ${afterId} ${robots} ${further}
               order by ${s.rota_schedulings_id}
               limit ${batch}
               for update skip locked`;
