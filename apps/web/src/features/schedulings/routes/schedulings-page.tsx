@@ -174,7 +174,8 @@ export default function SchedulingsPage() {
       key: 'retries',
       header: t('columns.retries'),
       align: 'right',
-      visibleFrom: 'sm',
+      // Room for the trigger and the next run on a laptop screen.
+      visibleFrom: 'xl',
       render: (scheduling) => <Text size="sm">{format.number(scheduling.retries)}</Text>,
     },
     {
@@ -348,7 +349,7 @@ export default function SchedulingsPage() {
           icon: <IconCalendarTime size={28} aria-hidden />,
         }}
         rowActions={rowActions}
-        minWidth={1080}
+        minWidth={960}
       />
       <SchedulingFormDrawer
         opened={drawer.opened}
