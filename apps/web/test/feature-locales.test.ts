@@ -9,6 +9,8 @@ import dashboardEn from '../src/features/dashboard/locales/en.json';
 import dashboardPt from '../src/features/dashboard/locales/pt.json';
 import liveEn from '../src/features/live/locales/en.json';
 import livePt from '../src/features/live/locales/pt.json';
+import calendarsEn from '../src/features/calendars/locales/en.json';
+import calendarsPt from '../src/features/calendars/locales/pt.json';
 import en from '../src/locales/en.json';
 import pt from '../src/locales/pt.json';
 
@@ -28,6 +30,7 @@ describe.each([
   ['activity', activityPt, activityEn],
   ['dashboard', dashboardPt, dashboardEn],
   ['live', livePt, liveEn],
+  ['calendars', calendarsPt, calendarsEn],
   ['common', pt.common, en.common],
 ])('the %s strings', (_name, ptTree, enTree) => {
   const flatPt = flatten(ptTree);

@@ -6,7 +6,8 @@ import { currentLanguage, isLanguage } from './i18n';
  * DESIGN §7: dates, sizes and numbers in the user's language. Built on Intl (no date library);
  * formatters are cached per language because constructing them is the slow part.
  */
-const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
+/** The Intl locale of each console language. */
+export const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
 
 type Formatters = {
   date: Intl.DateTimeFormat;

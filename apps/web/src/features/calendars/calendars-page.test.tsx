@@ -7,8 +7,6 @@ import type { MockCall, MockReply } from '../../../test/http-mock';
 import { callsTo, listOf, openPage, openRowAction } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
 import { parseDateList, todayIn } from './components/calendar-days';
-import en from './locales/en.json';
-import pt from './locales/pt.json';
 
 const ALL = [
   'AGENDAMENTOS.LIST',
@@ -255,17 +253,5 @@ describe('/scheduling/calendar', { timeout: 30_000 }, () => {
       name: 'US holidays',
       excluded_dates: ['2026-11-26'],
     });
-  });
-});
-
-describe('the calendars strings', () => {
-  it('have the same keys in pt and en', () => {
-    const keys = (tree: object, prefix = ''): string[] =>
-      Object.entries(tree).flatMap(([key, value]) =>
-        value && typeof value === 'object'
-          ? keys(value as object, `${prefix}${key}.`)
-          : [`${prefix}${key}`],
-      );
-    expect(keys(pt).sort()).toEqual(keys(en).sort());
   });
 });

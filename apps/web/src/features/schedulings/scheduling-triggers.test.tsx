@@ -15,8 +15,6 @@ import {
 import { resetEnvironment } from '../../../test/render';
 import { formatDateTime } from '../../lib/format';
 import { browserTimeZone } from '../calendars';
-import en from './locales/en.json';
-import pt from './locales/pt.json';
 
 const ALL = [
   'AGENDAMENTOS.LIST',
@@ -306,17 +304,5 @@ describe('scheduling triggers', { timeout: 30_000 }, () => {
     expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent(
       formatDateTime(NEXT[0], 'en'),
     );
-  });
-});
-
-describe('the schedulings strings', () => {
-  it('have the same keys in pt and en', () => {
-    const keys = (tree: object, prefix = ''): string[] =>
-      Object.entries(tree).flatMap(([key, value]) =>
-        value && typeof value === 'object'
-          ? keys(value as object, `${prefix}${key}.`)
-          : [`${prefix}${key}`],
-      );
-    expect(keys(pt).sort()).toEqual(keys(en).sort());
   });
 });

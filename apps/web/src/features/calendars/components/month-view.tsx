@@ -2,11 +2,10 @@ import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ActionIcon, Group, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { Language } from '@rota/contract';
+import { LOCALES } from '../../../lib/format';
 import { useCalendarsTranslation } from '../i18n';
 import { addDays, dayOf, daysInMonth, partsOf, weekdayOf, type Day } from './calendar-days';
 import classes from './month-view.module.css';
-
-const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
 
 type MonthViewProps = {
   /** Excluded days, `YYYY-MM-DD`. */

@@ -5,7 +5,7 @@ import { IconClock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
 import type { Language, SchedulingPreview as PreviewBody } from '@rota/contract';
-import { useFormat } from '../../../lib/format';
+import { LOCALES, useFormat } from '../../../lib/format';
 import { isApiError } from '../../../lib/http';
 import { browserTimeZone } from '../../calendars';
 import { schedulingPreviewQueryOptions } from '../api/preview-scheduling';
@@ -56,8 +56,6 @@ export function previewBodyOf(
     },
   };
 }
-
-const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
 
 type RunLine = { iso: string; text: string; there: string | null };
 
