@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../src/lib/clock.js';
 import { localDay } from '../src/lib/date-range.js';
 import { RUN_API, ROBOT, runNow, simulatedAgent } from './helpers/engine.js';
+import { openStream } from './helpers/event-stream.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
@@ -254,6 +256,68 @@ describe('task SLAs', () => {
       at_risk: 1,
       breached: 3,
     });
+  });
+});
+
+describe('SLA transitions as live events', () => {
+  it('announces each at_risk and breached once, to the task’s client only', async () => {
+    clock.set(START);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    // Whatever earlier tests left at risk or breached is announced first, out of the way.
+    await t.app.engine.announceTaskSla();
+    const robot = await createRobot(c.admin, 'SLA live', { task_risk_minutes: 10 });
+    const task = await createTask(c.admin, robot.rota_robots_id, { deadline: at(30) });
+    const mine = await openStream(base, c.adminToken);
+    const theirs = await openStream(base, c.otherToken);
+    // Other tests' tasks come close too as the clock moves: only this one's events are read.
+    const ofTask = (stream: typeof mine) =>
+      stream.events
+        .map((e) => e.data)
+        .filter((e) => e.type === 'task' && e.rota_tasks_id === task.rota_tasks_id);
+    const announce = async (count: number) => {
+      await t.app.engine.announceTaskSla();
+      // A second pass announces nothing more of it.
+      await t.app.engine.announceTaskSla();
+      await mine.waitFor(() => ofTask(mine).length === count);
+      expect(ofTask(mine)).toHaveLength(count);
+    };
+    try {
+      await announce(0);
+      clock.set(at(25));
+      await announce(1);
+      clock.set(at(31));
+      await announce(2);
+      expect(ofTask(mine)).toEqual([
+        {
+          type: 'task',
+          rota_tasks_id: task.rota_tasks_id,
+          rota_robots_id: robot.rota_robots_id,
+          sla_state: 'at_risk',
+        },
+        {
+          type: 'task',
+          rota_tasks_id: task.rota_tasks_id,
+          rota_robots_id: robot.rota_robots_id,
+          sla_state: 'breached',
+        },
+      ]);
+
+      // A new deadline is announced afresh when it comes close.
+      await c.admin.put(`${TASKS}/update`, { id: task.rota_tasks_id, deadline: at(100) });
+      await announce(2);
+      clock.set(at(95));
+      await announce(3);
+      expect(ofTask(mine)[2]).toMatchObject({ sla_state: 'at_risk' });
+      expect(
+        theirs.events.some(
+          (e) => e.type === 'task' && e.data.rota_robots_id === robot.rota_robots_id,
+        ),
+      ).toBe(false);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
   });
 });
 

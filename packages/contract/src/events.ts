@@ -30,5 +30,12 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     rota_nodes_id: z.number().int(),
     connectivity: z.enum(CONNECTIVITY),
   }),
+  z.object({
+    /** An open task's deadline came within its robot's risk minutes, or passed (issue 13). */
+    type: z.literal('task'),
+    rota_tasks_id: z.number().int(),
+    rota_robots_id: z.number().int(),
+    sla_state: z.enum(['at_risk', 'breached']),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;

@@ -343,6 +343,11 @@ export const rotaTasks = pgTable(
     postpone_until: timestamp('postpone_until', { withTimezone: true }),
     /** When it reached a final status (success, business or application error, expired). */
     finished_at: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * The SLA state last announced as a live event (`at_risk`, `breached`), so each transition
+     * is announced once across instances; null: none yet, or the deadline changed since.
+     */
+    sla_announced: text('sla_announced'),
     /** The run holding the task while it is `processing` (engine issue). */
     rota_executions_id: integer('rota_executions_id').references(
       (): AnyPgColumn => rotaExecutions.rota_executions_id,

@@ -90,6 +90,7 @@ export class EngineLoop {
     await this.options.queueTrigger?.checkAll();
     await this.reapLostRuns();
     await this.expireTasks();
+    await this.announceTaskSla();
     await this.announceQuietAgents();
   }
 
@@ -131,6 +132,20 @@ export class EngineLoop {
 
   async expireTasks(): Promise<number> {
     return this.tasks.expireDue(BATCH * 5);
+  }
+
+  /** Tasks that became at risk or breached: a live `task` event each (issue 13). */
+  async announceTaskSla(): Promise<number> {
+    const changed = await this.tasks.slaTransitions(BATCH * 5);
+    for (const task of changed) {
+      this.publish.live(task.rota_clients_id, {
+        type: 'task',
+        rota_tasks_id: task.rota_tasks_id,
+        rota_robots_id: task.rota_robots_id,
+        sla_state: task.sla_state,
+      });
+    }
+    return changed.length;
   }
 
   private async announceQuietAgents() {

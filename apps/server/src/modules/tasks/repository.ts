@@ -159,7 +159,12 @@ export async function updateTask(
 ): Promise<boolean> {
   const updated = await db
     .update(t)
-    .set({ ...values, updated_at: sql`now()` })
+    .set({
+      ...values,
+      // Another deadline: its transitions are announced afresh.
+      ...(values.deadline !== undefined ? { sla_announced: null } : {}),
+      updated_at: sql`now()`,
+    })
     .where(scope.where(t, eq(t.rota_tasks_id, id), scope.robots(t.rota_robots_id)))
     .returning({ id: t.rota_tasks_id });
   return updated.length > 0;
@@ -329,4 +334,38 @@ export async function slaCountsPerRobot(db: Db, scope: TenantScope, now: Date) {
     .groupBy(t.rota_robots_id, robotSummaries.name)
     .orderBy(sql`${breached} desc`, sql`${atRisk} desc`, robotSummaries.name)
     .limit(50);
+}
+
+/**
+ * Open tasks whose SLA state at `now` is `at_risk` or `breached` and was not announced yet: marks
+ * them announced and answers them, up to `limit` per pass. SKIP LOCKED: two instances never
+ * announce one transition twice. A task that is at risk and breached before a pass is announced
+ * once, as breached.
+ */
+export async function markSlaTransitions(db: Db, now: Date, limit: number) {
+  const state = sql`case when ${t.deadline} < ${at(now)} then 'breached' else 'at_risk' end`;
+  const due = db
+    .select({ id: t.rota_tasks_id })
+    .from(t)
+    .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id))
+    .where(
+      and(
+        inArray(t.status, OPEN),
+        sql`${t.deadline} is not null`,
+        sql`${t.deadline} < ${at(now)} + make_interval(mins => coalesce(${robotSummaries.task_risk_minutes}, 0))`,
+        sql`${t.sla_announced} is distinct from ${state}`,
+      ),
+    )
+    .limit(limit)
+    .for('update', { of: t, skipLocked: true });
+  return db
+    .update(t)
+    .set({ sla_announced: state })
+    .where(inArray(t.rota_tasks_id, due))
+    .returning({
+      rota_clients_id: t.rota_clients_id,
+      rota_tasks_id: t.rota_tasks_id,
+      rota_robots_id: t.rota_robots_id,
+      sla_state: sql<'at_risk' | 'breached'>`${t.sla_announced}`,
+    });
 }

@@ -33,6 +33,7 @@ import {
   type TaskValues,
   expireDueTasks,
   finishHeldTask,
+  markSlaTransitions,
   slaCountsPerRobot,
   takeNextTask,
 } from './repository.js';
@@ -204,6 +205,14 @@ export class TaskService {
   /** Pending tasks past their expiration become `expired` (the engine's duty, every second). */
   expireDue(limit: number): Promise<number> {
     return expireDueTasks(this.db, limit, this.clock.now());
+  }
+
+  /**
+   * Open tasks that became at risk or breached since the last pass (any instance's), each
+   * answered once: the engine announces them as live `task` events (every second).
+   */
+  slaTransitions(limit: number) {
+    return markSlaTransitions(this.db, this.clock.now(), limit);
   }
 
   /** Per robot of the scope: unfinished tasks at risk and past their deadline now. */

@@ -3,6 +3,7 @@ import type { LiveEvent } from '@rota/contract';
 import { activityKeys } from '../activity';
 import { agentKeys } from '../agents';
 import { dashboardKeys } from '../dashboard';
+import { taskKeys } from '../tasks';
 import { vmKeys } from '../vms';
 
 /**
@@ -25,6 +26,9 @@ export function liveEventKeys(event: LiveEvent): QueryKey[] {
     case 'agent':
       // A VM is active while one of its agents is.
       return [agentKeys.lists(), vmKeys.all, dashboardKeys.all];
+    case 'task':
+      // A task turned at risk or breached: its lists' badges and the dashboard's counts.
+      return [taskKeys.lists(), dashboardKeys.all];
   }
 }
 
@@ -32,6 +36,7 @@ export function liveEventKeys(event: LiveEvent): QueryKey[] {
 export const RECONNECT_KEYS: readonly QueryKey[] = [
   activityKeys.all,
   dashboardKeys.all,
+  taskKeys.lists(),
   agentKeys.lists(),
   vmKeys.all,
 ];

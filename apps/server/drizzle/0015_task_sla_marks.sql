@@ -1,0 +1,1 @@
+ALTER TABLE "rota_tasks" ADD COLUMN "sla_announced" text;
