@@ -115,25 +115,33 @@ test('tasks created in the console start the robot of a queue scheduling, and ge
     timeout_minutes: 5,
     vms: [vm.rota_vms_id],
   });
+  // Tasks created in the console, from the robot's tasks tab, before any agent runs.
+  await page.goto(`/robot/${robot.rota_robots_id}?tab=tasks`);
+  await expect(page.getByRole('heading', { name: ROBOT })).toBeVisible();
+  for (const label of TASKS) {
+    await page.getByRole('button', { name: 'Nova tarefa' }).first().click();
+    const form = page.getByRole('dialog');
+    await form.getByRole('textbox', { name: 'Rótulo', exact: true }).fill(label);
+    await form.getByLabel(/^Data de expiração/).fill('2031-01-01T10:00');
+    await form.getByRole('button', { name: 'Criar tarefa' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  }
+
+  // Runs were queued by themselves; Activity says why they wait and where to fix it.
+  await page.goto(`/activity?rota_robots_id=${robot.rota_robots_id}`);
+  const table = page.getByRole('table', { name: 'Execuções' });
+  const waiting = table.getByText('Aguardando: nenhuma das suas VMs tem agente ativo.').first();
+  await expect(waiting).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Ver os agentes' }).first()).toHaveAttribute(
+    'href',
+    '/node',
+  );
+
   agent = await startAgent(created.token, ['--concurrency', '2']);
   const running = agent;
 
   try {
-    // Tasks created in the console, from the robot's tasks tab.
-    await page.goto(`/robot/${robot.rota_robots_id}?tab=tasks`);
-    await expect(page.getByRole('heading', { name: ROBOT })).toBeVisible();
-    for (const label of TASKS) {
-      await page.getByRole('button', { name: 'Nova tarefa' }).first().click();
-      const form = page.getByRole('dialog');
-      await form.getByRole('textbox', { name: 'Rótulo', exact: true }).fill(label);
-      await form.getByLabel(/^Data de expiração/).fill('2031-01-01T10:00');
-      await form.getByRole('button', { name: 'Criar tarefa' }).click();
-      await expect(page.getByRole('dialog')).toHaveCount(0);
-    }
-
-    // Runs start by themselves and end in success, in Activity.
-    await page.goto(`/activity?rota_robots_id=${robot.rota_robots_id}`);
-    const table = page.getByRole('table', { name: 'Execuções' });
+    // The agent takes the runs, the robot the tasks: the runs end in success, live.
     const live = { timeout: 60_000 };
     await expect(table.getByText('Sucesso', { exact: true }).first()).toBeVisible(live);
     await expect(table.getByText('Fila de pedidos').first()).toBeVisible();
