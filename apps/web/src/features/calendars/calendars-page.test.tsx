@@ -220,11 +220,16 @@ describe('/scheduling/calendar', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByText(message)).toBeInTheDocument();
   });
 
-  it('hides "Novo calendário" and the row actions from a user who may only list', async () => {
-    await openCalendars(['AGENDAMENTOS.LIST']);
+  it('leaves a user who may only list the way to the schedulings that use a calendar', async () => {
+    const { user, router } = await openCalendars(['AGENDAMENTOS.LIST']);
     await screen.findByRole('table', { name: 'Calendários de dias úteis' });
     expect(screen.queryByRole('button', { name: 'Novo calendário' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^Ações de/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Ações de Feriados SP' }));
+    expect(await screen.findAllByRole('menuitem')).toHaveLength(1);
+    expect(screen.queryByRole('menuitem', { name: 'Editar' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('menuitem', { name: 'Agendamentos que o usam' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scheduling'));
+    expect(router.state.location.search).toBe('?rota_calendars_id=1');
   });
 
   it('speaks English, MM/DD/YYYY imports included', async () => {

@@ -61,10 +61,10 @@ const queue = makeScheduling({
 });
 
 async function openSchedulings(
-  options: { lang?: Language; preview?: (call: MockCall) => MockReply } = {},
+  options: { lang?: Language; path?: string; preview?: (call: MockCall) => MockReply } = {},
 ) {
   return openPage(
-    '/scheduling',
+    options.path ?? '/scheduling',
     /Agendamentos|Schedulings/,
     ALL,
     (call) => {
@@ -118,6 +118,25 @@ describe('scheduling triggers', { timeout: 30_000 }, () => {
       'href',
       '/scheduling/calendar',
     );
+  });
+
+  it('filters by trigger and by calendar, in the URL', async () => {
+    const { user, calls, router } = await openSchedulings({
+      path: '/scheduling?rota_calendars_id=7',
+    });
+    await screen.findByRole('table', { name: 'Agendamentos' });
+    const bodies = () =>
+      callsTo(calls, '/scheduling/api/v1/index').map((call) => call.body as object);
+    expect(bodies()[0]).toMatchObject({ rota_calendars_id: 7 });
+    // The calendar's name, not its id, in the filter.
+    expect(await screen.findByDisplayValue('Feriados SP (America/Sao_Paulo)')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'Gatilho' }));
+    await user.click(await screen.findByRole('option', { name: 'Cron' }));
+    await waitFor(() =>
+      expect(bodies().at(-1)).toMatchObject({ trigger_type: 'cron', rota_calendars_id: 7 }),
+    );
+    expect(router.state.location.search).toContain('trigger_type=cron');
   });
 
   it('switches the fields with the trigger; a queue has no preview', async () => {

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Text } from '@mantine/core';
-import { IconCalendarOff } from '@tabler/icons-react';
+import { IconCalendarOff, IconCalendarTime } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { Calendar } from '@rota/contract';
 import { ConfirmDelete } from '../../../components/confirm-dialog';
 import {
@@ -38,6 +38,7 @@ export default function CalendarsPage() {
   const drawer = useDialog<Calendar | null>();
   const remove = useDialog<Calendar>();
   const deleteCalendar = useDeleteCalendar();
+  const navigate = useNavigate();
   const canCreate = can('AGENDAMENTOS.CREATE');
   const canUpdate = can('AGENDAMENTOS.UPDATE');
   const canDelete = can('AGENDAMENTOS.DELETE');
@@ -95,6 +96,13 @@ export default function CalendarsPage() {
 
   const actions = useStandardRowActions();
   const rowActions: RowAction<Calendar>[] = [
+    {
+      key: 'schedulings',
+      label: t('actions.schedulings'),
+      icon: <IconCalendarTime size={16} aria-hidden />,
+      onClick: (calendar) =>
+        void navigate(`/scheduling?rota_calendars_id=${calendar.rota_calendars_id}`),
+    },
     actions.edit({ hidden: !canUpdate, onClick: (calendar) => drawer.open(calendar) }),
     actions.remove({ hidden: !canDelete, onClick: (calendar) => remove.open(calendar) }),
   ];

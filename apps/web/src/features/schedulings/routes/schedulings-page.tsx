@@ -19,7 +19,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DELETED_FILTERS, type DeletedFilter, type Scheduling } from '@rota/contract';
+import {
+  DELETED_FILTERS,
+  SCHEDULING_TRIGGERS,
+  type DeletedFilter,
+  type Scheduling,
+} from '@rota/contract';
 import { BooleanBadge } from '../../../components/badges';
 import { ConfirmDelete, ConfirmDialog } from '../../../components/confirm-dialog';
 import {
@@ -36,7 +41,7 @@ import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { showExecutionStartedToast } from '../../activity';
 import { useCan } from '../../auth';
-import { CALENDARS_PATH } from '../../calendars';
+import { CALENDARS_PATH, CalendarSelect } from '../../calendars';
 import { RobotSelect } from '../../robots';
 import { robotPath } from '../../robots';
 import { useDeleteScheduling } from '../api/delete-scheduling';
@@ -75,19 +80,25 @@ export default function SchedulingsPage() {
     sorts: SCHEDULING_SORTS,
     defaultSort: 'name',
     defaultOrder: 'asc',
-    filters: ['deleted', 'rota_robots_id', 'active'],
+    filters: ['deleted', 'rota_robots_id', 'active', 'trigger_type', 'rota_calendars_id'],
   });
   const deleted = isDeletedFilter(list.filters.deleted) ? list.filters.deleted : DEFAULT_DELETED;
   const filteredRobot = Number(list.filters.rota_robots_id);
   const robotFilter =
     Number.isInteger(filteredRobot) && filteredRobot > 0 ? filteredRobot : undefined;
   const active = list.filters.active;
+  const trigger = SCHEDULING_TRIGGERS.find((value) => value === list.filters.trigger_type);
+  const filteredCalendar = Number(list.filters.rota_calendars_id);
+  const calendarFilter =
+    Number.isInteger(filteredCalendar) && filteredCalendar > 0 ? filteredCalendar : undefined;
   const body: SchedulingListBody = {
     ...list.query,
     // Always sent, so the request says which schedulings it wants.
     deleted,
     ...(robotFilter !== undefined ? { rota_robots_id: robotFilter } : {}),
     ...(active === 'true' || active === 'false' ? { active: active === 'true' } : {}),
+    ...(trigger ? { trigger_type: trigger } : {}),
+    ...(calendarFilter !== undefined ? { rota_calendars_id: calendarFilter } : {}),
   };
   const query = useQuery(schedulingsQueryOptions(body));
   // The drawer's target: a scheduling to edit, or null to create one.
@@ -339,6 +350,24 @@ export default function SchedulingsPage() {
               onChange={(value) => list.setFilter('active', value === 'all' ? null : value)}
               allowDeselect={false}
               w={{ base: '100%', xs: 160 }}
+            />
+            <Select
+              label={t('list.triggerFilter')}
+              data={[
+                { value: 'all', label: t('list.triggerAll') },
+                ...SCHEDULING_TRIGGERS.map((value) => ({ value, label: t(`trigger.${value}`) })),
+              ]}
+              value={trigger ?? 'all'}
+              onChange={(value) => list.setFilter('trigger_type', value === 'all' ? null : value)}
+              allowDeselect={false}
+              w={{ base: '100%', xs: 160 }}
+            />
+            <CalendarSelect
+              placeholder={t('list.allCalendars')}
+              clearable
+              value={calendarFilter ?? null}
+              onChange={(id) => list.setFilter('rota_calendars_id', id)}
+              w={{ base: '100%', xs: 220 }}
             />
           </>
         }
