@@ -1,1 +1,2 @@
-ALTER TABLE "rota_tasks" ADD COLUMN "sla_announced" text;
+ALTER TABLE "rota_tasks" ADD COLUMN "sla_announced" text;--> statement-breakpoint
+CREATE INDEX "rota_tasks_sla_watch_idx" ON "rota_tasks" USING btree ("deadline") WHERE "rota_tasks"."status" in ('pending', 'processing') and "rota_tasks"."deadline" is not null and "rota_tasks"."sla_announced" is distinct from 'breached';

@@ -311,7 +311,7 @@ describe('SLA transitions as live events', () => {
       expect(ofTask(mine)[2]).toMatchObject({ sla_state: 'at_risk' });
       expect(
         theirs.events.some(
-          (e) => e.type === 'task' && e.data.rota_robots_id === robot.rota_robots_id,
+          (e) => e.data.type === 'task' && e.data.rota_robots_id === robot.rota_robots_id,
         ),
       ).toBe(false);
     } finally {

@@ -375,6 +375,13 @@ export const rotaTasks = pgTable(
     index('rota_tasks_open_deadline_idx')
       .on(t.rota_clients_id, t.deadline)
       .where(sql`${t.status} in ('pending', 'processing') and ${t.deadline} is not null`),
+    // What the engine's SLA duty reads every tick: open tasks not yet announced breached, by
+    // deadline (those near it are a short range).
+    index('rota_tasks_sla_watch_idx')
+      .on(t.deadline)
+      .where(
+        sql`${t.status} in ('pending', 'processing') and ${t.deadline} is not null and ${t.sla_announced} is distinct from 'breached'`,
+      ),
     index('rota_tasks_label_trgm').using('gin', t.label.op('gin_trgm_ops')),
   ],
 );

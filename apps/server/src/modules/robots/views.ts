@@ -26,3 +26,8 @@ export const robotSummaries = qb
 export function taskRetriesOf(robotId: SQL | unknown): SQL {
   return sql`(select ${rotaRobots.task_retries} from ${rotaRobots} where ${rotaRobots.rota_robots_id} = ${robotId})`;
 }
+
+/** A scalar subquery: the largest `task_risk_minutes` of any robot (0 when none has one). */
+export function largestTaskRiskMinutes(): SQL {
+  return sql`(select coalesce(max(${rotaRobots.task_risk_minutes}), 0) from ${rotaRobots})`;
+}

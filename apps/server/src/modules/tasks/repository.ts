@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from
 import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaTasks } from '../../db/schema.js';
-import { robotSummaries, taskRetriesOf } from '../robots/views.js';
+import { largestTaskRiskMinutes, robotSummaries, taskRetriesOf } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
@@ -350,8 +350,10 @@ export async function markSlaTransitions(db: Db, now: Date, limit: number) {
     .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id))
     .where(
       and(
-        inArray(t.status, OPEN),
-        sql`${t.deadline} is not null`,
+        // rota_tasks_sla_watch_idx's predicate, then a range of it: no robot's risk reaches
+        // further than the largest.
+        sql`${t.status} in ('pending', 'processing') and ${t.deadline} is not null and ${t.sla_announced} is distinct from 'breached'`,
+        sql`${t.deadline} < ${at(now)} + make_interval(mins => ${largestTaskRiskMinutes()})`,
         sql`${t.deadline} < ${at(now)} + make_interval(mins => coalesce(${robotSummaries.task_risk_minutes}, 0))`,
         sql`${t.sla_announced} is distinct from ${state}`,
       ),
