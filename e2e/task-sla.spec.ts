@@ -41,7 +41,7 @@ test('a task at risk turns breached in the tasks list without a reload', async (
   await page.goto('/task');
   const row = page.getByRole('row').filter({ hasText: 'Nota urgente' });
   await expect(row.getByText('Em risco')).toBeVisible();
-  // No reload: the list refreshes on its own (every 15 s) and the state follows the clock.
+  // No reload: a live event when the deadline passes (and a refetch every 15 s) refreshes it.
   await expect(row.getByText('Violado')).toBeVisible({ timeout: 60_000 });
 
   // The filter finds it among the breached ones.
