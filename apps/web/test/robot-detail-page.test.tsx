@@ -14,7 +14,11 @@ const ALL = [
   'ATIVIDADES.CREATE',
 ];
 
-const robot = makeRobot({ current_version: { rota_robot_versions_id: 10, version: '1.2.0' } });
+const robot = makeRobot({
+  current_version: { rota_robot_versions_id: 10, version: '1.2.0' },
+  task_risk_minutes: 30,
+  task_retries: 2,
+});
 const current = makeRobotVersion({
   version: '1.2.0',
   notes: 'Corrige o cálculo de juros',
@@ -90,6 +94,8 @@ describe('/robot/:id', { timeout: 20_000 }, () => {
       'true',
     );
     expect(screen.getByText('python main.py')).toBeInTheDocument();
+    expect(screen.getByText('30 minutos')).toBeInTheDocument();
+    expect(screen.getByText('Novas tentativas após erro de aplicação')).toBeInTheDocument();
     const fields = await screen.findByRole('table', { name: 'Campos do robô' });
     expect(within(fields).getByText('invoice')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Novo campo' })).toBeInTheDocument();

@@ -113,6 +113,21 @@ function Overview({ robot }: { robot: Robot }) {
                 t('noVersion')
               ),
             },
+            {
+              label: t('form.taskSlaMinutes'),
+              value:
+                robot.task_sla_minutes !== null
+                  ? t('detail.minutes', { count: robot.task_sla_minutes })
+                  : null,
+            },
+            {
+              label: t('form.taskRiskMinutes'),
+              value:
+                robot.task_risk_minutes !== null
+                  ? t('detail.minutes', { count: robot.task_risk_minutes })
+                  : null,
+            },
+            { label: t('form.taskRetries'), value: String(robot.task_retries) },
             { label: t('columns.created'), value: <DateTimeText value={robot.created_at} /> },
             { label: t('columns.updated'), value: <DateTimeText value={robot.updated_at} /> },
             {
