@@ -56,3 +56,17 @@ test('a task at risk turns breached in the tasks list without a reload', async (
   await expect(card.getByText('Robô com SLA')).toBeVisible();
   await expect(card.getByText('1 violada')).toBeVisible();
 });
+
+test('at 360 px the tasks list with its SLA filter and the dashboard card fit the screen', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signIn(page, USERS.admin);
+  const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await expect(page.getByRole('heading', { name: 'Tarefas em risco / violadas' })).toBeVisible();
+  expect(await pageWidth()).toBeLessThanOrEqual(360);
+  await page.goto('/task');
+  await expect(page.getByRole('combobox', { name: 'SLA' })).toBeVisible();
+  // The table scrolls inside its frame; the page itself does not.
+  expect(await pageWidth()).toBeLessThanOrEqual(360);
+});
