@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { rotaTasks } from '../src/db/schema.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { localDay } from '../src/lib/date-range.js';
 import { RUN_API, ROBOT, runNow, simulatedAgent } from './helpers/engine.js';
@@ -72,6 +74,15 @@ async function show(id: number, as: Caller = c.admin) {
     business_error: string | null;
     attempts: number;
   };
+}
+
+/** The SLA state last announced for a task (what the engine's duty marked). */
+async function announcedOf(id: number) {
+  const [row] = await t.db
+    .select({ state: rotaTasks.sla_announced })
+    .from(rotaTasks)
+    .where(eq(rotaTasks.rota_tasks_id, id));
+  return row!.state;
 }
 
 /** A run of `robot` claimed by the simulated agent: a client holding its run token. */
@@ -303,8 +314,13 @@ describe('SLA transitions as live events', () => {
         },
       ]);
 
+      // The same deadline sent back (a form saving its label) announces nothing again.
+      await c.admin.put(`${TASKS}/update`, { id: task.rota_tasks_id, deadline: at(30) });
+      expect(await announcedOf(task.rota_tasks_id)).toBe('breached');
+      await announce(2);
       // A new deadline is announced afresh when it comes close.
       await c.admin.put(`${TASKS}/update`, { id: task.rota_tasks_id, deadline: at(100) });
+      expect(await announcedOf(task.rota_tasks_id)).toBeNull();
       await announce(2);
       clock.set(at(95));
       await announce(3);

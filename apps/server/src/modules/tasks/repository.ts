@@ -162,7 +162,13 @@ export async function updateTask(
     .set({
       ...values,
       // Another deadline: its transitions are announced afresh.
-      ...(values.deadline !== undefined ? { sla_announced: null } : {}),
+      ...(values.deadline !== undefined
+        ? {
+            sla_announced: sql`case when ${t.deadline} is not distinct from ${
+              values.deadline === null ? sql`null::timestamptz` : at(values.deadline)
+            } then ${t.sla_announced} end`,
+          }
+        : {}),
       updated_at: sql`now()`,
     })
     .where(scope.where(t, eq(t.rota_tasks_id, id), scope.robots(t.rota_robots_id)))
