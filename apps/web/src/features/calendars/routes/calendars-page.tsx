@@ -135,7 +135,7 @@ export default function CalendarsPage() {
           icon: <IconCalendarOff size={28} aria-hidden />,
         }}
         rowActions={rowActions}
-        minWidth={560}
+        minWidth={340}
       />
       <CalendarFormDrawer opened={drawer.opened} onClose={drawer.close} calendar={drawer.target} />
       <ConfirmDelete
