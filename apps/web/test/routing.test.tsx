@@ -90,6 +90,7 @@ describe('shell', () => {
     ['/robot/field', 'ROBOS.LIST', 'Campos do robô'],
     ['/task', 'ATIVIDADES.LIST', 'Tarefas'],
     ['/scheduling', 'AGENDAMENTOS.LIST', 'Agendamentos'],
+    ['/scheduling/calendar', 'AGENDAMENTOS.LIST', 'Calendários de dias úteis'],
     ['/node', 'AGENTES.LIST', 'Agentes'],
     ['/vm', 'AGENTES.LIST', 'Máquinas virtuais'],
     ['/env', 'USUARIOS.LIST', 'Ambiente'],
