@@ -100,7 +100,14 @@ function ExcludedDays<TOutput>({ form }: { form: FormDrawerForm<CalendarInputs, 
   );
 }
 
-function CalendarFormInputs<TOutput>({ form }: { form: FormDrawerForm<CalendarInputs, TOutput> }) {
+function CalendarFormInputs<TOutput>({
+  form,
+  editing,
+}: {
+  form: FormDrawerForm<CalendarInputs, TOutput>;
+  /** A stored calendar keeps a zone: emptying it would only look like the server's. */
+  editing: boolean;
+}) {
   const t = useCalendarsTranslation();
   const { errors } = form.formState;
   return (
@@ -120,7 +127,7 @@ function CalendarFormInputs<TOutput>({ form }: { form: FormDrawerForm<CalendarIn
             label={t('form.timeZone')}
             description={t('form.timeZoneHint')}
             placeholder={t('form.timeZonePlaceholder')}
-            clearable
+            clearable={!editing}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}
@@ -165,7 +172,7 @@ export function CalendarFormDrawer({ opened, onClose, calendar }: CalendarFormDr
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => <CalendarFormInputs form={form} />}
+        {(form) => <CalendarFormInputs form={form} editing />}
       </FormDrawer>
     );
   }
@@ -180,7 +187,7 @@ export function CalendarFormDrawer({ opened, onClose, calendar }: CalendarFormDr
       defaultValues={{ name: '', time_zone: '', excluded_dates: [] }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
-      {(form) => <CalendarFormInputs form={form} />}
+      {(form) => <CalendarFormInputs form={form} editing={false} />}
     </FormDrawer>
   );
 }
