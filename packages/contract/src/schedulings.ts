@@ -119,22 +119,23 @@ const schedulingFields = {
  * The fields each trigger needs; the server checks the same on the merged row of an update.
  * `time_zone` left out means the server's (`TZ`).
  */
-export const schedulingCreateSchema = z.object({
-  ...schedulingFields,
-  trigger_type: schedulingFields.trigger_type.default('interval'),
-  interval_minutes: schedulingFields.interval_minutes.optional(),
-  cron: schedulingFields.cron.optional(),
-  time_zone: schedulingFields.time_zone.optional(),
-  missed_runs: schedulingFields.missed_runs.default('run_once'),
-  rota_calendars_id: schedulingFields.rota_calendars_id.optional(),
-  min_pending: schedulingFields.min_pending.default(1),
-  max_concurrent: schedulingFields.max_concurrent.default(1),
-  retries: schedulingFields.retries.default(0),
-  priority: schedulingFields.priority.default(50),
-  sleep: schedulingFields.sleep.default(0),
-  active: schedulingFields.active.default(true),
-  vms: schedulingFields.vms.default([]),
-})
+export const schedulingCreateSchema = z
+  .object({
+    ...schedulingFields,
+    trigger_type: schedulingFields.trigger_type.default('interval'),
+    interval_minutes: schedulingFields.interval_minutes.optional(),
+    cron: schedulingFields.cron.optional(),
+    time_zone: schedulingFields.time_zone.optional(),
+    missed_runs: schedulingFields.missed_runs.default('run_once'),
+    rota_calendars_id: schedulingFields.rota_calendars_id.optional(),
+    min_pending: schedulingFields.min_pending.default(1),
+    max_concurrent: schedulingFields.max_concurrent.default(1),
+    retries: schedulingFields.retries.default(0),
+    priority: schedulingFields.priority.default(50),
+    sleep: schedulingFields.sleep.default(0),
+    active: schedulingFields.active.default(true),
+    vms: schedulingFields.vms.default([]),
+  })
   // `when`: said beside the other fields' errors, not only once they are all right.
   .refine((v) => v.trigger_type !== 'interval' || v.interval_minutes !== undefined, {
     path: ['interval_minutes'],

@@ -512,7 +512,10 @@ export const rotaCalendars = pgTable(
     /** IANA time zone the excluded dates are days of. */
     time_zone: text('time_zone').notNull(),
     /** `YYYY-MM-DD`, sorted, unique. */
-    excluded_dates: text('excluded_dates').array().notNull().default(sql`'{}'::text[]`),
+    excluded_dates: text('excluded_dates')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
