@@ -113,6 +113,8 @@ describe('FormDrawer', () => {
       description: null,
       remote_root: null,
       active: true,
+      // The robot form's task settings (issue 13): retries default to none; SLA minutes unset.
+      task_retries: 0,
     });
     expect(screen.getByRole('button', { name: 'Salvar' })).toBeDisabled();
     answer({ status: 201, body: { message: 'Criado!', data: {} } });
