@@ -20,6 +20,7 @@
  *   calendars: rotaCalendars
  *   parameters: rotaParameters
  *   engine: rotaExecutions, rotaExecutionAttempts, rotaExecutionLogs, engineState
+ *   artifacts: rotaArtifacts
  *   teams: teams, teamRobots, teamUsers
  *   environments: rotaEnvironments
  *   status-items: rotaStatusItems
@@ -54,6 +55,10 @@ export const rotaClients = pgTable(
   {
     rota_clients_id: integer('rota_clients_id').primaryKey().generatedAlwaysAsIdentity(),
     name: text('name').notNull(),
+    /** Executions (with their logs and artifacts) older than this many days are pruned. */
+    retention_days: integer('retention_days').notNull().default(90),
+    /** Audit records older than this many days are pruned. */
+    audit_retention_days: integer('audit_retention_days').notNull().default(365),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -253,6 +258,10 @@ export const rotaRobots = pgTable(
     task_risk_minutes: integer('task_risk_minutes'),
     /** How often a task that ended in an application error goes back to pending. */
     task_retries: integer('task_retries').notNull().default(0),
+    /** A processing run with no activity (log, progress) for this long is stalled. */
+    stall_minutes: integer('stall_minutes'),
+    /** `flag` (mark it) or `kill` (end it as an application error, retried per its retries). */
+    stall_action: text('stall_action').notNull().default('flag'),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -611,6 +620,18 @@ export const rotaExecutions = pgTable(
     ended_at: timestamp('ended_at', { withTimezone: true }),
     lease_expires_at: timestamp('lease_expires_at', { withTimezone: true }),
     cancel_requested_at: timestamp('cancel_requested_at', { withTimezone: true }),
+    /**
+     * A stop asked with a grace: the robot gets SIGTERM and this many seconds before its tree is
+     * killed; null with `cancel_requested_at` set is a kill now.
+     */
+    stop_grace_seconds: integer('stop_grace_seconds'),
+    /** What the robot last said of its progress (robot API `progress`). */
+    progress_percent: integer('progress_percent'),
+    progress_message: text('progress_message'),
+    /** The later of its last log line and its last progress call (since the attempt started). */
+    last_activity_at: timestamp('last_activity_at', { withTimezone: true }),
+    /** Processing with no activity for its robot's `stall_minutes`; cleared when activity resumes. */
+    stalled: boolean('stalled').notNull().default(false),
     /** SHA-256 of the robot API token of the current attempt; cleared when it ends. */
     run_token_hash: text('run_token_hash'),
     created_by: integer('created_by').references(() => users.users_id, { onDelete: 'set null' }),
@@ -629,6 +650,10 @@ export const rotaExecutions = pgTable(
       .on(t.rota_nodes_id)
       .where(sql`${t.status} = 'processing'`),
     index('rota_executions_scheduling_idx').on(t.rota_schedulings_id, t.status),
+    // Retention prunes by age, a client at a time.
+    index('rota_executions_client_ended_idx')
+      .on(t.rota_clients_id, t.ended_at)
+      .where(sql`${t.ended_at} is not null`),
     uniqueIndex('rota_executions_run_token_key').on(t.run_token_hash),
   ],
 );
@@ -696,6 +721,26 @@ export const rotaExecutionLogs = pgTable(
 );
 
 /** Cross-instance engine bookkeeping (e.g. when the reaper last ran), by key. */
+/** Evidence a run uploaded (robot API `artifact/upload`); the bytes are in the blob store. */
+export const rotaArtifacts = pgTable(
+  'rota_artifacts',
+  {
+    rota_artifacts_id: integer('rota_artifacts_id').primaryKey().generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_executions_id: integer('rota_executions_id')
+      .notNull()
+      .references(() => rotaExecutions.rota_executions_id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    media_type: text('media_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    /** The blob store's name for the bytes. */
+    blob_name: text('blob_name').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [index('rota_artifacts_execution_idx').on(t.rota_executions_id, t.rota_artifacts_id)],
+);
+
 export const engineState = pgTable('engine_state', {
   key: text('key').primaryKey(),
   at: timestamp('at', { withTimezone: true }).notNull(),
