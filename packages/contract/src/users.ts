@@ -180,17 +180,38 @@ export const clientSchema = z.object({
   rota_clients_id: z.number().int(),
   name: z.string(),
   users: z.number().int(),
+  /** Executions (with their logs and artifacts) ended longer ago than this are pruned nightly. */
+  retention_days: z.number().int(),
+  /** Audit records older than this are pruned nightly. */
+  audit_retention_days: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Client = z.infer<typeof clientSchema>;
 
-export const clientCreateSchema = z.object({ name: requiredTextSchema(120, 'required_name') });
+export const CLIENT_RETENTION_DAYS_MAX = 3650;
+export const CLIENT_RETENTION_DAYS_DEFAULT = 90;
+export const CLIENT_AUDIT_RETENTION_DAYS_DEFAULT = 365;
+
+const retentionDaysSchema = z
+  .number({ error: msg('invalid_number') })
+  .int(msg('invalid_integer'))
+  .min(1, msg('out_of_range_retention_days'))
+  .max(CLIENT_RETENTION_DAYS_MAX, msg('out_of_range_retention_days'));
+
+export const clientCreateSchema = z.object({
+  name: requiredTextSchema(120, 'required_name'),
+  retention_days: retentionDaysSchema.optional(),
+  audit_retention_days: retentionDaysSchema.optional(),
+});
 export type ClientCreate = z.infer<typeof clientCreateSchema>;
 
 export const clientUpdateSchema = z.object({
   id: idSchema,
   name: requiredTextSchema(120, 'required_name'),
+  /** Left out: unchanged. */
+  retention_days: retentionDaysSchema.optional(),
+  audit_retention_days: retentionDaysSchema.optional(),
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 

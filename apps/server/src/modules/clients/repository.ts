@@ -16,6 +16,8 @@ function selectClients(db: Db) {
       rota_clients_id: rotaClients.rota_clients_id,
       name: rotaClients.name,
       users: membersOfClient,
+      retention_days: rotaClients.retention_days,
+      audit_retention_days: rotaClients.audit_retention_days,
       created_at: rotaClients.created_at,
       updated_at: rotaClients.updated_at,
     })
@@ -43,16 +45,45 @@ export async function findClient(db: Db, id: number): Promise<ClientRow | undefi
   return row;
 }
 
-export async function renameClient(db: Db, id: number, name: string): Promise<boolean> {
+/** What an update may change; retention left out stays as it is. */
+export interface ClientChanges {
+  name: string;
+  retention_days?: number | undefined;
+  audit_retention_days?: number | undefined;
+}
+
+export async function updateClient(db: Db, id: number, changes: ClientChanges): Promise<boolean> {
   const updated = await db
     .update(rotaClients)
-    .set({ name, updated_at: sql`now()` })
+    .set({
+      name: changes.name,
+      ...(changes.retention_days !== undefined && { retention_days: changes.retention_days }),
+      ...(changes.audit_retention_days !== undefined && {
+        audit_retention_days: changes.audit_retention_days,
+      }),
+      updated_at: sql`now()`,
+    })
     .where(eq(rotaClients.rota_clients_id, id))
     .returning({ id: rotaClients.rota_clients_id });
   return updated.length > 0;
 }
 
-export async function insertClient(db: Db, name: string) {
-  const [client] = await db.insert(rotaClients).values({ name }).returning();
+/** A client's retention, when set at creation (the columns' defaults otherwise). */
+export interface ClientRetention {
+  retention_days?: number | undefined;
+  audit_retention_days?: number | undefined;
+}
+
+export async function insertClient(db: Db, name: string, retention: ClientRetention = {}) {
+  const [client] = await db
+    .insert(rotaClients)
+    .values({
+      name,
+      ...(retention.retention_days !== undefined && { retention_days: retention.retention_days }),
+      ...(retention.audit_retention_days !== undefined && {
+        audit_retention_days: retention.audit_retention_days,
+      }),
+    })
+    .returning();
   return client!;
 }

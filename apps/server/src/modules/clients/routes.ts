@@ -77,7 +77,7 @@ export const clientRoutes: FastifyPluginAsyncZod<{ clients: ClientService }> = a
       schema: {
         tags,
         security,
-        summary: 'Rename a client',
+        summary: 'Rename a client or change how long its executions and audit records are kept',
         body: clientUpdateSchema,
         response: { 204: z.null(), ...errorResponses },
       },

@@ -12,7 +12,7 @@ import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { UserClientService } from '../user-clients/service.js';
-import { findClient, listClients, renameClient, type ClientRow } from './repository.js';
+import { findClient, listClients, updateClient, type ClientRow } from './repository.js';
 import { provisionClient } from './provision-client.js';
 
 const toClient = (row: ClientRow): Client => ({
@@ -63,7 +63,7 @@ export class ClientService {
     this.assertPlatformAdmin(actor);
     try {
       return await this.db.transaction(async (tx) => {
-        const { client, profile } = await provisionClient(tx, input.name);
+        const { client, profile } = await provisionClient(tx, input.name, input);
         await this.userClients.add(tx, {
           users_id: actor.user.users_id,
           rota_clients_id: client.rota_clients_id,
@@ -100,7 +100,7 @@ export class ClientService {
           clientId: input.id,
         },
         async (tx) => {
-          if (!(await renameClient(tx, input.id, input.name))) throw notFound();
+          if (!(await updateClient(tx, input.id, input))) throw notFound();
         },
       );
     } catch (error) {
