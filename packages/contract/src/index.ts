@@ -12,6 +12,7 @@ export * from './schedulings.js';
 export * from './calendars.js';
 export * from './parameters.js';
 export * from './executions.js';
+export * from './artifacts.js';
 export * from './dashboard.js';
 export * from './agent-protocol.js';
 export * from './events.js';

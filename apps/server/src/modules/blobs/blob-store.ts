@@ -5,9 +5,12 @@ import type { Db } from '../../db/client.js';
 import { DiskBlobStore } from './disk-blob-store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 
-/** What a blob is: a robot package (named by its sha256) or a picture (`<sha256>.<ext>`). */
-export type BlobKind = 'package' | 'avatar';
-export const BLOB_KINDS: readonly BlobKind[] = ['package', 'avatar'];
+/**
+ * What a blob is: a robot package or a run's artifact (named by its sha256), or a picture
+ * (`<sha256>.<ext>`).
+ */
+export type BlobKind = 'package' | 'avatar' | 'artifact';
+export const BLOB_KINDS: readonly BlobKind[] = ['package', 'avatar', 'artifact'];
 
 /** Bytes to keep: a local file (which the store may move away) or, when small, a buffer. */
 export interface BlobSource {
@@ -69,5 +72,5 @@ const AVATAR_NAME = /^[0-9a-f]{64}\.(png|jpg|webp|gif)$/;
 
 /** A name this module could have made; anything else never reaches a path or a query. */
 export function isBlobName(kind: BlobKind, name: string): boolean {
-  return kind === 'package' ? SHA256_HEX.test(name) : AVATAR_NAME.test(name);
+  return kind === 'avatar' ? AVATAR_NAME.test(name) : SHA256_HEX.test(name);
 }

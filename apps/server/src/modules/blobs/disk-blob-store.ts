@@ -16,7 +16,11 @@ import {
 } from './blob-store.js';
 
 /** Folders under DATA_DIR, as they were before blobs could live in PostgreSQL. */
-const FOLDERS: Record<BlobKind, string> = { package: 'packages', avatar: 'avatars' };
+const FOLDERS: Record<BlobKind, string> = {
+  package: 'packages',
+  avatar: 'avatars',
+  artifact: 'artifacts',
+};
 
 /**
  * Blobs as files under DATA_DIR (the embedded database: one instance, one disk). A file is

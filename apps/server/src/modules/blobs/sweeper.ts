@@ -3,6 +3,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
+import { lockArtifactBlob } from '../artifacts/lock.js';
+import { artifactBlobs } from '../artifacts/views.js';
 import { lockPackage } from '../robot-versions/package-lock.js';
 import { packageSummaries as versions } from '../robot-versions/views.js';
 import { AVATAR_URL_PREFIX } from '../users/avatar-store.js';
@@ -29,6 +31,12 @@ const REFERENCES: Record<BlobKind, Referenced> = {
   avatar: {
     exists: (name) =>
       sql`exists (select 1 from ${accounts} where ${accounts.avatar} = ${AVATAR_URL_PREFIX} || ${name})`,
+  },
+  // Runs' evidence, shared by content; an execution's delete (retention) cascades to its rows.
+  artifact: {
+    exists: (name) =>
+      sql`exists (select 1 from ${artifactBlobs} where ${artifactBlobs.blob_name} = ${name})`,
+    lock: (tx, name) => lockArtifactBlob(tx, name),
   },
 };
 
