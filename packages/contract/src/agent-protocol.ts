@@ -9,6 +9,7 @@ import {
 } from './common.js';
 import type { EXECUTION_STATUSES } from './executions.js';
 import { LOG_STREAMS } from './executions.js';
+import { msg } from './messages.js';
 
 /**
  * The agent protocol, `/api/rota/agent/api/v1/`, spoken by `apps/agent` with
@@ -55,6 +56,14 @@ export const agentHeartbeatResponseSchema = z.object({
   data: z.object({
     /** Runs the console cancelled, or no longer this agent's (lease lost): stop them. */
     cancel: z.array(z.number().int()),
+    /**
+     * Of those, the ones the console asked to stop gracefully: SIGTERM, then the tree killed
+     * after `grace_seconds` (the lease is still this agent's: keep renewing it meanwhile).
+     * Absent from older servers.
+     */
+    stop: z
+      .array(z.object({ execution_id: z.number().int(), grace_seconds: z.number().int() }))
+      .default([]),
   }),
 });
 
@@ -133,7 +142,16 @@ export const agentLogBatchSchema = agentRunRefSchema.extend({
 export type AgentLogBatch = z.infer<typeof agentLogBatchSchema>;
 
 export const agentLogResponseSchema = z.object({
-  data: z.object({ cancel: z.boolean() }),
+  data: z.object({
+    cancel: z.boolean(),
+    /** With `cancel`: a graceful stop with this grace (SIGTERM first); null or absent: kill. */
+    stop_grace_seconds: z.number().int().nullish(),
+  }),
+});
+
+/** Robot API `POST status`: whether the console asked this run to stop (or cancelled it). */
+export const robotStatusResponseSchema = z.object({
+  data: z.object({ stop_requested: z.boolean() }),
 });
 
 export const AGENT_FINISH_STATUSES = [
@@ -202,6 +220,24 @@ export const robotTaskFinishSchema = z.object({
   message: z.string().trim().max(2000).transform(toStorable).nullish(),
 });
 export type RobotTaskFinish = z.infer<typeof robotTaskFinishSchema>;
+
+/**
+ * `POST progress`: how far the robot got. Each call (and each log line) is activity: it moves
+ * the run's `last_activity_at` and clears `stalled`.
+ */
+export const robotProgressSchema = z.object({
+  percent: z
+    .number({ error: msg('invalid_number') })
+    .int(msg('invalid_integer'))
+    .min(0, msg('out_of_range_percent'))
+    .max(100, msg('out_of_range_percent'))
+    .nullish(),
+  message: storableString({ error: msg('invalid_type_text') })
+    .trim()
+    .max(200, msg('too_long'))
+    .nullish(),
+});
+export type RobotProgress = z.infer<typeof robotProgressSchema>;
 
 /**
  * `POST environment/index`: the client's environments (SPEC §3 fields), `db_pass` and

@@ -13,6 +13,8 @@ export const AUDIT_ACTIONS = [
   'run',
   'cancel',
   'rotate_token',
+  'stop',
+  'mark_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  booleanFilterSchema,
   boundedIntSchema,
   createdResponseSchema,
   dateRangeFilterShape,
@@ -114,6 +115,13 @@ export const executionSchema = z.object({
   cancel_requested: z.boolean(),
   /** Why a queued execution still waits (PENDING_REASONS); null when not queued or about to run. */
   pending_reason: z.enum(PENDING_REASONS).nullable(),
+  /** What the robot last said of its progress (robot API `progress`); null: nothing yet. */
+  progress_percent: z.number().int().nullable(),
+  progress_message: z.string().nullable(),
+  /** The later of its last log line and its last progress call (ISO); null: none yet. */
+  last_activity_at: z.string().nullable(),
+  /** Processing with no activity for its robot's `stall_minutes` (status stays processing). */
+  stalled: z.boolean(),
 });
 export type Execution = z.infer<typeof executionSchema>;
 
@@ -165,6 +173,8 @@ const activityFilterShape = {
   rota_robots_id: idSchema.optional(),
   rota_schedulings_id: idSchema.optional(),
   rota_nodes_id: idSchema.optional(),
+  /** Only runs flagged stalled (true) or not (false). */
+  stalled: booleanFilterSchema,
   ...dateRangeFilterShape,
 };
 
@@ -205,6 +215,8 @@ export const executionLogQuerySchema = z.object({
   id: idSchema,
   after: z.number().int().min(0).max(PG_INT_MAX).default(0),
   limit: z.number().int().min(1).max(5000).default(1000),
+  /** Only the lines holding this text (case-insensitive substring). */
+  search: z.string().trim().max(200, msg('invalid_value')).optional(),
 });
 export type ExecutionLogQuery = z.infer<typeof executionLogQuerySchema>;
 
@@ -213,6 +225,20 @@ export const executionLogResponseSchema = z.object({
   meta: z.object({ last_seq: z.number().int() }),
 });
 export type ExecutionLogResponse = z.infer<typeof executionLogResponseSchema>;
+
+/** Seconds a robot gets between SIGTERM and the kill of its tree when stopped (`stop`). */
+export const STOP_GRACE_DEFAULT_SECONDS = 30;
+
+/**
+ * `POST /api/rota/activity/api/v1/stop`: a queued execution is cancelled at once; a processing
+ * one gets a stop request: its robot gets SIGTERM (CTRL_BREAK on Windows) and `grace_seconds`
+ * to end before its tree is killed (0: kill now, like `cancel`).
+ */
+export const executionStopSchema = z.object({
+  id: idSchema,
+  grace_seconds: boundedIntSchema(0, 600).default(STOP_GRACE_DEFAULT_SECONDS),
+});
+export type ExecutionStop = z.infer<typeof executionStopSchema>;
 
 /** `POST /api/rota/robot/api/v1/run`: run a robot now, outside its schedulings. */
 export const robotRunSchema = z.object({

@@ -172,7 +172,8 @@ const en = {
   unsupported_media_type: 'Unsupported content type',
   artifact_too_large: 'The file is larger than 20 MB',
   artifact_limit: 'This execution already keeps 100 artifacts',
-  artifact_name_invalid: 'The name must have at most 200 characters, without path separators or control characters',
+  artifact_name_invalid:
+    'The name must have at most 200 characters, without path separators or control characters',
   artifact_media_type_invalid: 'The content type must look like type/subtype',
   artifact_file_missing: 'Send the file in the part named "file"',
   too_many_requests: 'Too many attempts. Please wait a few minutes and try again.',
@@ -361,7 +362,8 @@ const pt: Record<MessageKey, string> = {
   unsupported_media_type: 'Tipo de conteúdo não suportado',
   artifact_too_large: 'O arquivo excede 20 MB',
   artifact_limit: 'Esta execução já guarda 100 artefatos',
-  artifact_name_invalid: 'O nome deve ter no máximo 200 caracteres, sem separadores de caminho nem caracteres de controle',
+  artifact_name_invalid:
+    'O nome deve ter no máximo 200 caracteres, sem separadores de caminho nem caracteres de controle',
   artifact_media_type_invalid: 'O tipo de conteúdo deve ter a forma tipo/subtipo',
   artifact_file_missing: 'Envie o arquivo na parte chamada "file"',
   too_many_requests: 'Muitas tentativas. Aguarde alguns minutos e tente novamente.',

@@ -609,7 +609,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Rename a client */
+        /** Rename a client or change how long its executions and audit records are kept */
         put: operations["clientsUpdate"];
         post?: never;
         delete?: never;
@@ -1661,6 +1661,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/activity/api/v1/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop gracefully: a queued execution is cancelled, a running robot gets SIGTERM and grace_seconds before its tree is killed */
+        post: operations["activityStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/activity/api/v1/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a running execution whose agent is gone as failed now (application_error "ended by <user>"); its agent is fenced */
+        post: operations["activityFail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/activity/api/v1/export": {
         parameters: {
             query?: never;
@@ -2276,6 +2310,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/run/api/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the console asked this run to stop (a robot may end cleanly on it) */
+        post: operations["runApiStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/run/api/v1/environment/index": {
         parameters: {
             query?: never;
@@ -2304,6 +2355,77 @@ export interface paths {
         put?: never;
         /** The client's parameters, passwords opened, for this run only */
         post: operations["runApiParametersList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/run/api/v1/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Say how far the run got (percent, message); counts as activity (stalls) */
+        post: operations["runApiProgress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/run/api/v1/artifact/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a file as evidence of this run (multipart/form-data)
+         * @description Part `file`: the file, at most 20 MB, its content type the artifact's media type; text part `name` (optional, defaults to the file name). At most 100 per execution, only while the run is processing.
+         */
+        post: operations["runApiArtifactUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/activity/api/v1/artifact/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An execution's artifacts (oldest first) */
+        post: operations["activityArtifactList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/activity/api/v1/artifact/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One artifact, as an attachment (`inline=1`: inline, for PNG, JPEG, GIF, WebP only) */
+        get: operations["activityArtifactDownload"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4794,6 +4916,8 @@ export interface operations {
                             rota_clients_id: number;
                             name: string;
                             users: number;
+                            retention_days: number;
+                            audit_retention_days: number;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -4887,6 +5011,8 @@ export interface operations {
                             rota_clients_id: number;
                             name: string;
                             users: number;
+                            retention_days: number;
+                            audit_retention_days: number;
                             created_at: string;
                             updated_at: string;
                         };
@@ -4960,6 +5086,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    retention_days?: number;
+                    audit_retention_days?: number;
                 };
             };
         };
@@ -4976,6 +5104,8 @@ export interface operations {
                             rota_clients_id: number;
                             name: string;
                             users: number;
+                            retention_days: number;
+                            audit_retention_days: number;
                             created_at: string;
                             updated_at: string;
                         };
@@ -5050,6 +5180,8 @@ export interface operations {
                 "application/json": {
                     id: number;
                     name: string;
+                    retention_days?: number;
+                    audit_retention_days?: number;
                 };
             };
         };
@@ -5170,6 +5302,9 @@ export interface operations {
                             task_sla_minutes: number | null;
                             task_risk_minutes: number | null;
                             task_retries: number;
+                            stall_minutes: number | null;
+                            /** @enum {string} */
+                            stall_action: "flag" | "kill";
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -5273,6 +5408,9 @@ export interface operations {
                             task_sla_minutes: number | null;
                             task_risk_minutes: number | null;
                             task_retries: number;
+                            stall_minutes: number | null;
+                            /** @enum {string} */
+                            stall_action: "flag" | "kill";
                             created_at: string;
                             updated_at: string;
                         };
@@ -5355,6 +5493,12 @@ export interface operations {
                     task_risk_minutes?: number | null;
                     /** @default 0 */
                     task_retries?: number;
+                    stall_minutes?: number | null;
+                    /**
+                     * @default flag
+                     * @enum {string}
+                     */
+                    stall_action?: "flag" | "kill";
                 };
             };
         };
@@ -5381,6 +5525,9 @@ export interface operations {
                             task_sla_minutes: number | null;
                             task_risk_minutes: number | null;
                             task_retries: number;
+                            stall_minutes: number | null;
+                            /** @enum {string} */
+                            stall_action: "flag" | "kill";
                             created_at: string;
                             updated_at: string;
                         };
@@ -5462,6 +5609,9 @@ export interface operations {
                     task_sla_minutes?: number | null;
                     task_risk_minutes?: number | null;
                     task_retries?: number;
+                    stall_minutes?: number | null;
+                    /** @enum {string} */
+                    stall_action?: "flag" | "kill";
                 };
             };
         };
@@ -10564,6 +10714,7 @@ export interface operations {
                     rota_robots_id?: number;
                     rota_schedulings_id?: number;
                     rota_nodes_id?: number;
+                    stalled?: boolean;
                     startDate?: string;
                     endDate?: string;
                 };
@@ -10606,6 +10757,10 @@ export interface operations {
                             cancel_requested: boolean;
                             /** @enum {string|null} */
                             pending_reason: "no_current_version" | "no_vm" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
+                            progress_percent: number | null;
+                            progress_message: string | null;
+                            last_activity_at: string | null;
+                            stalled: boolean;
                         }[];
                         meta: {
                             total: number;
@@ -10722,6 +10877,10 @@ export interface operations {
                             cancel_requested: boolean;
                             /** @enum {string|null} */
                             pending_reason: "no_current_version" | "no_vm" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
+                            progress_percent: number | null;
+                            progress_message: string | null;
+                            last_activity_at: string | null;
+                            stalled: boolean;
                             attempt_list: {
                                 attempt: number;
                                 rota_nodes_id: number | null;
@@ -10816,6 +10975,7 @@ export interface operations {
                     after?: number;
                     /** @default 1000 */
                     limit?: number;
+                    search?: string;
                 };
             };
         };
@@ -10979,6 +11139,172 @@ export interface operations {
             };
         };
     };
+    activityStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    /** @default 30 */
+                    grace_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    activityFail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     activityExport: {
         parameters: {
             query?: never;
@@ -10995,6 +11321,7 @@ export interface operations {
                     rota_robots_id?: number;
                     rota_schedulings_id?: number;
                     rota_nodes_id?: number;
+                    stalled?: boolean;
                     startDate: string;
                     endDate: string;
                 };
@@ -11127,6 +11454,7 @@ export interface operations {
                                 executions: number;
                                 robots: number;
                             };
+                            stalled: number;
                             task_sla: {
                                 rota_robots_id: number;
                                 rota_robots_name: string;
@@ -11219,7 +11547,7 @@ export interface operations {
                      */
                     order?: "asc" | "desc";
                     /** @enum {string} */
-                    action?: "create" | "update" | "delete" | "sign_in" | "sign_out" | "password_change" | "restore" | "run" | "cancel" | "rotate_token";
+                    action?: "create" | "update" | "delete" | "sign_in" | "sign_out" | "password_change" | "restore" | "run" | "cancel" | "rotate_token" | "stop" | "mark_failed";
                     entity?: string;
                     users_id?: number;
                     startDate?: string;
@@ -13646,6 +13974,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             cancel: number[];
+                            /** @default [] */
+                            stop: {
+                                execution_id: number;
+                                grace_seconds: number;
+                            }[];
                         };
                     };
                 };
@@ -13933,6 +14266,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             cancel: boolean;
+                            stop_grace_seconds?: number | null;
                         };
                     };
                 };
@@ -14336,6 +14670,88 @@ export interface operations {
             };
         };
     };
+    runApiStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            stop_requested: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     runApiEnvironmentsList: {
         parameters: {
             query?: never;
@@ -14451,6 +14867,339 @@ export interface operations {
                             secret: boolean;
                         }[];
                     };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    runApiProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    percent?: number | null;
+                    message?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    runApiArtifactUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            rota_artifacts_id: number;
+                            name: string;
+                            media_type: string;
+                            size: number;
+                            sha256: string;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    activityArtifactList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_artifacts_id: number;
+                            name: string;
+                            media_type: string;
+                            size: number;
+                            sha256: string;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    activityArtifactDownload: {
+        parameters: {
+            query: {
+                id: number;
+                inline?: "0" | "1";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artifact bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Invalid input; `errors` lists each field */

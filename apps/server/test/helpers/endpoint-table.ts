@@ -397,6 +397,16 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.execution }),
     foreign: 404,
   },
+  'POST /api/rota/activity/api/v1/stop': {
+    guard: 'HISTORIC.UPDATE',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
+  'POST /api/rota/activity/api/v1/fail': {
+    guard: 'HISTORIC.UPDATE',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
   'POST /api/rota/activity/api/v1/export': {
     guard: 'HISTORIC.LIST',
     body: () => range,
@@ -419,6 +429,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     guard: 'agent',
     foreign: 'packages of the agent’s client only (engine tests)',
   },
+  'POST /api/rota/run/api/v1/status': { guard: 'run', foreign: 'the run’s own execution' },
   'POST /api/rota/run/api/v1/task/next': { guard: 'run', foreign: 'the run’s own robot' },
   'POST /api/rota/run/api/v1/task/finish': { guard: 'run', foreign: 'the run’s own tasks' },
   'POST /api/rota/run/api/v1/parameter/index': { guard: 'run', foreign: 'the run’s own client' },

@@ -9,6 +9,7 @@ import {
   executionLogQuerySchema,
   executionLogResponseSchema,
   executionSchema,
+  executionStopSchema,
   idBodySchema,
   listResponseSchema,
   messageResponseSchema,
@@ -91,6 +92,50 @@ export const activityRoutes: FastifyPluginAsyncZod<{ activity: ActivityService }
           outcome === 'cancelled' ? 'execution_cancelled' : 'execution_cancel_requested',
         ),
       });
+    },
+  );
+
+  app.post(
+    '/stop',
+    {
+      config: { permissions: ['HISTORIC.UPDATE'] },
+      schema: {
+        tags,
+        security,
+        summary:
+          'Stop gracefully: a queued execution is cancelled, a running robot gets SIGTERM and grace_seconds before its tree is killed',
+        body: executionStopSchema,
+        response: { 202: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id, grace_seconds } = request.body;
+      const outcome = await activity.stop(scopeOf(request), id, grace_seconds, authorOf(request));
+      return reply.code(202).send({
+        message: translateMessage(
+          request.lang,
+          outcome === 'cancelled' ? 'execution_cancelled' : 'execution_stop_requested',
+        ),
+      });
+    },
+  );
+
+  app.post(
+    '/fail',
+    {
+      config: { permissions: ['HISTORIC.UPDATE'] },
+      schema: {
+        tags,
+        security,
+        summary:
+          'Mark a running execution whose agent is gone as failed now (application_error "ended by <user>"); its agent is fenced',
+        body: idBodySchema,
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await activity.markFailed(scopeOf(request), request.body.id, authorOf(request));
+      return { message: translateMessage(request.lang, 'execution_marked_failed') };
     },
   );
 

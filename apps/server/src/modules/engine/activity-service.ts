@@ -33,6 +33,7 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
   queued_at: iso(row.queued_at),
   start_date: isoOrNull(row.start_date),
   end_date: isoOrNull(row.end_date),
+  last_activity_at: isoOrNull(row.last_activity_at),
   duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
   pending_reason: null,
 });
@@ -147,6 +148,47 @@ export class ActivityService {
         entity: 'execution',
         entity_id: id,
         after: { outcome },
+      }),
+    );
+  }
+
+  /**
+   * A graceful stop: a queued run is cancelled at once, a processing one's robot gets SIGTERM
+   * and `graceSeconds` before its tree is killed (ends `cancelled`, "stopped" or "killed after
+   * N s"). Guarded and audited like `cancel`.
+   */
+  async stop(scope: TenantScope, id: number, graceSeconds: number, author: AuditAuthor) {
+    if (scope.robotIds && !(await findExecution(this.db, scope, id))) throw notFound();
+    return this.dispatch.cancel(
+      scope.clientId,
+      id,
+      (tx, outcome) =>
+        this.audit.write(tx, author, {
+          action: 'stop',
+          entity: 'execution',
+          entity_id: id,
+          after: { outcome, grace_seconds: graceSeconds },
+        }),
+      graceSeconds,
+    );
+  }
+
+  /**
+   * "Mark as failed": a processing run whose agent is gone ends now as an application error
+   * "ended by <user>", audited in the same transaction; its agent is fenced.
+   */
+  async markFailed(scope: TenantScope, id: number, author: AuditAuthor) {
+    if (scope.robotIds && !(await findExecution(this.db, scope, id))) throw notFound();
+    const who = author.user
+      ? [author.user.name, author.user.last_name].filter((x) => x.trim() !== '').join(' ')
+      : 'the system';
+    const message = `ended by ${who}`;
+    await this.dispatch.markFailed(scope.clientId, id, message, (tx) =>
+      this.audit.write(tx, author, {
+        action: 'mark_failed',
+        entity: 'execution',
+        entity_id: id,
+        after: { status: 'application_error', message },
       }),
     );
   }

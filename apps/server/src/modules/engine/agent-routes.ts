@@ -77,7 +77,7 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({
-      data: { cancel: await dispatch.heartbeat(agentOf(request), request.body) },
+      data: await dispatch.heartbeat(agentOf(request), request.body),
     }),
   );
 
@@ -159,7 +159,7 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({
-      data: { cancel: await dispatch.logs(agentOf(request), request.body) },
+      data: await dispatch.logs(agentOf(request), request.body),
     }),
   );
 

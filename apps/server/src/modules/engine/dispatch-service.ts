@@ -28,6 +28,8 @@ import {
   findExecutionForLogs,
   insertLogLines,
   requestCancel,
+  requestStop,
+  settleAttempt,
   vmIdsOfExecution,
   lockExecution,
   finishCurrentAttempt,
@@ -145,20 +147,31 @@ export class DispatchService {
     };
   }
 
-  async heartbeat(agent: AgentIdentity, beat: AgentHeartbeat): Promise<number[]> {
+  async heartbeat(
+    agent: AgentIdentity,
+    beat: AgentHeartbeat,
+  ): Promise<{ cancel: number[]; stop: { execution_id: number; grace_seconds: number }[] }> {
     await this.touch(agent);
     const ids = beat.running.map((r) => r.execution_id);
     const held = await renewLeases(this.db, agent.rota_nodes_id, ids, this.timings.leaseSeconds);
     const current = new Map(held.map((h) => [h.id, h]));
     // Stop what was cancelled, and what is no longer this agent's (its lease ran out and the
     // run went to another agent) — unless it already finished and only its result is pending.
-    return beat.running
+    const cancel = beat.running
       .filter((r) => {
         const h = current.get(r.execution_id);
         return h ? h.cancel || h.attempts !== r.attempt : false;
       })
       .map((r) => r.execution_id)
       .concat(ids.filter((id) => !current.has(id)));
+    // A graceful stop is listed in both: an agent that knows no `stop` still kills the run.
+    const stop = beat.running.flatMap((r) => {
+      const h = current.get(r.execution_id);
+      return h && h.attempts === r.attempt && h.stop_grace !== null && h.stop_grace > 0
+        ? [{ execution_id: r.execution_id, grace_seconds: h.stop_grace }]
+        : [];
+    });
+    return { cancel, stop };
   }
 
   /**
@@ -298,14 +311,30 @@ export class DispatchService {
     return clientHasPackage(this.db, agent.rota_clients_id, sha256);
   }
 
-  /** Stores a batch once (seq), answers whether the agent must stop this run. */
-  async logs(agent: AgentIdentity, batch: AgentLogBatch): Promise<boolean> {
-    const execution = await findExecutionForLogs(
-      this.db,
-      agent.rota_clients_id,
-      batch.execution_id,
-    );
+  /**
+   * Stores a batch once (seq), answers whether the agent must stop this run (and, for a
+   * graceful stop, with what grace).
+   */
+  async logs(
+    agent: AgentIdentity,
+    batch: AgentLogBatch,
+  ): Promise<{ cancel: boolean; stop_grace_seconds?: number }> {
+    const execution = await findExecutionForLogs(this.db, agent, {
+      execution_id: batch.execution_id,
+      attempt: batch.attempt,
+      lines: batch.lines.length,
+    });
     if (!execution) throw notFound();
+    if (execution.touched && execution.was_stalled) {
+      // Activity resumed: the stall flag is gone.
+      this.publish.live(agent.rota_clients_id, {
+        type: 'execution',
+        execution_id: batch.execution_id,
+        rota_robots_id: execution.rota_robots_id,
+        status: 'processing',
+        stalled: false,
+      });
+    }
     if (batch.lines.length > 0) {
       const inserted = await insertLogLines(
         this.db,
@@ -332,7 +361,9 @@ export class DispatchService {
       execution.status === 'processing' &&
       execution.rota_nodes_id === agent.rota_nodes_id &&
       execution.attempts === batch.attempt;
-    return !current || execution.cancel;
+    const grace = current && execution.cancel ? (execution.stop_grace_seconds ?? 0) : 0;
+    const cancel = !current || execution.cancel;
+    return grace > 0 ? { cancel, stop_grace_seconds: grace } : { cancel };
   }
 
   /** Records an attempt's result once; a repeat or a superseded attempt changes nothing. */
@@ -381,6 +412,8 @@ export class DispatchService {
     id: number,
     /** Writes the cancel's audit record in its transaction. */
     record: (tx: Db, outcome: 'cancelled' | 'requested') => Promise<void>,
+    /** A graceful stop: SIGTERM, then the tree killed after this many seconds (0: kill now). */
+    graceSeconds = 0,
   ): Promise<'cancelled' | 'requested'> {
     const outcome = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
@@ -391,7 +424,8 @@ export class DispatchService {
         await cancelQueued(tx, id);
         result = 'cancelled';
       } else if (execution.status === 'processing') {
-        await requestCancel(tx, id);
+        if (graceSeconds > 0) await requestStop(tx, id, graceSeconds);
+        else await requestCancel(tx, id);
         result = 'requested';
       } else {
         throw new AppError('conflict', [{ field: 'id', message: 'execution_finished' }]);
@@ -406,5 +440,37 @@ export class DispatchService {
       status: outcome.result === 'cancelled' ? 'cancelled' : 'processing',
     });
     return outcome.result;
+  }
+  /**
+   * "Mark as failed": an operator ends a processing run whose agent is gone, now, as an
+   * application error with `message`, without waiting for its lease and without a retry. The
+   * attempt is ended by the server, so its agent is fenced as for a reaped run: the run token is
+   * refused, a later result is kept as late, its log batches are told to stop; tasks it held go
+   * back to pending.
+   */
+  async markFailed(
+    clientId: number,
+    id: number,
+    message: string,
+    /** Writes the audit record in its transaction. */
+    record: (tx: Db) => Promise<void>,
+  ): Promise<void> {
+    const settled = await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const execution = await lockExecution(tx, clientId, id);
+      if (!execution) throw notFound();
+      if (execution.status !== 'processing') {
+        throw new AppError('conflict', [{ field: 'id', message: 'execution_not_processing' }]);
+      }
+      // Final and an error, whatever a retry count or an earlier cancel would have made of it.
+      const out = await settleAttempt(
+        tx,
+        { ...execution, retries: 0, cancel_requested_at: null },
+        { status: 'application_error', exit_code: null, message },
+      );
+      await record(tx);
+      return out;
+    });
+    this.afterSettle(settled);
   }
 }

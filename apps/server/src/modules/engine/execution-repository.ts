@@ -125,6 +125,8 @@ const claimStatement = hotStatement<ClaimedRow>(
                  ${col(E.started_at)} = coalesce(${E.started_at}, now()),
                  ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
                  ${col(E.run_token_hash)} = ${sql.placeholder('token')},
+                 ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false,
+                 ${col(E.progress_percent)} = null, ${col(E.progress_message)} = null,
                  ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
                                                       where ${r.rota_robots_id} = ${E.rota_robots_id})
             from next
@@ -261,14 +263,17 @@ export async function lockExpiredLeases(
 }
 
 /** Renews the leases of the listed runs this agent holds; answers which ones it holds. */
-const renewStatement = hotStatement<{ id: number; attempts: number; cancel: boolean }>(
+type Renewed = { id: number; attempts: number; cancel: boolean; stop_grace: number | null };
+const renewStatement = hotStatement<Renewed>(
   'rota_renew_leases',
   () => sql`update ${E}
            set ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')})
          where ${E.rota_executions_id} = any(${sql.placeholder('ids')}::integer[])
            and ${E.rota_nodes_id} = ${sql.placeholder('agent')} and ${E.status} = 'processing'
         returning ${E.rota_executions_id} as id, ${E.attempts} as attempts,
-                  ${E.cancel_requested_at} is not null as cancel`,
+                  ${E.cancel_requested_at} is not null as cancel,
+                  case when ${E.cancel_requested_at} is not null
+                       then ${E.stop_grace_seconds} end as stop_grace`,
 );
 
 export async function renewLeases(
@@ -276,7 +281,7 @@ export async function renewLeases(
   agentId: number,
   executionIds: number[],
   leaseSeconds: number,
-): Promise<{ id: number; attempts: number; cancel: boolean }[]> {
+): Promise<Renewed[]> {
   if (executionIds.length === 0) return [];
   return renewStatement(db, {
     lease: leaseSeconds,
@@ -447,19 +452,119 @@ export async function recordStaleCall(db: Db, runTokenHash: string): Promise<boo
   return rows.length > 0;
 }
 
-/** What a log batch needs to know of its run: whether its agent must stop it. */
-export async function findExecutionForLogs(db: Db, clientId: number, id: number) {
-  const [row] = await db
-    .select({
-      rota_nodes_id: E.rota_nodes_id,
-      rota_robots_id: E.rota_robots_id,
-      status: E.status,
-      attempts: E.attempts,
-      cancel: sql<boolean>`${E.cancel_requested_at} is not null`,
-    })
-    .from(E)
-    .where(and(eq(E.rota_executions_id, id), eq(E.rota_clients_id, clientId)));
+/**
+ * What a log batch needs to know of its run: whether its agent must stop it. A batch with lines
+ * for the run's current attempt is activity: in the same statement it moves `last_activity_at`
+ * and clears `stalled` (`was_stalled` says whether that cleared a flag).
+ */
+const logBatchStatement = hotStatement<{
+  rota_nodes_id: number | null;
+  rota_robots_id: number;
+  status: string;
+  attempts: number;
+  cancel: boolean;
+  stop_grace_seconds: number | null;
+  was_stalled: boolean;
+  touched: boolean;
+}>(
+  'rota_log_batch_run',
+  () => sql`with cur as (
+          select ${E.rota_executions_id} as id, ${E.rota_nodes_id} as rota_nodes_id,
+                 ${E.rota_robots_id} as rota_robots_id, ${E.status} as status,
+                 ${E.attempts} as attempts, ${E.cancel_requested_at} is not null as cancel,
+                 ${E.stop_grace_seconds} as stop_grace_seconds, ${E.stalled} as was_stalled
+            from ${E}
+           where ${E.rota_executions_id} = ${sql.placeholder('execution')}
+             and ${E.rota_clients_id} = ${sql.placeholder('client')}
+        ),
+        touched as (
+          update ${E} set ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false
+            from cur
+           where ${E.rota_executions_id} = cur.id and ${sql.placeholder('lines')}::boolean
+             and ${E.status} = 'processing' and ${E.rota_nodes_id} = ${sql.placeholder('agent')}
+             and ${E.attempts} = ${sql.placeholder('attempt')}
+          returning ${E.rota_executions_id}
+        )
+        select cur.*, exists (select 1 from touched) as touched from cur`,
+);
+
+export async function findExecutionForLogs(
+  db: Db,
+  agent: { rota_clients_id: number; rota_nodes_id: number },
+  batch: { execution_id: number; attempt: number; lines: number },
+) {
+  const [row] = await logBatchStatement(db, {
+    execution: batch.execution_id,
+    client: agent.rota_clients_id,
+    agent: agent.rota_nodes_id,
+    attempt: batch.attempt,
+    lines: batch.lines > 0,
+  });
   return row;
+}
+
+/**
+ * The robot API's `progress`: what it says (a field left out keeps its value), and activity:
+ * `last_activity_at` moves, `stalled` clears. Answers whether a stall flag was cleared.
+ */
+export async function recordProgress(
+  db: Db,
+  executionId: number,
+  progress: { percent?: number | null | undefined; message?: string | null | undefined },
+): Promise<{ was_stalled: boolean } | undefined> {
+  const percent =
+    progress.percent === undefined ? sql`${E.progress_percent}` : sql`${progress.percent}::integer`;
+  const message =
+    progress.message === undefined ? sql`${E.progress_message}` : sql`${progress.message}::text`;
+  const [row] = await rowsOf<{ was_stalled: boolean }>(
+    db,
+    sql`with cur as (
+          select ${E.rota_executions_id} as id, ${E.stalled} as was_stalled from ${E}
+           where ${E.rota_executions_id} = ${executionId} and ${E.status} = 'processing'
+           for update
+        )
+        update ${E}
+           set ${col(E.progress_percent)} = ${percent}, ${col(E.progress_message)} = ${message},
+               ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false
+          from cur
+         where ${E.rota_executions_id} = cur.id
+        returning cur.was_stalled`,
+  );
+  return row;
+}
+
+/** A run the stall duty found, with what its robot says to do. */
+export type StalledRow = ExecutionRow & { stall_action: string; stalled: boolean };
+
+/**
+ * Processing runs whose robot has `stall_minutes` and whose latest activity (or start) is older
+ * than that at `now`, locked (SKIP LOCKED: one instance handles each): those not yet flagged,
+ * and with `kill` those flagged before the robot was switched to it.
+ */
+export async function lockStalledRuns(tx: Db, now: Date, limit: number): Promise<StalledRow[]> {
+  return rowsOf<StalledRow>(
+    tx,
+    sql`select ${executionColumns(e as unknown as typeof rotaExecutions)}, ${r.stall_action} as stall_action, ${e.stalled} as stalled
+          from ${tableAs(e)}
+          join ${r} on ${r.rota_robots_id} = ${e.rota_robots_id}
+         where ${e.status} = 'processing'
+           and ${r.stall_minutes} is not null
+           and (not ${e.stalled} or ${r.stall_action} = 'kill')
+           and greatest(${e.last_activity_at}, ${e.started_at})
+               < ${now.toISOString()}::timestamptz - make_interval(mins => ${r.stall_minutes})
+         order by ${e.rota_executions_id}
+         limit ${limit}
+         for update of e skip locked`,
+  );
+}
+
+/** Flags these runs stalled (status stays processing). */
+export async function flagStalled(tx: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(
+    sql`update ${E} set ${col(E.stalled)} = true
+         where ${E.rota_executions_id} = any(${`{${ids.join(',')}}`}::integer[])`,
+  );
 }
 
 export type NewLogLine = Pick<
@@ -490,12 +595,44 @@ export async function cancelQueued(tx: Db, id: number) {
     .where(eq(E.rota_executions_id, id));
 }
 
-/** A running run's agent is asked to stop it (it learns on its next log batch or heartbeat). */
+/**
+ * A running run's agent is asked to kill it now (it learns on its next log batch or
+ * heartbeat); this also cuts short the grace of a stop asked before.
+ */
 export async function requestCancel(tx: Db, id: number) {
   await tx
     .update(E)
-    .set({ cancel_requested_at: sql`coalesce(${E.cancel_requested_at}, now())` })
+    .set({
+      cancel_requested_at: sql`coalesce(${E.cancel_requested_at}, now())`,
+      stop_grace_seconds: null,
+    })
     .where(eq(E.rota_executions_id, id));
+}
+
+/**
+ * A running run's agent is asked to stop it gracefully: SIGTERM, then its tree killed after
+ * `graceSeconds`. A second request may shorten the grace, never lengthen it; after a kill now
+ * (a cancel) it stays a kill now.
+ */
+export async function requestStop(tx: Db, id: number, graceSeconds: number) {
+  await tx
+    .update(E)
+    .set({
+      cancel_requested_at: sql`coalesce(${E.cancel_requested_at}, now())`,
+      stop_grace_seconds: sql`case when ${E.cancel_requested_at} is null then ${graceSeconds}::integer
+                                   when ${E.stop_grace_seconds} is null then null
+                                   else least(${E.stop_grace_seconds}, ${graceSeconds}::integer) end`,
+    })
+    .where(eq(E.rota_executions_id, id));
+}
+
+/** Robot API `status`: whether the console asked this run to stop (or cancelled it). */
+export async function stopRequestedOf(db: Db, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ stop: sql<boolean>`${E.cancel_requested_at} is not null` })
+    .from(E)
+    .where(eq(E.rota_executions_id, id));
+  return row?.stop ?? false;
 }
 
 /**

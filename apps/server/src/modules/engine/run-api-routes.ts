@@ -4,6 +4,8 @@ import {
   messageResponseSchema,
   robotEnvironmentListResponseSchema,
   robotParameterListResponseSchema,
+  robotProgressSchema,
+  robotStatusResponseSchema,
   robotTaskFinishSchema,
   robotTaskNextResponseSchema,
   translateMessage,
@@ -76,6 +78,21 @@ export const runApiRoutes: FastifyPluginAsyncZod<{ runApi: RunApiService }> = as
   );
 
   app.post(
+    '/status',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Whether the console asked this run to stop (a robot may end cleanly on it)',
+        body: z.object({}).optional(),
+        response: { 200: robotStatusResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await runApi.statusOf(runOf(request)) }),
+  );
+
+  app.post(
     '/environment/index',
     {
       config,
@@ -103,5 +120,23 @@ export const runApiRoutes: FastifyPluginAsyncZod<{ runApi: RunApiService }> = as
       },
     },
     async (request) => ({ data: await runApi.parametersOf(runOf(request)) }),
+  );
+
+  app.post(
+    '/progress',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Say how far the run got (percent, message); counts as activity (stalls)',
+        body: robotProgressSchema,
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await runApi.progress(runOf(request), request.body);
+      return { message: translateMessage(request.lang, 'progress_recorded') };
+    },
   );
 };

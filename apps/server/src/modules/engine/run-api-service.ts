@@ -1,4 +1,4 @@
-import type { RobotTask, RobotTaskFinish } from '@rota/contract';
+import type { RobotProgress, RobotTask, RobotTaskFinish } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { systemScope } from '../../lib/tenant-scope.js';
@@ -7,7 +7,13 @@ import type { ParameterService, RunParameter } from '../parameters/service.js';
 import type { EnvironmentService } from '../environments/service.js';
 import type { RunEnvironment } from '@rota/contract';
 import type { TaskService } from '../tasks/service.js';
-import { findRunByToken, recordStaleCall } from './execution-repository.js';
+import {
+  findRunByToken,
+  recordProgress,
+  recordStaleCall,
+  stopRequestedOf,
+} from './execution-repository.js';
+import type { EnginePublisher } from './live-events.js';
 
 /** The run a robot API call speaks for: valid only while that attempt is processing. */
 export interface RunIdentity {
@@ -23,7 +29,23 @@ export class RunApiService {
     private readonly parameters: ParameterService,
     private readonly environments: EnvironmentService,
     private readonly tasks: TaskService,
+    /** Consoles hear of a stall flag cleared by a progress call. */
+    private readonly publish?: EnginePublisher,
   ) {}
+
+  /** What the robot says of its progress; activity: clears a stall flag (and says so, live). */
+  async progress(run: RunIdentity, input: RobotProgress): Promise<void> {
+    const row = await recordProgress(this.db, run.rota_executions_id, input);
+    if (row?.was_stalled) {
+      this.publish?.live(run.rota_clients_id, {
+        type: 'execution',
+        execution_id: run.rota_executions_id,
+        rota_robots_id: run.rota_robots_id,
+        status: 'processing',
+        stalled: false,
+      });
+    }
+  }
 
   async authenticate(token: string): Promise<RunIdentity> {
     const run = await findRunByToken(this.db, hashToken(token));
@@ -41,6 +63,11 @@ export class RunApiService {
 
   finishTask(run: RunIdentity, input: RobotTaskFinish): Promise<void> {
     return this.tasks.finishForRun(systemScope(run.rota_clients_id), run.rota_executions_id, input);
+  }
+
+  /** Whether the console asked this run to stop (a graceful stop or a cancel). */
+  async statusOf(run: RunIdentity): Promise<{ stop_requested: boolean }> {
+    return { stop_requested: await stopRequestedOf(this.db, run.rota_executions_id) };
   }
 
   environmentsOf(run: RunIdentity): Promise<RunEnvironment[]> {

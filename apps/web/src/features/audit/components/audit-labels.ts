@@ -43,4 +43,6 @@ export const AUDIT_ACTION_COLORS: Record<AuditAction, MantineColor> = {
   run: 'indigo',
   cancel: 'orange',
   rotate_token: 'yellow',
+  stop: 'orange',
+  mark_failed: 'red',
 };
