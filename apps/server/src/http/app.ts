@@ -53,6 +53,7 @@ import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
 import type { WorkSignal } from '../modules/engine/claim-waiters.js';
 import { DispatchService, type DispatchTimings } from '../modules/engine/dispatch-service.js';
 import { EngineLoop } from '../modules/engine/engine-loop.js';
+import { RetentionService } from '../modules/retention/service.js';
 import { QueueTrigger } from '../modules/engine/queue-trigger.js';
 import {
   CHANNELS,
@@ -298,11 +299,18 @@ export async function buildApp(options: AppOptions) {
   const stopAgents = options.events.subscribe(CHANNELS.agents, (payload) =>
     dispatch.forgetAgents(messagesOf<AgentChanged>(payload).map((m) => m.a)),
   );
+  const retention = new RetentionService(db, {
+    clock,
+    log: app.log,
+    pruneThrottles: () => auth.prune(),
+  });
   app.decorate('engine', engine);
+  app.decorate('retention', retention);
   app.decorate('services', services);
   app.addHook('onReady', async () => {
     await engine.recover();
     if (options.engine?.loop !== false) engine.start();
+    if (options.engine?.loop !== false) retention.start();
     if (options.blobSweep !== false) blobSweeper.start();
   });
   app.addHook('preClose', async () => {
@@ -311,6 +319,7 @@ export async function buildApp(options: AppOptions) {
   });
   app.addHook('onClose', async () => {
     await engine.stop();
+    await retention.stop();
     await queueTrigger.stop();
     await blobSweeper.stop();
     stopWork();
@@ -437,6 +446,8 @@ export type App = Awaited<ReturnType<typeof buildApp>>;
 declare module 'fastify' {
   interface FastifyInstance {
     engine: EngineLoop;
+    /** The nightly retention (issue 14); tests call `retention.runIfDue()` themselves. */
+    retention: RetentionService;
     services: Services;
   }
 }

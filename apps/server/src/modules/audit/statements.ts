@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { auditLogs } from '../../db/schema.js';
+import { col } from '../../lib/sql-refs.js';
+import { rowsOf } from '../../lib/sql-rows.js';
+
+const a = auditLogs;
+
+/**
+ * Deletes at most `batch` audit records of the client written before `before` (the caller
+ * repeats it until it answers fewer than `batch`); answers how many went. audit_logs refuses
+ * UPDATE and DELETE through a row trigger (migration 0007) so that nothing edits history: the
+ * retention is the one deletion allowed, with that trigger off for this transaction only
+ * (`session_replication_role = replica`, which needs a role allowed to set it: the database
+ * owner or superuser Rota's migrations already run as). Reads audit_logs_client_created_idx.
+ */
+export async function pruneAuditRecords(
+  db: Db,
+  clientId: number,
+  before: Date,
+  batch: number,
+): Promise<number> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    await tx.execute(sql`set local session_replication_role = replica`);
+    const rows = await rowsOf<{ n: number }>(
+      tx,
+      sql`with gone as (
+            delete from ${a} where ${col(a.audit_logs_id)} in (
+              select ${col(a.audit_logs_id)} from ${a}
+               where ${col(a.rota_clients_id)} = ${clientId}
+                 and ${col(a.created_at)} < ${before.toISOString()}::timestamptz
+               limit ${batch})
+            returning 1)
+          select count(*)::int as n from gone`,
+    );
+    return rows[0]?.n ?? 0;
+  });
+}
