@@ -41,6 +41,8 @@ export const dashboardSchema = z.object({
     }),
   ),
   totals: z.object({ executions: z.number().int(), robots: z.number().int() }),
+  /** Runs processing now that are flagged stalled (no activity for their robot's stall_minutes). */
+  stalled: z.number().int(),
   /** Robots with unfinished tasks at risk or past their deadline now, most breached first. */
   task_sla: z.array(
     z.object({

@@ -16,6 +16,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     execution_id: z.number().int(),
     rota_robots_id: z.number().int(),
     status: z.enum(EXECUTION_STATUSES),
+    /** Sent when the run was flagged stalled (true) or activity resumed (false). */
+    stalled: z.boolean().optional(),
   }),
   z.object({
     type: z.literal('log'),

@@ -26,6 +26,10 @@ export const robotSchema = z.object({
   task_risk_minutes: z.number().int().nullable(),
   /** How often a task ending in an application error goes back to pending. */
   task_retries: z.number().int(),
+  /** A processing run with no activity for this long is stalled; null: never. */
+  stall_minutes: z.number().int().nullable(),
+  /** What a stall does: flag it, or end it as an application error (retried per its retries). */
+  stall_action: z.enum(['flag', 'kill']),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -47,6 +51,19 @@ const taskRetriesSchema = z
   .min(0, msg('out_of_range_task_retries'))
   .max(ROBOT_TASK_RETRIES_MAX, msg('out_of_range_task_retries'));
 
+/** Minutes without activity before a run is stalled: one minute to one day. */
+export const ROBOT_STALL_MINUTES_MAX = 1440;
+export const STALL_ACTIONS = ['flag', 'kill'] as const;
+export type StallAction = (typeof STALL_ACTIONS)[number];
+
+const stallMinutesSchema = z
+  .number({ error: msg('invalid_number') })
+  .int(msg('invalid_integer'))
+  .min(1, msg('out_of_range_stall_minutes'))
+  .max(ROBOT_STALL_MINUTES_MAX, msg('out_of_range_stall_minutes'));
+
+const stallActionSchema = z.enum(STALL_ACTIONS, { error: msg('invalid_value') });
+
 const robotFields = {
   name: requiredTextSchema(120, 'required_process_name'),
   description: optionalTextSchema(2000),
@@ -56,6 +73,8 @@ const robotFields = {
   task_sla_minutes: taskMinutesSchema.nullish(),
   task_risk_minutes: taskMinutesSchema.nullish(),
   task_retries: taskRetriesSchema.default(0),
+  stall_minutes: stallMinutesSchema.nullish(),
+  stall_action: stallActionSchema.default('flag'),
 };
 
 export const robotCreateSchema = z.object(robotFields);
@@ -73,6 +92,9 @@ export const robotUpdateSchema = z.object({
   /** null clears it. */
   task_risk_minutes: taskMinutesSchema.nullable().optional(),
   task_retries: taskRetriesSchema.optional(),
+  /** null clears it. */
+  stall_minutes: stallMinutesSchema.nullable().optional(),
+  stall_action: stallActionSchema.optional(),
 });
 export type RobotUpdate = z.infer<typeof robotUpdateSchema>;
 

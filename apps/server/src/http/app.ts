@@ -46,6 +46,8 @@ import { ParameterService } from '../modules/parameters/service.js';
 import { UserService } from '../modules/users/service.js';
 import { AccountService } from '../modules/users/account-service.js';
 import { activityRoutes } from '../modules/engine/activity-routes.js';
+import { artifactActivityRoutes, artifactRunRoutes } from '../modules/artifacts/routes.js';
+import { ArtifactService } from '../modules/artifacts/service.js';
 import { ActivityService } from '../modules/engine/activity-service.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
 import { DashboardService } from '../modules/dashboard/service.js';
@@ -267,9 +269,10 @@ export async function buildApp(options: AppOptions) {
     schedulingVms: new SchedulingVmService(db, audit, vms),
     parameters,
     dispatch,
-    runApi: new RunApiService(db, parameters, environments, tasks),
+    runApi: new RunApiService(db, parameters, environments, tasks, publisher),
     runs: new RunService(db, dispatch, audit, robots, vms),
     activity: new ActivityService(db, dispatch, audit),
+    artifacts: new ArtifactService(db, blobs, options.dataDir),
     dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems, tasks),
     liveHub: new LiveHub(options.events),
     audit,
@@ -433,6 +436,15 @@ export async function buildApp(options: AppOptions) {
         prefix: '/rota/agent/api/v1',
       });
       await api.register(runApiRoutes, { runApi: services.runApi, prefix: '/rota/run/api/v1' });
+      await api.register(artifactRunRoutes, {
+        artifacts: services.artifacts,
+        runApi: services.runApi,
+        prefix: '/rota/run/api/v1/artifact',
+      });
+      await api.register(artifactActivityRoutes, {
+        artifacts: services.artifacts,
+        prefix: '/rota/activity/api/v1/artifact',
+      });
     },
     { prefix: '/api' },
   );

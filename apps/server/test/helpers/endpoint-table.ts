@@ -38,7 +38,7 @@ export type Guard = Permission | 'session' | 'platform_admin' | 'agent' | 'run' 
 
 export interface Endpoint {
   guard: Guard;
-  /** A body that passes validation, naming the rows of the calling client. */
+  /** A body that passes validation, naming the rows of the calling client (GET: the query). */
   body?: (rows: Rows) => unknown;
   /**
    * What the Default administrator gets when the body names the other client's rows: 404 for a
@@ -392,6 +392,22 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.execution }),
     foreign: 404,
   },
+  // Issue 14: an execution's whole log, its artifacts (GET: `body` is the query string).
+  'GET /api/rota/activity/api/v1/logs/download': {
+    guard: 'HISTORIC.LIST',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
+  'POST /api/rota/activity/api/v1/artifact/index': {
+    guard: 'HISTORIC.LIST',
+    body: (r) => ({ id: r.execution }),
+    foreign: 404,
+  },
+  'GET /api/rota/activity/api/v1/artifact/download': {
+    guard: 'HISTORIC.LIST',
+    body: () => ({ id: 1 }),
+    foreign: 'another client’s artifact is covered by the artifacts tests',
+  },
   'POST /api/rota/activity/api/v1/cancel': {
     guard: 'HISTORIC.UPDATE',
     body: (r) => ({ id: r.execution }),
@@ -430,10 +446,15 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 'packages of the agent’s client only (engine tests)',
   },
   'POST /api/rota/run/api/v1/status': { guard: 'run', foreign: 'the run’s own execution' },
+  'POST /api/rota/run/api/v1/progress': { guard: 'run', foreign: 'the run’s own execution' },
   'POST /api/rota/run/api/v1/task/next': { guard: 'run', foreign: 'the run’s own robot' },
   'POST /api/rota/run/api/v1/task/finish': { guard: 'run', foreign: 'the run’s own tasks' },
   'POST /api/rota/run/api/v1/parameter/index': { guard: 'run', foreign: 'the run’s own client' },
   'POST /api/rota/run/api/v1/environment/index': { guard: 'run', foreign: 'the run’s own client' },
+  'POST /api/rota/run/api/v1/artifact/upload': {
+    guard: 'run',
+    foreign: 'multipart upload to the run’s own execution',
+  },
 
   // Users, profiles, memberships, clients, access requests (issue 5)
   'POST /api/user/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },

@@ -51,7 +51,7 @@ export class DashboardService {
     // The client's status items say which category each status counts in (DESIGN §6 defaults).
     const categoryOf = await this.statusItems.categories(scope);
     const failures = EXECUTION_STATUSES.filter((s) => categoryOf[s] === 'failure');
-    const [latest, perDay, failing, agentCounts, vms, taskSla] = await Promise.all([
+    const [latest, perDay, failing, agentCounts, vms, taskSla, stalled] = await Promise.all([
       // Each robot's latest execution in the range (none: Idle).
       this.executions.latestStatusCounts(scope, range),
       this.executions.countsPerDay(scope, range, TIME_ZONE),
@@ -60,6 +60,7 @@ export class DashboardService {
       this.vms.count(scope),
       // Now, whatever the range: a deadline is at risk or breached at this moment.
       this.tasks.slaCounts(scope),
+      this.executions.stalledCount(scope),
     ]);
 
     const categories = { process: 0, failure: 0, others: 0, idle: 0 };
@@ -89,6 +90,7 @@ export class DashboardService {
       })),
       totals: { executions, robots },
       task_sla: taskSla,
+      stalled,
     };
   }
 }

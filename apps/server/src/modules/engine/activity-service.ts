@@ -22,6 +22,7 @@ import {
   listAttempts,
   listExecutions,
   listLogLines,
+  allLogLines,
   pendingReasonsOf,
   type ExecutionListRow,
 } from './activity-repository.js';
@@ -128,7 +129,14 @@ export class ActivityService {
 
   async logs(scope: TenantScope, query: ExecutionLogQuery): Promise<ExecutionLogResponse> {
     if (!(await findExecution(this.db, scope, query.id))) throw notFound();
-    const lines = await listLogLines(this.db, scope, query.id, query.after, query.limit);
+    const lines = await listLogLines(
+      this.db,
+      scope,
+      query.id,
+      query.after,
+      query.limit,
+      query.search,
+    );
     const data = lines.map((l) => ({
       seq: Number(l.seq),
       attempt: l.attempt,
@@ -137,6 +145,39 @@ export class ActivityService {
       at: iso(l.at),
     }));
     return { data, meta: { last_seq: data.at(-1)?.seq ?? query.after } };
+  }
+
+  /**
+   * The whole log as text lines (`<time> <stream> <line>`, a header where an attempt starts),
+   * read in batches. The execution is checked before this resolves, so a refusal is a proper
+   * answer; a later failure ends the file with a line saying so.
+   */
+  async logText(
+    scope: TenantScope,
+    id: number,
+    onError: (error: unknown) => void,
+  ): Promise<AsyncGenerator<string>> {
+    if (!(await findExecution(this.db, scope, id))) throw notFound();
+    const pages = allLogLines(this.db, scope, id, this.exportBatch);
+    return (async function* text() {
+      let attempt = 0;
+      try {
+        for await (const lines of pages) {
+          let chunk = '';
+          for (const l of lines) {
+            if (l.attempt !== attempt) {
+              attempt = l.attempt;
+              chunk += `--- attempt ${attempt} ---\n`;
+            }
+            chunk += `${iso(l.at)} ${l.stream} ${l.line}\n`;
+          }
+          yield chunk;
+        }
+      } catch (error) {
+        onError(error);
+        yield '--- the download stopped early; the lines above are complete, the rest are missing ---\n';
+      }
+    })();
   }
 
   async cancel(scope: TenantScope, id: number, author: AuditAuthor) {

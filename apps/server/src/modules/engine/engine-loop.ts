@@ -7,7 +7,9 @@ import type { DispatchService } from './dispatch-service.js';
 import { dutyOlderThan, markDuty } from './engine-state-repository.js';
 import {
   extendRunningLeases,
+  flagStalled,
   lockExpiredLeases,
+  lockStalledRuns,
   queueDueSchedulings,
   settleAbandoned,
 } from './execution-repository.js';
@@ -15,6 +17,8 @@ import type { EnginePublisher } from './live-events.js';
 
 const REAPER_KEY = 'reaper';
 const BATCH = 200;
+/** The message of a run its robot's `stall_action: kill` ended (issue 14). */
+export const STALLED_MESSAGE = 'stalled';
 
 export interface EngineLoopOptions {
   /** Milliseconds between two ticks; each instance ticks on its own. */
@@ -89,6 +93,7 @@ export class EngineLoop {
     await this.queueDueSchedulings();
     await this.options.queueTrigger?.checkAll();
     await this.reapLostRuns();
+    await this.handleStalledRuns();
     await this.expireTasks();
     await this.announceTaskSla();
     await this.announceQuietAgents();
@@ -128,6 +133,39 @@ export class EngineLoop {
     });
     for (const s of settled) this.dispatch.afterSettle(s);
     return settled.length;
+  }
+
+  /**
+   * Processing runs with no activity (log line, progress call, start) for their robot's
+   * `stall_minutes` at the clock's now: flagged `stalled` once (a live event), or with `kill`
+   * ended as application errors "stalled", retried while retries remain. Their agent learns at
+   * its next heartbeat that the attempt is no longer its own, and kills the robot.
+   */
+  async handleStalledRuns(): Promise<number> {
+    const now = (this.options.clock ?? systemClock).now();
+    const { flagged, settled } = await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const stalled = await lockStalledRuns(tx, now, BATCH);
+      const flagged = stalled.filter((run) => run.stall_action !== 'kill');
+      await flagStalled(
+        tx,
+        flagged.map((run) => run.rota_executions_id),
+      );
+      const killed = stalled.filter((run) => run.stall_action === 'kill');
+      const settled = await settleAbandoned(tx, killed, STALLED_MESSAGE);
+      return { flagged, settled };
+    });
+    for (const run of flagged) {
+      this.publish.live(run.rota_clients_id, {
+        type: 'execution',
+        execution_id: run.rota_executions_id,
+        rota_robots_id: run.rota_robots_id,
+        status: 'processing',
+        stalled: true,
+      });
+    }
+    for (const s of settled) this.dispatch.afterSettle(s);
+    return flagged.length + settled.length;
   }
 
   async expireTasks(): Promise<number> {

@@ -72,3 +72,19 @@ export async function mostFailing(
     .orderBy(desc(failed), r.name)
     .limit(5);
 }
+
+/** Runs of the visible robots processing now and flagged stalled. */
+export async function stalledCount(db: Db, scope: TenantScope): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(e)
+    .where(
+      scope.where(
+        e,
+        scope.robots(e.rota_robots_id),
+        eq(e.status, 'processing'),
+        eq(e.stalled, true),
+      ),
+    );
+  return row?.n ?? 0;
+}

@@ -5,6 +5,7 @@ import {
   countsPerDay,
   latestStatusCounts,
   mostFailing,
+  stalledCount,
   type QueuedRange,
 } from './execution-stats-repository.js';
 
@@ -22,5 +23,10 @@ export class ExecutionStatsService {
 
   mostFailing(scope: TenantScope, range: QueuedRange, failures: readonly ExecutionStatus[]) {
     return mostFailing(this.db, scope, range, failures);
+  }
+
+  /** Processing runs flagged stalled now, whatever the range. */
+  stalledCount(scope: TenantScope) {
+    return stalledCount(this.db, scope);
   }
 }

@@ -19,6 +19,8 @@ const columns = {
   task_sla_minutes: rotaRobots.task_sla_minutes,
   task_risk_minutes: rotaRobots.task_risk_minutes,
   task_retries: rotaRobots.task_retries,
+  stall_minutes: rotaRobots.stall_minutes,
+  stall_action: rotaRobots.stall_action,
   created_at: rotaRobots.created_at,
   updated_at: rotaRobots.updated_at,
 };

@@ -31,6 +31,8 @@ export const toRobot = (row: RobotRow): Robot => ({
   task_sla_minutes: row.task_sla_minutes,
   task_risk_minutes: row.task_risk_minutes,
   task_retries: row.task_retries,
+  stall_minutes: row.stall_minutes,
+  stall_action: row.stall_action === 'kill' ? 'kill' : 'flag',
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });

@@ -18,6 +18,8 @@ export const robotSummaries = qb
     active: rotaRobots.active,
     current_version_id: rotaRobots.rota_robot_versions_id_current,
     task_risk_minutes: rotaRobots.task_risk_minutes,
+    stall_minutes: rotaRobots.stall_minutes,
+    stall_action: rotaRobots.stall_action,
   })
   .from(rotaRobots)
   .as('robot_summaries');
