@@ -37,7 +37,7 @@ async function startRun(name: string) {
   const id = await runNow(c.admin, { id: robot });
   const run = await agent.claim();
   expect(run?.execution_id).toBe(id);
-  return { id, token: run!.environment.ROTA_EXECUTION_TOKEN };
+  return { id, token: run!.environment.ROTA_EXECUTION_TOKEN! };
 }
 
 async function upload(token: string, fields: Record<string, string>, file?: FilePart) {
@@ -201,5 +201,50 @@ describe('artifacts', () => {
     expect(swept.blobs).toContainEqual({ kind: 'artifact', name: sha256(data) });
     expect(await blobs.names('artifact')).not.toContain(sha256(data));
     expect((await download(c.adminToken, up.body.data.rota_artifacts_id)).statusCode).toBe(404);
+  });
+});
+
+describe('logs search and download', () => {
+  it('finds lines by a case-insensitive substring, with LIKE characters taken literally', async () => {
+    const { id } = await startRun('Logs search');
+    const lines = ['Starting', 'Invoice 42 OK', 'invoice 43 failed', '100% done', 'a_b', 'ab'];
+    expect((await agent.logs(id, 1, lines)).status).toBe(200);
+    const search = async (text: string) => {
+      const res = await c.admin.post(`${ACTIVITY}/logs`, { id, search: text });
+      expect(res.status).toBe(200);
+      return res.body.data.map((l: { line: string }) => l.line);
+    };
+    expect(await search('INVOICE')).toEqual(['Invoice 42 OK', 'invoice 43 failed']);
+    expect(await search('%')).toEqual(['100% done']);
+    expect(await search('_')).toEqual(['a_b']);
+    expect(await search('nothing')).toEqual([]);
+    expect((await c.other.post(`${ACTIVITY}/logs`, { id, search: 'invoice' })).status).toBe(404);
+  });
+
+  it('downloads the whole log as a text file, in batches', async () => {
+    const { id } = await startRun('Logs download');
+    const lines = Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`);
+    for (let from = 0; from < lines.length; from += 500) {
+      expect((await agent.logs(id, 1, lines.slice(from, from + 500), from + 1)).status).toBe(200);
+    }
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${ACTIVITY}/logs/download?id=${id}`,
+      headers: { authorization: `Bearer ${c.adminToken}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="execution-${id}.log"`);
+    const text = res.payload.trimEnd().split('\n');
+    expect(text[0]).toBe('--- attempt 1 ---');
+    expect(text).toHaveLength(2501);
+    expect(text[1]).toMatch(/^\d{4}-\d\d-\d\dT.* stdout line 1$/);
+    expect(text.at(-1)).toMatch(/ stdout line 2500$/);
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `${ACTIVITY}/logs/download?id=${id}`,
+      headers: { authorization: `Bearer ${c.otherToken}` },
+    });
+    expect(foreign.statusCode).toBe(404);
   });
 });

@@ -202,8 +202,11 @@ function split(key: string) {
 function call(as: Caller, key: string, endpoint: Endpoint, rows: Rows) {
   const { method, path } = split(key);
   const url = path.replace('{sha256}', rows.versionSha).replace('{file}', 'none.png');
-  if (method === 'GET') return as.get(url);
   const body = endpoint.body ? endpoint.body(rows) : {};
+  if (method === 'GET') {
+    const query = new URLSearchParams(body as Record<string, string>).toString();
+    return as.get(query ? `${url}?${query}` : url);
+  }
   return method === 'PUT' ? as.put(url, body) : as.post(url, body);
 }
 

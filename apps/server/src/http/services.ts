@@ -12,6 +12,7 @@ import type { SchedulingService } from '../modules/schedulings/service.js';
 import type { SchedulingVmService } from '../modules/schedulings/vm-service.js';
 import type { ParameterService } from '../modules/parameters/service.js';
 import type { ActivityService } from '../modules/engine/activity-service.js';
+import type { ArtifactService } from '../modules/artifacts/service.js';
 import type { DashboardService } from '../modules/dashboard/service.js';
 import type { DispatchService } from '../modules/engine/dispatch-service.js';
 import type { RunApiService } from '../modules/engine/run-api-service.js';
@@ -50,6 +51,7 @@ export interface Services {
   runs: RunService;
   runApi: RunApiService;
   activity: ActivityService;
+  artifacts: ArtifactService;
   dashboard: DashboardService;
   liveHub: LiveHub;
   audit: AuditService;

@@ -6,6 +6,7 @@ import {
   activityListQuerySchema,
   dataResponseSchema,
   executionDetailSchema,
+  executionLogDownloadQuerySchema,
   executionLogQuerySchema,
   executionLogResponseSchema,
   executionSchema,
@@ -70,6 +71,31 @@ export const activityRoutes: FastifyPluginAsyncZod<{ activity: ActivityService }
       },
     },
     async (request) => activity.logs(scopeOf(request), request.body),
+  );
+
+  app.get(
+    '/logs/download',
+    {
+      config: { permissions: ['HISTORIC.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary: "An execution's whole log as a text file (`<time> <stream> <line>`)",
+        querystring: executionLogDownloadQuerySchema,
+        response: { 200: z.any().describe('text/plain'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.query;
+      const text = await activity.logText(scopeOf(request), id, (error) =>
+        request.log.error({ err: error }, 'the log download stopped early'),
+      );
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="execution-${id}.log"`)
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(text));
+    },
   );
 
   app.post(
