@@ -257,18 +257,21 @@ export class Agent {
       try {
         // What the attempt that got through listed, and when it left: that is what it renewed.
         let sent: { at: number; runs: AgentRunRef[] } = { at: 0, runs: [] };
-        const cancel = await this.client.heartbeat(() => {
+        const { cancel, stop } = await this.client.heartbeat(() => {
           sent = { at: performance.now(), runs: this.heldRuns() };
           return { running: sent.runs };
         }, signal);
+        // A graceful stop keeps the lease (the run is still this agent's while its robot ends).
+        const graces = new Map(stop.map((s) => [s.execution_id, s.grace_seconds]));
         for (const ref of sent.runs) {
           const key = keyOf(ref);
-          if (this.leaseEnds.has(key) && !cancel.includes(ref.execution_id)) {
+          const renewed = !cancel.includes(ref.execution_id) || graces.has(ref.execution_id);
+          if (this.leaseEnds.has(key) && renewed) {
             this.leaseEnds.set(key, sent.at + this.leaseMs);
           }
         }
         for (const run of this.active.values()) {
-          if (cancel.includes(run.ref.execution_id)) run.cancel();
+          if (cancel.includes(run.ref.execution_id)) run.cancel(graces.get(run.ref.execution_id));
         }
       } catch (error) {
         if (signal.aborted || error instanceof UnauthorizedError) return;

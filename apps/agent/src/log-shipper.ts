@@ -10,9 +10,12 @@ import {
 
 interface LogShipperOptions {
   ref: AgentRunRef;
-  send: (batch: AgentLogBatch, signal: AbortSignal) => Promise<{ cancel: boolean }>;
-  /** The server answered `cancel: true`. */
-  onCancel: () => void;
+  send: (
+    batch: AgentLogBatch,
+    signal: AbortSignal,
+  ) => Promise<{ cancel: boolean; stop_grace_seconds?: number | null }>;
+  /** The server answered `cancel: true`; with a grace when it asks for a graceful stop. */
+  onCancel: (graceSeconds?: number) => void;
   /** Aborted when delivery must end (the agent is quitting): unsent lines are then lost. */
   signal: AbortSignal;
   logger: Logger;
@@ -100,7 +103,7 @@ export class LogShipper {
       );
       this.pending.splice(0, batch.length);
       this.lastSentAt = Date.now();
-      if (answer.cancel) this.options.onCancel();
+      if (answer.cancel) this.options.onCancel(answer.stop_grace_seconds ?? undefined);
     } catch (error) {
       if (this.options.signal.aborted || error instanceof UnauthorizedError) {
         // Ends the run's delivery: nothing more can be sent.

@@ -11,25 +11,43 @@ interface KillOptions {
   graceMs?: number;
   /** How often to check whether the group is gone. */
   pollMs?: number;
+  /**
+   * Windows: ask first (`taskkill /T` without `/F`, the closest Node has to CTRL_BREAK for a
+   * tree) and force it only after `graceMs`; without it Windows kills at once. Untested here.
+   */
+  politeOnWindows?: boolean;
 }
 
 const isWindows = process.platform === 'win32';
 
-/** Resolves once the tree is gone (or SIGKILL was sent to what was left of it). */
-export async function killProcessTree(pid: number, options: KillOptions = {}): Promise<void> {
-  if (isWindows) {
-    await taskkill(pid);
-    return;
-  }
+/**
+ * Resolves once the tree is gone (or SIGKILL was sent to what was left of it): true when it had
+ * to be killed (it was still there when the grace ended), false when it ended on SIGTERM.
+ */
+export async function killProcessTree(pid: number, options: KillOptions = {}): Promise<boolean> {
   const graceMs = options.graceMs ?? 5_000;
   const pollMs = options.pollMs ?? 100;
-  if (!signalGroup(pid, 'SIGTERM')) return;
+  if (isWindows) {
+    if (!options.politeOnWindows) {
+      await taskkill(pid);
+      return true;
+    }
+    await taskkill(pid, false);
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      if (!signalGroup(pid, 0, false)) return false;
+    }
+    await taskkill(pid);
+    return true;
+  }
+  if (!signalGroup(pid, 'SIGTERM')) return false;
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, pollMs));
-    if (!isProcessGroupAlive(pid)) return;
+    if (!isProcessGroupAlive(pid)) return false;
   }
-  signalGroup(pid, 'SIGKILL');
+  return signalGroup(pid, 'SIGKILL');
 }
 
 /** For a second Ctrl-C: no grace, no waiting. */
@@ -45,10 +63,10 @@ export function isProcessGroupAlive(pid: number): boolean {
   return signalGroup(pid, 0);
 }
 
-/** False when no process of the group is left. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+/** False when no process of the group (or, with `group` false, the process) is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0, group = true): boolean {
   try {
-    process.kill(-pid, signal);
+    process.kill(group ? -pid : pid, signal);
     return true;
   } catch (error) {
     // EPERM: something of the group still exists, it is just not ours to signal.
@@ -56,9 +74,10 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-function taskkill(pid: number): Promise<void> {
+function taskkill(pid: number, force = true): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('taskkill', ['/PID', String(pid), '/T', '/F'], {
+    const args = ['/PID', String(pid), '/T', ...(force ? ['/F'] : [])];
+    const child = spawn('taskkill', args, {
       windowsHide: true,
       stdio: 'ignore',
     });

@@ -19,6 +19,9 @@ import type { z } from 'zod';
 import { abortReason, Backoff, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff.js';
 import { errorMessage, type Logger } from './logger.js';
 
+/** A heartbeat's answer: runs to kill (`cancel`), and of those the ones to stop gracefully. */
+export type AgentHeartbeatAnswer = z.output<typeof agentHeartbeatResponseSchema>;
+
 /** The token is refused: retrying cannot help, the agent must stop (exit code 3). */
 export class UnauthorizedError extends Error {
   constructor() {
@@ -112,9 +115,12 @@ export class ProtocolClient {
   }
 
   /** The body is built per attempt, so a retried heartbeat lists the runs held at that moment. */
-  heartbeat(body: () => AgentHeartbeat, signal: AbortSignal): Promise<number[]> {
+  heartbeat(
+    body: () => AgentHeartbeat,
+    signal: AbortSignal,
+  ): Promise<AgentHeartbeatAnswer['data']> {
     return this.call('heartbeat', body, agentHeartbeatResponseSchema, { signal }).then(
-      (r) => r.data.cancel,
+      (r) => r.data,
     );
   }
 
@@ -126,7 +132,10 @@ export class ProtocolClient {
   }
 
   /** A batch a server keeps failing on (5xx) is given up after a few tries: never forever. */
-  logs(batch: AgentLogBatch, signal: AbortSignal): Promise<{ cancel: boolean }> {
+  logs(
+    batch: AgentLogBatch,
+    signal: AbortSignal,
+  ): Promise<{ cancel: boolean; stop_grace_seconds?: number | null }> {
     return this.call('logs', batch, agentLogResponseSchema, {
       signal,
       maxServerErrors: LOG_MAX_SERVER_ERRORS,

@@ -20,7 +20,8 @@ import type { ProtocolClient } from './protocol-client.js';
 import { installPackage, runDirectoryOf } from './run-directory.js';
 import { SUPERVISOR_SOURCE, type SupervisorConfig, type SupervisorMessage } from './supervisor.js';
 
-type KillReason = 'timeout' | 'cancelled' | 'stopped' | 'fenced';
+/** `stop_requested`: the console asked for a graceful stop (SIGTERM, then the kill). */
+type KillReason = 'timeout' | 'cancelled' | 'stop_requested' | 'stopped' | 'fenced';
 
 export interface RunTimings {
   /** SIGTERM → SIGKILL delay when killing a robot's process tree. */
@@ -78,6 +79,9 @@ export class ExecutionRun {
   readonly ref: AgentRunRef;
   readonly logs: LogShipper;
   private killReason: KillReason | null = null;
+  /** A graceful stop's grace, and whether its robot outlived it (its tree was killed). */
+  private stopGraceSeconds = 0;
+  private killedAfterGrace = false;
   private readonly abort = new AbortController();
   /** The supervisor (supervisor.ts) that holds the robot's tree. */
   private child: ChildProcess | null = null;
@@ -95,7 +99,7 @@ export class ExecutionRun {
     this.logs = new LogShipper({
       ref: this.ref,
       send: (batch, signal) => context.client.logs(batch, signal),
-      onCancel: () => this.cancel(),
+      onCancel: (graceSeconds) => this.cancel(graceSeconds),
       signal: context.deliverySignal,
       logger: context.logger,
       flushMs: context.timings.logFlushMs,
@@ -104,8 +108,25 @@ export class ExecutionRun {
     });
   }
 
-  /** The console cancelled the run, or it is no longer this agent's. */
-  cancel(): void {
+  /**
+   * The console cancelled the run, or it is no longer this agent's. With `graceSeconds` the
+   * console asked for a graceful stop: SIGTERM (CTRL_BREAK-like on Windows), and the tree killed
+   * when the grace ends; the run ends `cancelled`, "stopped" or "killed after N s". A plain
+   * cancel during that grace kills at once.
+   */
+  cancel(graceSeconds?: number): void {
+    if (graceSeconds !== undefined && graceSeconds > 0) {
+      if (this.killReason !== null) return;
+      this.stopGraceSeconds = graceSeconds;
+      this.requestKill('stop_requested');
+      return;
+    }
+    if (this.killReason === 'stop_requested' && !this.processEnded) {
+      this.killReason = 'cancelled';
+      this.system('cancel requested: killing the process tree now');
+      this.killTree(0);
+      return;
+    }
     this.requestKill('cancelled');
   }
 
@@ -222,7 +243,7 @@ export class ExecutionRun {
         if (message.type === 'started') {
           this.robotPid = message.pid;
           // A kill asked for while the robot was starting applies now.
-          if (this.killReason) this.killTree(this.killReason === 'fenced' ? 0 : undefined);
+          if (this.killReason) this.killTree(this.graceMsFor(this.killReason));
         } else if (message.type === 'exit') {
           resolve({ kind: 'exit', code: message.code, signal: message.signal });
         } else {
@@ -284,6 +305,12 @@ export class ExecutionRun {
         };
       case 'cancelled':
         return { ...base, status: 'cancelled', message: 'cancelled' };
+      case 'stop_requested':
+        return {
+          ...base,
+          status: 'cancelled',
+          message: this.killedAfterGrace ? `killed after ${this.stopGraceSeconds} s` : 'stopped',
+        };
       case 'stopped':
         return { ...base, status: 'application_error', message: 'agent stopped' };
       case 'fenced':
@@ -304,25 +331,45 @@ export class ExecutionRun {
     const why = {
       timeout: timeoutMessage(this.claimed.timeout_seconds),
       cancelled: 'cancel requested',
+      stop_requested: `stop requested: SIGTERM, then the kill after ${this.stopGraceSeconds} s`,
       stopped: 'the agent is stopping',
       fenced: 'the server could not be reached to renew the lease',
     }[reason];
     const pid = this.robotPid;
-    this.system(pid === undefined ? `${why}: stopping` : `${why}: killing the process tree`);
+    this.system(
+      pid === undefined
+        ? `${why}: stopping`
+        : reason === 'stop_requested'
+          ? why
+          : `${why}: killing the process tree`,
+    );
     this.abort.abort(new Error(why));
-    this.killTree(reason === 'fenced' ? 0 : undefined);
+    this.killTree(this.graceMsFor(reason));
   }
 
-  private killTree(graceMs = this.context.timings.killGraceMs): void {
+  private graceMsFor(reason: KillReason): number {
+    if (reason === 'fenced') return 0;
+    if (reason === 'stop_requested') return this.stopGraceSeconds * 1000;
+    return this.context.timings.killGraceMs;
+  }
+
+  private killTree(graceMs: number): void {
     const pid = this.robotPid;
     if (pid === undefined) return;
     if (graceMs === 0) {
       killProcessTreeNow(pid);
       return;
     }
-    killProcessTree(pid, { graceMs }).catch((error: unknown) =>
-      this.context.logger.warn(`could not kill process tree ${pid}: ${errorMessage(error)}`),
-    );
+    const graceful = this.killReason === 'stop_requested';
+    killProcessTree(pid, { graceMs, politeOnWindows: graceful })
+      .then((killed) => {
+        if (!graceful || !killed || this.killReason !== 'stop_requested') return;
+        this.killedAfterGrace = true;
+        this.system(`the robot outlived its ${this.stopGraceSeconds} s grace: tree killed`);
+      })
+      .catch((error: unknown) =>
+        this.context.logger.warn(`could not kill process tree ${pid}: ${errorMessage(error)}`),
+      );
   }
 
   /** Until the robot's process group is empty, or `ms` passed (POSIX; Windows just waits). */

@@ -78,7 +78,7 @@ describe('ProtocolClient', () => {
       }
       return { status: 200, body: { data: { cancel: [9] } } };
     };
-    const cancel = await client().heartbeat(
+    const { cancel } = await client().heartbeat(
       () => ({
         running: Array.from({ length: held }, (_v, i) => ({ execution_id: i + 1, attempt: 1 })),
       }),
