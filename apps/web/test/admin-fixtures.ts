@@ -47,6 +47,8 @@ export function makeClient(overrides: Partial<Client> = {}): Client {
     rota_clients_id: 1,
     name: 'Acme',
     users: 4,
+    retention_days: 90,
+    audit_retention_days: 365,
     created_at: STAMP,
     updated_at: STAMP,
     ...overrides,

@@ -60,22 +60,35 @@ describe('/client', { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByLabelText(/^Nome/), 'Gama');
     await user.click(within(dialog).getByRole('button', { name: 'Criar cliente' }));
     await waitFor(() => expect(callsTo(calls, '/client/api/v1/create')).toHaveLength(1));
-    expect(callsTo(calls, '/client/api/v1/create')[0]?.body).toEqual({ name: 'Gama' });
+    expect(callsTo(calls, '/client/api/v1/create')[0]?.body).toEqual({
+      name: 'Gama',
+      retention_days: 90,
+      audit_retention_days: 365,
+    });
     await waitFor(() => expect(meCalls(calls)).toBeGreaterThan(before));
   });
 
-  it('renames a client, in English', async () => {
+  it('renames a client and changes its retention, in English', async () => {
     const { calls, user } = await openClients({ lang: 'en' });
     await user.click(await screen.findByRole('button', { name: 'Actions for Beta' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Rename' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Rename client' });
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit client' });
     const name = within(dialog).getByLabelText(/^Name/);
     expect(name).toHaveValue('Beta');
     await user.clear(name);
     await user.type(name, 'Beta Ltda');
+    const runs = within(dialog).getByLabelText(/^Keep executions/);
+    expect(runs).toHaveValue('90');
+    await user.clear(runs);
+    await user.type(runs, '30');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo(calls, '/client/api/v1/update')).toHaveLength(1));
-    expect(callsTo(calls, '/client/api/v1/update')[0]?.body).toEqual({ id: 2, name: 'Beta Ltda' });
+    expect(callsTo(calls, '/client/api/v1/update')[0]?.body).toEqual({
+      id: 2,
+      name: 'Beta Ltda',
+      retention_days: 30,
+      audit_retention_days: 365,
+    });
   });
 
   it('shows the denial to a user who is not a platform administrator', async () => {

@@ -7,7 +7,7 @@ import { CLIENT_BASE } from './paths';
 
 export type ClientCreated = { message: string; data: { rota_clients_id: number } };
 
-/** POST create `{name}` → 201 `{message, data: {rota_clients_id}}`; 409 on a taken name. */
+/** POST create `{name, retention_days?, audit_retention_days?}` → 201 `{message, data: {rota_clients_id}}`; 409 on a taken name. */
 export function createClient(body: ClientCreate): Promise<ClientCreated> {
   return api.post<ClientCreated>(`${CLIENT_BASE}/create`, body);
 }

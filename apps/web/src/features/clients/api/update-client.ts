@@ -5,7 +5,7 @@ import { authKeys } from '../../auth';
 import { clientKeys } from './keys';
 import { CLIENT_BASE } from './paths';
 
-/** PUT update `{id, name}` → 204 (rename); 409 on a taken name. */
+/** PUT update `{id, name, retention_days?, audit_retention_days?}` → 204; 409 on a taken name. */
 export function updateClient(body: ClientUpdate): Promise<void> {
   return api.put<void>(`${CLIENT_BASE}/update`, body);
 }

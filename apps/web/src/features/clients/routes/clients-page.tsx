@@ -31,7 +31,7 @@ export default function ClientsPage() {
   const list = useListState({ sorts: CLIENT_SORTS, defaultSort: 'name', defaultOrder: 'asc' });
   const body: ClientListBody = { ...list.query };
   const query = useQuery(clientsQueryOptions(body));
-  // The drawer's target: a client to rename, or null to create one.
+  // The drawer's target: a client to edit, or null to create one.
   const drawer = useDialog<Client | null>();
 
   if (query.isError && isApiError(query.error) && query.error.status === 403) {
@@ -71,8 +71,8 @@ export default function ClientsPage() {
 
   const rowActions: RowAction<Client>[] = [
     {
-      key: 'rename',
-      label: t('actions.rename'),
+      key: 'edit',
+      label: t('actions.edit'),
       icon: <IconPencil size={16} aria-hidden />,
       onClick: (client) => drawer.open(client),
     },
