@@ -190,7 +190,40 @@ describe('/activity/:id', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
   });
 
-  it('cancels a running execution after a confirmation naming it', async () => {
+  it('stops a running execution gracefully after a confirmation naming it', async () => {
+    const { calls, user } = await openExecution({
+      handler: ({ url }) =>
+        url.endsWith('/activity/api/v1/stop')
+          ? { status: 202, body: { message: 'Parada enviada ao agente' } }
+          : undefined,
+    });
+    await user.click(screen.getByRole('button', { name: 'Cancelar execução' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Parar (30 s para terminar)' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Parar a execução #42 de “Faturas”?',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Parar' }));
+    await waitFor(() => expect(callsTo(calls, '/activity/api/v1/stop')).toHaveLength(1));
+    expect(callsTo(calls, '/activity/api/v1/stop')[0]?.body).toEqual({ id: 42, grace_seconds: 30 });
+  });
+
+  it('marks a running execution as failed after a confirmation naming it', async () => {
+    const { calls, user } = await openExecution({
+      handler: ({ url }) =>
+        url.endsWith('/activity/api/v1/fail')
+          ? { status: 200, body: { message: 'Execução marcada como falha' } }
+          : undefined,
+    });
+    await user.click(screen.getByRole('button', { name: 'Marcar como falha' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Marcar a execução #42 de “Faturas” como falha?',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Marcar como falha' }));
+    await waitFor(() => expect(callsTo(calls, '/activity/api/v1/fail')).toHaveLength(1));
+    expect(callsTo(calls, '/activity/api/v1/fail')[0]?.body).toEqual({ id: 42 });
+  });
+
+  it('kills a running execution now after a confirmation naming it', async () => {
     const { calls, user } = await openExecution({
       handler: ({ url }) =>
         url.endsWith('/activity/api/v1/cancel')
@@ -198,17 +231,20 @@ describe('/activity/:id', { timeout: 20_000 }, () => {
           : undefined,
     });
     await user.click(screen.getByRole('button', { name: 'Cancelar execução' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Encerrar agora' }));
     const dialog = await screen.findByRole('dialog', {
-      name: 'Cancelar a execução #42 de “Faturas”?',
+      name: 'Encerrar agora a execução #42 de “Faturas”?',
     });
     expect(within(dialog).getByRole('button', { name: 'Voltar' })).toBeInTheDocument();
-    await user.click(within(dialog).getByRole('button', { name: 'Cancelar execução' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Encerrar agora' }));
     await waitFor(() => expect(callsTo(calls, '/activity/api/v1/cancel')).toHaveLength(1));
     expect(callsTo(calls, '/activity/api/v1/cancel')[0]?.body).toEqual({ id: 42 });
     expect(await screen.findByText('Cancelamento enviado ao agente')).toBeInTheDocument();
     await waitFor(() =>
       expect(
-        screen.queryByRole('dialog', { name: 'Cancelar a execução #42 de “Faturas”?' }),
+        screen.queryByRole('dialog', {
+          name: 'Encerrar agora a execução #42 de “Faturas”?',
+        }),
       ).not.toBeInTheDocument(),
     );
     // The execution is asked again.

@@ -1,15 +1,30 @@
-import { Alert, Anchor, Badge, Button, Code, Group, Paper, Tabs, Text, Title } from '@mantine/core';
 import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Menu,
+  Paper,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  IconAlertTriangle,
   IconArrowLeft,
+  IconChevronDown,
   IconFileText,
   IconInfoCircle,
+  IconPaperclip,
   IconPlayerStop,
   IconRepeat,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { ExecutionDetail } from '@rota/contract';
+import { STOP_GRACE_DEFAULT_SECONDS, type ExecutionDetail } from '@rota/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DateTimeText } from '../../../components/date-time';
 import { DetailList } from '../../../components/detail-list';
@@ -23,16 +38,19 @@ import { LiveIndicator } from '../../live';
 import { useLiveStatus } from '../../live';
 import { robotPath } from '../../robots';
 import { useCancelExecution } from '../api/cancel-execution';
+import { useFailExecution } from '../api/fail-execution';
+import { useStopExecution } from '../api/stop-execution';
 import { executionQueryOptions } from '../api/get-execution';
 import { AttemptsTable } from '../components/attempts-table';
 import { useExecutionDuration } from '../components/execution-duration';
-import { ExecutionLogs } from '../components/execution-logs';
+import { ExecutionEvidence } from '../components/execution-evidence';
+import { ExecutionLogsTab } from '../components/execution-logs-tab';
 import { ExecutionStatusBadge, isFinalStatus } from '../components/execution-status';
 import { PendingReasonNote } from '../components/pending-reason';
 import { useActivityTranslation } from '../i18n';
 import { ACTIVITY_PATH, type ExecutionTab } from '../paths';
 
-const TABS: readonly ExecutionTab[] = ['details', 'attempts', 'logs'];
+const TABS: readonly ExecutionTab[] = ['details', 'attempts', 'logs', 'evidence'];
 /** Poll interval of a running execution while the live stream is down. */
 const FALLBACK_POLL_MS = 10_000;
 
@@ -151,7 +169,8 @@ function Details({ execution }: { execution: ExecutionDetail }) {
 
 /**
  * `/activity/:id`: one execution, with its details, its attempts and its log tailing live; while
- * it is queued or running, HISTORIC.UPDATE may cancel it (after a confirmation naming it).
+ * it is queued or running, HISTORIC.UPDATE may stop it gracefully or kill it now, and mark a
+ * running one whose agent is gone as failed (each after a confirmation naming it).
  */
 export default function ExecutionPage() {
   const t = useActivityTranslation();
@@ -173,6 +192,10 @@ export default function ExecutionPage() {
   const [params, setParams] = useSearchParams();
   const cancel = useDialog<ExecutionDetail>();
   const cancelExecution = useCancelExecution();
+  const stop = useDialog<ExecutionDetail>();
+  const stopExecution = useStopExecution();
+  const fail = useDialog<ExecutionDetail>();
+  const failExecution = useFailExecution();
 
   const requested = params.get('tab') as ExecutionTab | null;
   const tab: ExecutionTab = requested && TABS.includes(requested) ? requested : 'details';
@@ -221,8 +244,8 @@ export default function ExecutionPage() {
   if (execution.isPending) return <PageSkeleton />;
 
   const data = execution.data;
-  const cancellable =
-    can('HISTORIC.UPDATE') && !isFinalStatus(data.status) && !data.cancel_requested;
+  const cancellable = can('HISTORIC.UPDATE') && !isFinalStatus(data.status);
+  const failable = can('HISTORIC.UPDATE') && data.status === 'processing';
   return (
     <>
       <BackLink />
@@ -234,13 +257,35 @@ export default function ExecutionPage() {
             <ExecutionStatusBadge status={data.status} size="lg" />
             <LiveIndicator />
             {cancellable ? (
+              <Menu position="bottom-end">
+                <Menu.Target>
+                  <Button
+                    variant="light"
+                    color="red"
+                    leftSection={<IconPlayerStop size={16} aria-hidden />}
+                    rightSection={<IconChevronDown size={14} aria-hidden />}
+                  >
+                    {t('cancel.action')}
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item disabled={data.cancel_requested} onClick={() => stop.open(data)}>
+                    {t('stop.action', { seconds: STOP_GRACE_DEFAULT_SECONDS })}
+                  </Menu.Item>
+                  <Menu.Item color="red" onClick={() => cancel.open(data)}>
+                    {t('cancel.killNow')}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            ) : null}
+            {failable ? (
               <Button
-                variant="light"
+                variant="subtle"
                 color="red"
-                leftSection={<IconPlayerStop size={16} aria-hidden />}
-                onClick={() => cancel.open(data)}
+                leftSection={<IconAlertTriangle size={16} aria-hidden />}
+                onClick={() => fail.open(data)}
               >
-                {t('cancel.action')}
+                {t('fail.action')}
               </Button>
             ) : null}
           </>
@@ -269,6 +314,9 @@ export default function ExecutionPage() {
           <Tabs.Tab value="logs" leftSection={<IconFileText size={16} aria-hidden />}>
             {t('detail.tabs.logs')}
           </Tabs.Tab>
+          <Tabs.Tab value="evidence" leftSection={<IconPaperclip size={16} aria-hidden />}>
+            {t('detail.tabs.evidence')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details">
           <Details execution={data} />
@@ -277,7 +325,10 @@ export default function ExecutionPage() {
           <AttemptsTable attempts={data.attempt_list} />
         </Tabs.Panel>
         <Tabs.Panel value="logs">
-          <ExecutionLogs execution={data} />
+          <ExecutionLogsTab execution={data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="evidence">
+          <ExecutionEvidence execution={data} />
         </Tabs.Panel>
       </Tabs>
       <ConfirmDialog
@@ -293,6 +344,34 @@ export default function ExecutionPage() {
         onConfirm={() => cancel.target && cancelExecution.mutateAsync(cancel.target.execution_id)}
       >
         {t('cancel.description')}
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={stop.opened}
+        onClose={stop.close}
+        title={t('stop.title', {
+          id: stop.target?.execution_id ?? '',
+          robot: stop.target?.rota_robots_name ?? '',
+        })}
+        confirmLabel={t('stop.confirm')}
+        confirmColor="orange"
+        cancelLabel={t('cancel.keep')}
+        onConfirm={() => stop.target && stopExecution.mutateAsync(stop.target.execution_id)}
+      >
+        {t('stop.description', { seconds: STOP_GRACE_DEFAULT_SECONDS })}
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={fail.opened}
+        onClose={fail.close}
+        title={t('fail.title', {
+          id: fail.target?.execution_id ?? '',
+          robot: fail.target?.rota_robots_name ?? '',
+        })}
+        confirmLabel={t('fail.confirm')}
+        confirmColor="red"
+        cancelLabel={t('cancel.keep')}
+        onConfirm={() => fail.target && failExecution.mutateAsync(fail.target.execution_id)}
+      >
+        {t('fail.description')}
       </ConfirmDialog>
     </>
   );
