@@ -205,6 +205,20 @@ describe('stalls', () => {
     await agent.finish(run.id, run.attempt, 'success', 0);
   });
 
+  it('a flagged run that ends is stalled no more', async () => {
+    const robot = await createRobot('Ends flagged', { stall_minutes: 1 });
+    const run = await startRun(robot.rota_robots_id);
+    clock.advance(2 * MINUTE);
+    await t.app.engine.handleStalledRuns();
+    expect((await show(run.id)).stalled).toBe(true);
+    await agent.finish(run.id, run.attempt, 'success', 0);
+    expect(await show(run.id)).toMatchObject({ status: 'success', stalled: false });
+    const list = await c.admin.post(`${ACTIVITY}/index`, { stalled: true, per_page: 100 });
+    expect(list.body.data.map((e: { execution_id: number }) => e.execution_id)).not.toContain(
+      run.id,
+    );
+  });
+
   it('a robot without stall_minutes is never stalled', async () => {
     const robot = await createRobot('Patient robot');
     const run = await startRun(robot.rota_robots_id);

@@ -22,6 +22,9 @@ const duration = sql<
   number | null
 >`(extract(epoch from (${e.ended_at} - ${e.started_at})) * 1000)::bigint`;
 
+/** Flagged and still processing: a run that ended after its flag is no longer stalled. */
+const stalledNow = sql<boolean>`(${e.stalled} and ${e.status} = 'processing')`;
+
 const columns = {
   execution_id: e.rota_executions_id,
   rota_robots_id: e.rota_robots_id,
@@ -50,7 +53,7 @@ const columns = {
   progress_percent: e.progress_percent,
   progress_message: e.progress_message,
   last_activity_at: e.last_activity_at,
-  stalled: e.stalled,
+  stalled: stalledNow,
 };
 
 const sortable = {
@@ -111,7 +114,7 @@ function filters(
       ? undefined
       : eq(e.rota_schedulings_id, query.rota_schedulings_id),
     query.rota_nodes_id === undefined ? undefined : eq(e.rota_nodes_id, query.rota_nodes_id),
-    query.stalled === undefined ? undefined : eq(e.stalled, query.stalled),
+    query.stalled === undefined ? undefined : query.stalled ? stalledNow : sql`not ${stalledNow}`,
     searchCondition(query.search),
     ...withinDays(e.queued_at, query),
   );
