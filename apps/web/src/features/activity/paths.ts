@@ -1,7 +1,7 @@
 /** Console paths of the activity area. */
 export const ACTIVITY_PATH = '/activity';
 
-export type ExecutionTab = 'details' | 'attempts' | 'logs';
+export type ExecutionTab = 'details' | 'attempts' | 'logs' | 'evidence';
 
 /** An execution's page, optionally on one of its tabs (`?tab=`). */
 export function executionPath(id: number, tab?: ExecutionTab): string {

@@ -38,6 +38,8 @@ export type ApiClient = {
   upload<T>(path: string, form: FormData, options?: CallOptions): Promise<T>;
   /** POST whose answer is a file (downloads); errors still arrive as JSON and reject. */
   download(path: string, body?: unknown, options?: CallOptions): Promise<DownloadedFile>;
+  /** GET whose answer is a file (`?id=` downloads, images shown through object URLs). */
+  file(path: string, options?: CallOptions): Promise<DownloadedFile>;
 };
 
 export function createClient(hooks: ClientHooks): ApiClient {
@@ -64,5 +66,6 @@ export function createClient(hooks: ClientHooks): ApiClient {
       run(() => request<T>('POST', path, form), options),
     download: (path, body, options = {}) =>
       run(() => requestBlob('POST', path, body ?? {}), options),
+    file: (path, options = {}) => run(() => requestBlob('GET', path), options),
   };
 }

@@ -64,3 +64,15 @@ export function executionLogsQueryOptions(id: number) {
     structuralSharing: false,
   });
 }
+
+/** Lines a search shows (the newest matches, oldest first). */
+export const LOG_SEARCH_LIMIT = 1000;
+
+/** The lines holding `search` (case-insensitive), refreshed like the tail. */
+export function executionLogSearchQueryOptions(id: number, search: string) {
+  return queryOptions({
+    queryKey: activityKeys.logSearch(id, search),
+    queryFn: async () =>
+      (await fetchExecutionLogs({ id, after: 0, limit: LOG_SEARCH_LIMIT, search })).data,
+  });
+}

@@ -13,4 +13,10 @@ export const activityKeys = {
   detail: (id: number) => [...activityKeys.details(), id] as const,
   /** An execution's log tail (grows by refetching after its last line). */
   logs: (id: number) => [...activityKeys.all, 'logs', id] as const,
+  /** Lines of an execution's log holding a text (the logs tab's search). */
+  logSearch: (id: number, search: string) => [...activityKeys.all, 'logs', id, search] as const,
+  /** An execution's artifacts (the Evidence tab). */
+  artifacts: (id: number) => [...activityKeys.all, 'artifacts', id] as const,
+  /** One image artifact's bytes, shown as a thumbnail. */
+  artifactImage: (id: number) => [...activityKeys.all, 'artifact-image', id] as const,
 };

@@ -16,7 +16,13 @@ const FALLBACK_POLL_MS = 5000;
 /** Within this many pixels of the bottom, the view follows new lines. */
 const FOLLOW_SLACK_PX = 24;
 
-const LogLine = memo(function LogLine({ line, time }: { line: ExecutionLogLine; time: string }) {
+export const LogLine = memo(function LogLine({
+  line,
+  time,
+}: {
+  line: ExecutionLogLine;
+  time: string;
+}) {
   return (
     <div className={classes.line} data-stream={line.stream}>
       <span className={classes.time}>
