@@ -262,6 +262,40 @@ describe('a real agent running a real robot package', () => {
       'success',
     ]);
   });
+
+  it('keeps the PNG and the CSV a robot uploads through the robot API (issue 14 evidence)', async () => {
+    const robot = await createRobotWithPackage('Integration evidence', 'node main.js evidence');
+    const id = await runNow(admin, { id: robot });
+    expect(await finalStatus(id)).toMatchObject({ status: 'success' });
+    expect(await logLines(id)).toEqual(
+      expect.arrayContaining(['uploaded screen.png', 'uploaded Report of run.csv']),
+    );
+    const list = await admin.post(`${ACTIVITY}/artifact/index`, { id });
+    expect(list.status).toBe(200);
+    const [png, csv] = list.body.data as { rota_artifacts_id: number; name: string }[];
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ name: 'screen.png', media_type: 'image/png', size: 70 }),
+      expect.objectContaining({ name: 'Report of run.csv', media_type: 'text/csv' }),
+    ]);
+    const token = await signIn(app, ADMIN.access, ADMIN.password);
+    const image = await fetch(
+      `${base}${ACTIVITY}/artifact/download?id=${png!.rota_artifacts_id}&inline=1`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+    const report = await fetch(
+      `${base}${ACTIVITY}/artifact/download?id=${csv!.rota_artifacts_id}`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    expect(await report.text()).toBe('invoice,total\n42,10.50\n');
+  });
 });
 
 /** Alive and not a zombie (nothing reaps orphans in some containers). */

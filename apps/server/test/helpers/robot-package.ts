@@ -4,7 +4,8 @@ import { tarGz } from './archives.js';
  * A real robot package: `node main.js <mode> [arg]`. Modes: success (two stdout lines and one
  * stderr line), fail (exit 1), business (exit 3), hang (starts a grandchild that writes its pid
  * to grandchild.pid, then both wait forever), slow <seconds> (a line every 200 ms, then exit 0),
- * tasks (takes tasks through the robot API until none is left, finishing each as success).
+ * tasks (takes tasks through the robot API until none is left, finishing each as success),
+ * evidence (uploads a 1×1 PNG and a CSV through the robot API's artifact/upload).
  */
 const MAIN_JS = String.raw`
 const fs = require('node:fs');
@@ -48,6 +49,29 @@ async function main() {
     }
     const params = await api({ name: 'parameter/index' });
     console.log('parameters ' + params.data.map((p) => p.name).join(','));
+    return 0;
+  }
+  if (mode === 'evidence') {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const files = [
+      ['screen.png', new Blob([png], { type: 'image/png' }), undefined],
+      ['report.csv', new Blob(['invoice,total\n42,10.50\n'], { type: 'text/csv' }), 'Report of run.csv'],
+    ];
+    for (const [fileName, blob, name] of files) {
+      const form = new FormData();
+      if (name) form.set('name', name);
+      form.set('file', blob, fileName);
+      const res = await fetch(process.env.ROTA_API_URL + '/rota/run/api/v1/artifact/upload', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + process.env.ROTA_EXECUTION_TOKEN },
+        body: form,
+      });
+      if (res.status !== 201) throw new Error('artifact/upload answered ' + res.status + ' ' + (await res.text()));
+      console.log('uploaded ' + (await res.json()).data.name);
+    }
     return 0;
   }
   return 2;
