@@ -4,7 +4,7 @@ import { FakeClock } from '../src/lib/clock.js';
 import type { Db } from '../src/db/client.js';
 import { rowsOf } from '../src/lib/sql-rows.js';
 import { AUTH, CLIENTS } from './helpers/administration.js';
-import { ACTIVITY } from './helpers/engine.js';
+import { ACTIVITY, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import {
   ADMIN,
@@ -15,6 +15,7 @@ import {
   type TestApp,
 } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
+import { createAgent, createVm } from './helpers/vms.js';
 
 const DAY = 86_400_000;
 const NOW = new Date();
@@ -225,6 +226,44 @@ describe('retention', () => {
     expect(await keys('sign_in_throttles', 'key')).toEqual(['retention-new']);
     // Sessions in use still work.
     expect((await c.admin.post(`${AUTH}/me`)).status).toBe(200);
+  });
+
+  it('prunes a run an agent really ran, with its logs, once it is older than the retention', async () => {
+    const robot = await createRobot(c.admin, 'Retention agent robot');
+    const vm = await createVm(c.admin, 'Retention VM');
+    const { token } = await createAgent(c.admin, 'Retention agent', vm);
+    const agent = simulatedAgent(t.app, token);
+    await agent.hello();
+    const ran = await runNow(c.admin, { id: robot });
+    // The first test's long-queued run is older, so it comes first: run it out of the way.
+    let run = await agent.claim();
+    while (run && run.execution_id !== ran) {
+      await agent.finish(run.execution_id, run.attempt, 'success', 0);
+      run = await agent.claim();
+    }
+    expect(run?.execution_id).toBe(ran);
+    expect((await agent.logs(ran, run!.attempt, ['one', 'two', 'three'])).status).toBe(200);
+    expect((await agent.finish(ran, run!.attempt, 'success', 0)).status).toBe(200);
+    const waiting = await runNow(c.admin, { id: robot });
+
+    await t.app.retention.prune();
+    expect(await runsLeft([ran, waiting])).toBe(2);
+
+    clock.set(new Date(NOW.getTime() + 91 * DAY));
+    try {
+      await t.app.retention.prune();
+    } finally {
+      clock.set(NOW);
+    }
+    expect(await runsLeft([ran])).toBe(0);
+    expect(
+      await countOf(
+        t.db,
+        sql`select count(*)::int as n from rota_execution_logs where rota_executions_id = ${ran}`,
+      ),
+    ).toBe(0);
+    // Still queued: not ended, never pruned.
+    expect((await executionOf(c.admin, waiting)).status).toBe('queued');
   });
 
   it('runs once a night: a second check the same night does nothing', async () => {
