@@ -37,6 +37,10 @@ export function makeExecution(overrides: Partial<Execution> = {}): Execution {
     duration_ms: 65_000,
     cancel_requested: false,
     pending_reason: null,
+    progress_percent: null,
+    progress_message: null,
+    last_activity_at: null,
+    stalled: false,
     ...overrides,
   };
 }
@@ -97,6 +101,7 @@ export function makeDashboard(overrides: Partial<Dashboard> = {}): Dashboard {
     ],
     totals: { executions: 9, robots: 23 },
     task_sla: [],
+    stalled: 0,
     ...overrides,
   };
 }

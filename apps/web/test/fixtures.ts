@@ -40,6 +40,8 @@ export function makeRobot(overrides: Partial<Robot> = {}): Robot {
     task_sla_minutes: null,
     task_risk_minutes: null,
     task_retries: 0,
+    stall_minutes: null,
+    stall_action: 'flag',
     created_at: '2026-11-01T10:00:00.000Z',
     updated_at: '2026-11-20T15:30:00.000Z',
     ...overrides,

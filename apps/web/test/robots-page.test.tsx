@@ -203,6 +203,8 @@ describe('/robot', { timeout: 20_000 }, () => {
       task_sla_minutes: null,
       task_risk_minutes: null,
       task_retries: 0,
+      stall_minutes: null,
+      stall_action: 'flag',
     });
     expect(await screen.findByRole('link', { name: 'Notas' })).toBeInTheDocument();
     expect(indexCalls(calls).length).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,14 @@
-import { Anchor, Badge, Button, CloseButton, Group, Select, Stack, Text } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  CloseButton,
+  Group,
+  Select,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { IconDownload, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +28,7 @@ import { LiveIndicator } from '../../live';
 import { RobotSelect } from '../../robots';
 import { useExportExecutions } from '../api/export-executions';
 import { useExecutionDuration } from '../components/execution-duration';
+import { ExecutionProgress } from '../components/execution-progress';
 import { PendingReasonNote } from '../components/pending-reason';
 import { executionsQueryOptions, type ActivityListBody } from '../api/list-executions';
 import {
@@ -33,6 +44,7 @@ const FILTERS = [
   'rota_robots_id',
   'rota_schedulings_id',
   'rota_nodes_id',
+  'stalled',
   'startDate',
   'endDate',
 ] as const;
@@ -70,11 +82,13 @@ export default function ActivityPage() {
   const robotFilter = positiveId(list.filters.rota_robots_id);
   const schedulingFilter = positiveId(list.filters.rota_schedulings_id);
   const agentFilter = positiveId(list.filters.rota_nodes_id);
+  const stalledOnly = list.filters.stalled === 'true';
   const filters = {
     ...(status ? { status } : {}),
     ...(robotFilter !== undefined ? { rota_robots_id: robotFilter } : {}),
     ...(schedulingFilter !== undefined ? { rota_schedulings_id: schedulingFilter } : {}),
     ...(agentFilter !== undefined ? { rota_nodes_id: agentFilter } : {}),
+    ...(stalledOnly ? { stalled: true } : {}),
     // Always a range: the one typed when valid, else the last valid one (SPEC §5 messages show).
     ...dates.range,
   };
@@ -157,6 +171,7 @@ export default function ActivityPage() {
         <Stack gap={4} maw={260}>
           <ExecutionStatusBadge status={execution.status} />
           <PendingReasonNote execution={execution} size="xs" />
+          <ExecutionProgress execution={execution} compact />
         </Stack>
       ),
     },
@@ -276,6 +291,15 @@ export default function ActivityPage() {
                 w={{ base: '100%', xs: 220 }}
               />
             ) : null}
+            <Checkbox
+              label={t('progress.stalledFilter')}
+              checked={stalledOnly}
+              onChange={(event) =>
+                list.setFilter('stalled', event.currentTarget.checked ? 'true' : null)
+              }
+              style={{ alignSelf: 'flex-end' }}
+              mb={8}
+            />
             <DateRangeFilter list={list} required />
           </>
         }

@@ -46,6 +46,7 @@ import { useExecutionDuration } from '../components/execution-duration';
 import { ExecutionEvidence } from '../components/execution-evidence';
 import { ExecutionLogsTab } from '../components/execution-logs-tab';
 import { ExecutionStatusBadge, isFinalStatus } from '../components/execution-status';
+import { ExecutionProgress, StalledBadge } from '../components/execution-progress';
 import { PendingReasonNote } from '../components/pending-reason';
 import { useActivityTranslation } from '../i18n';
 import { ACTIVITY_PATH, type ExecutionTab } from '../paths';
@@ -103,6 +104,15 @@ function Details({ execution }: { execution: ExecutionDetail }) {
               </Group>
             ),
           },
+          ...(execution.status === 'processing'
+            ? [
+                {
+                  label: t('progress.title'),
+                  value: <ExecutionProgress execution={execution} />,
+                  wide: true,
+                },
+              ]
+            : []),
           ...(execution.status === 'queued' && execution.pending_reason
             ? [
                 {
@@ -255,6 +265,7 @@ export default function ExecutionPage() {
         actions={
           <>
             <ExecutionStatusBadge status={data.status} size="lg" />
+            <StalledBadge execution={data} />
             <LiveIndicator />
             {cancellable ? (
               <Menu position="bottom-end">

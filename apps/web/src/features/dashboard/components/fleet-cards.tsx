@@ -2,6 +2,7 @@ import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '
 import { Link } from 'react-router';
 import type { Dashboard } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
+import { ACTIVITY_PATH } from '../../activity';
 import { useCan } from '../../auth';
 import { useDashboardTranslation } from '../i18n';
 
@@ -38,7 +39,7 @@ export function FleetCards({
   data,
   loading,
 }: {
-  data: Pick<Dashboard, 'agents' | 'vms'> | undefined;
+  data: Pick<Dashboard, 'agents' | 'vms' | 'stalled'> | undefined;
   loading: boolean;
 }) {
   const t = useDashboardTranslation();
@@ -80,6 +81,21 @@ export function FleetCards({
           />
           <Figure label={t('fleet.inactiveVms')} value={data?.vms.inactive} loading={loading} />
         </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} data-testid="stalled-card">
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Figure
+            label={t('fleet.stalled')}
+            value={data?.stalled}
+            color={data?.stalled ? 'orange' : undefined}
+            loading={loading}
+          />
+          {can('HISTORIC.LIST') && data?.stalled ? (
+            <Anchor component={Link} to={`${ACTIVITY_PATH}?stalled=true`} size="sm">
+              {t('fleet.viewStalled')}
+            </Anchor>
+          ) : null}
+        </Group>
       </Paper>
     </Stack>
   );

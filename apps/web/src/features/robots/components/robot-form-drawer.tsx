@@ -1,10 +1,12 @@
-import { Fieldset, NumberInput, Stack, TextInput, Textarea } from '@mantine/core';
+import { Fieldset, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import {
+  ROBOT_STALL_MINUTES_MAX,
   ROBOT_TASK_MINUTES_MAX,
   ROBOT_TASK_RETRIES_MAX,
+  STALL_ACTIONS,
   robotCreateSchema,
   robotUpdateSchema,
   type Robot,
@@ -20,7 +22,7 @@ import '../i18n';
 /** What the inputs edit, in both forms (create and update share them). */
 type RobotInputs = z.input<typeof robotCreateSchema>;
 
-type TaskNumberName = 'task_sla_minutes' | 'task_risk_minutes' | 'task_retries';
+type TaskNumberName = 'task_sla_minutes' | 'task_risk_minutes' | 'task_retries' | 'stall_minutes';
 
 /** A whole number the robot's tasks follow; blank means none (minutes) or the default (retries). */
 function TaskNumberInput<TOutput>({
@@ -148,6 +150,39 @@ function RobotFormInputs<TOutput>({ form }: { form: FormDrawerForm<RobotInputs, 
           />
         </Stack>
       </Fieldset>
+      <Fieldset legend={t('form.stallLegend')} variant="filled" radius="md">
+        <Stack gap="md">
+          <TaskNumberInput
+            form={form}
+            name="stall_minutes"
+            label={t('form.stallMinutes')}
+            hint={t('form.stallMinutesHint')}
+            min={1}
+            max={ROBOT_STALL_MINUTES_MAX}
+          />
+          <Controller
+            control={form.control}
+            name="stall_action"
+            render={({ field }) => (
+              <Select
+                label={t('form.stallAction')}
+                description={t('form.stallActionHint')}
+                data={STALL_ACTIONS.map((value) => ({
+                  value,
+                  label: t(`form.stallActions.${value}`),
+                }))}
+                allowDeselect={false}
+                value={field.value ?? 'flag'}
+                onChange={(value) => field.onChange(value ?? 'flag')}
+                onBlur={field.onBlur}
+                name={field.name}
+                ref={field.ref}
+                error={fieldError(errors.stall_action)}
+              />
+            )}
+          />
+        </Stack>
+      </Fieldset>
     </>
   );
 }
@@ -184,6 +219,8 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
           task_sla_minutes: robot.task_sla_minutes,
           task_risk_minutes: robot.task_risk_minutes,
           task_retries: robot.task_retries,
+          stall_minutes: robot.stall_minutes,
+          stall_action: robot.stall_action,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -207,6 +244,8 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
         task_sla_minutes: null,
         task_risk_minutes: null,
         task_retries: 0,
+        stall_minutes: null,
+        stall_action: 'flag',
       }}
       onSubmit={(values) => create.mutateAsync(values)}
     >

@@ -128,6 +128,13 @@ function Overview({ robot }: { robot: Robot }) {
                   : null,
             },
             { label: t('form.taskRetries'), value: String(robot.task_retries) },
+            {
+              label: t('form.stallMinutes'),
+              value:
+                robot.stall_minutes !== null
+                  ? `${t('detail.minutes', { count: robot.stall_minutes })} · ${t(`form.stallActions.${robot.stall_action}`)}`
+                  : null,
+            },
             { label: t('columns.created'), value: <DateTimeText value={robot.created_at} /> },
             { label: t('columns.updated'), value: <DateTimeText value={robot.updated_at} /> },
             {
