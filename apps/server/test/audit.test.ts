@@ -200,6 +200,18 @@ describe('audit log', () => {
   it('cannot be edited, not even straight in the database', async () => {
     await expect(t.db.execute(sql`update audit_logs set action = 'forged'`)).rejects.toThrow();
     await expect(t.db.execute(sql`delete from audit_logs`)).rejects.toThrow();
+    // Retention's own setting (migration 0017) opens DELETE, in its transaction only; never UPDATE.
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('rota.audit_retention', 'on', true)`);
+        await tx.execute(sql`update audit_logs set action = 'forged'`);
+      }),
+    ).rejects.toThrow();
+    await t.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('rota.audit_retention', 'on', true)`);
+      await tx.execute(sql`select 1`);
+    });
+    await expect(t.db.execute(sql`delete from audit_logs`)).rejects.toThrow();
     const rows = await records();
     expect(rows.some((r) => r.action === 'forged')).toBe(false);
     expect(rows.length).toBeGreaterThan(0);

@@ -10,9 +10,9 @@ const a = auditLogs;
  * Deletes at most `batch` audit records of the client written before `before` (the caller
  * repeats it until it answers fewer than `batch`); answers how many went. audit_logs refuses
  * UPDATE and DELETE through a row trigger (migration 0007) so that nothing edits history: the
- * retention is the one deletion allowed, with that trigger off for this transaction only
- * (`session_replication_role = replica`, which needs a role allowed to set it: the database
- * owner or superuser Rota's migrations already run as). Reads audit_logs_client_created_idx.
+ * retention is the one deletion allowed, said for this transaction only with the setting
+ * `rota.audit_retention` the trigger reads (migration 0017; any role may set it, so no
+ * superuser is needed). Reads audit_logs_client_created_idx.
  */
 export async function pruneAuditRecords(
   db: Db,
@@ -22,7 +22,7 @@ export async function pruneAuditRecords(
 ): Promise<number> {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql`select set_config('rota.audit_retention', 'on', true)`);
     const rows = await rowsOf<{ n: number }>(
       tx,
       sql`with gone as (

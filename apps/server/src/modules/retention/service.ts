@@ -84,8 +84,8 @@ export class RetentionService {
           auditBatch,
         );
       } catch (err) {
-        // audit_logs' append-only trigger is only passed by a role that may set
-        // session_replication_role (docs/decisions.md); the executions still go.
+        // An audit prune that fails (its trigger, migration 0017) must not keep the
+        // executions and credentials from going.
         this.options.log.error(
           { err, client: client.rota_clients_id },
           'retention: audit prune failed',
