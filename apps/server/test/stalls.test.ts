@@ -296,6 +296,21 @@ describe('stalls on the live stream', () => {
         },
       ]);
       expect(ofRun(theirs)).toEqual([]);
+      // Every progress call says so (the console refreshes the bar).
+      const progressOf = (stream: typeof mine) =>
+        stream.events
+          .map((e) => e.data)
+          .filter((e) => e.type === 'progress' && e.execution_id === run.id);
+      await mine.waitFor(() => progressOf(mine).length === 1);
+      expect(progressOf(mine)).toEqual([
+        {
+          type: 'progress',
+          execution_id: run.id,
+          rota_robots_id: robot.rota_robots_id,
+          percent: 10,
+        },
+      ]);
+      expect(progressOf(theirs)).toEqual([]);
     } finally {
       await mine.close();
       await theirs.close();

@@ -176,7 +176,16 @@ describe('live invalidation', () => {
     ]);
     expect(
       liveEventKeys({ type: 'log', execution_id: 42, rota_robots_id: 7, last_seq: 3 }),
-    ).toEqual([['activity', 'logs', 42]]);
+    ).toEqual([
+      ['activity', 'logs', 42],
+      ['activity', 'detail', 42],
+    ]);
+    expect(
+      liveEventKeys({ type: 'progress', execution_id: 42, rota_robots_id: 7, percent: 40 }),
+    ).toEqual([
+      ['activity', 'list'],
+      ['activity', 'detail', 42],
+    ]);
     expect(liveEventKeys({ type: 'agent', rota_nodes_id: 1, connectivity: 'inactive' })).toEqual([
       ['agents', 'list'],
       ['vms'],
@@ -224,7 +233,8 @@ describe('live invalidation', () => {
     expect(invalidate).not.toHaveBeenCalled();
     // maxWait after the first event, events still coming: the refresh goes out.
     vi.advanceTimersByTime(1);
-    expect(invalidate).toHaveBeenCalledTimes(1);
+    // Once each: the run's log tail and its page (last activity).
+    expect(invalidate).toHaveBeenCalledTimes(2);
     invalidator.dispose();
   });
 });

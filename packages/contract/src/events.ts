@@ -28,6 +28,13 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     last_seq: z.number().int(),
   }),
   z.object({
+    /** The robot reported progress (robot API `progress`, issue 14): its run's bar moved. */
+    type: z.literal('progress'),
+    execution_id: z.number().int(),
+    rota_robots_id: z.number().int(),
+    percent: z.number().int().nullable(),
+  }),
+  z.object({
     type: z.literal('agent'),
     rota_nodes_id: z.number().int(),
     connectivity: z.enum(CONNECTIVITY),

@@ -511,12 +511,12 @@ export async function recordProgress(
   db: Db,
   executionId: number,
   progress: { percent?: number | null | undefined; message?: string | null | undefined },
-): Promise<{ was_stalled: boolean } | undefined> {
+): Promise<{ was_stalled: boolean; progress_percent: number | null } | undefined> {
   const percent =
     progress.percent === undefined ? sql`${E.progress_percent}` : sql`${progress.percent}::integer`;
   const message =
     progress.message === undefined ? sql`${E.progress_message}` : sql`${progress.message}::text`;
-  const [row] = await rowsOf<{ was_stalled: boolean }>(
+  const [row] = await rowsOf<{ was_stalled: boolean; progress_percent: number | null }>(
     db,
     sql`with cur as (
           select ${E.rota_executions_id} as id, ${E.stalled} as was_stalled from ${E}
@@ -528,7 +528,7 @@ export async function recordProgress(
                ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false
           from cur
          where ${E.rota_executions_id} = cur.id
-        returning cur.was_stalled`,
+        returning cur.was_stalled, ${E.progress_percent} as progress_percent`,
   );
   return row;
 }

@@ -36,7 +36,14 @@ export class RunApiService {
   /** What the robot says of its progress; activity: clears a stall flag (and says so, live). */
   async progress(run: RunIdentity, input: RobotProgress): Promise<void> {
     const row = await recordProgress(this.db, run.rota_executions_id, input);
-    if (row?.was_stalled) {
+    if (!row) return;
+    this.publish?.live(run.rota_clients_id, {
+      type: 'progress',
+      execution_id: run.rota_executions_id,
+      rota_robots_id: run.rota_robots_id,
+      percent: row.progress_percent,
+    });
+    if (row.was_stalled) {
       this.publish?.live(run.rota_clients_id, {
         type: 'execution',
         execution_id: run.rota_executions_id,

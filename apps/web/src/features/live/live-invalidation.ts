@@ -21,8 +21,12 @@ export function liveEventKeys(event: LiveEvent): QueryKey[] {
         activityKeys.logs(event.execution_id),
         dashboardKeys.all,
       ];
+    case 'progress':
+      // The run's bar and "last activity" in the list and on its page.
+      return [activityKeys.lists(), activityKeys.detail(event.execution_id)];
     case 'log':
-      return [activityKeys.logs(event.execution_id)];
+      // Its page's "last activity" moves with the lines (the list waits for other events).
+      return [activityKeys.logs(event.execution_id), activityKeys.detail(event.execution_id)];
     case 'agent':
       // A VM is active while one of its agents is.
       return [agentKeys.lists(), vmKeys.all, dashboardKeys.all];
