@@ -14,53 +14,19 @@ import {
 import { z } from 'zod';
 import { bearerToken, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import { AppError, invalidField } from '../../lib/errors.js';
+import { contentDisposition, readMultipartForm } from '../../http/multipart-form.js';
+import { AppError } from '../../lib/errors.js';
 import type { RunApiService } from '../engine/run-api-service.js';
-import { ARTIFACT_FILE_PART, type ArtifactService, type IncomingArtifact } from './service.js';
+import { ARTIFACT_FILE_PART, type ArtifactService } from './service.js';
 
-/** `filename="…"` takes printable ASCII only; the exact name goes in `filename*` (RFC 6266). */
-export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
-
-/** Multipart limits and busboy's parse errors are the caller's 400; the rest stays a 500. */
-function asAppError(error: unknown): unknown {
-  if (error instanceof AppError) return error;
-  const code = (error as { code?: unknown }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE')
-    return invalidField(ARTIFACT_FILE_PART, 'artifact_too_large');
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return invalidField(ARTIFACT_FILE_PART, 'invalid_value');
-  }
-  const serverSide =
-    (error as { syscall?: unknown }).syscall !== undefined ||
-    error instanceof TypeError ||
-    error instanceof RangeError ||
-    error instanceof ReferenceError;
-  return serverSide ? error : new AppError('invalid_input');
-}
-
-async function readArtifactForm(request: FastifyRequest, artifacts: ArtifactService) {
-  if (!request.isMultipart()) throw new AppError('unsupported_media_type');
-  const fields: Record<string, string> = {};
-  let incoming: IncomingArtifact | undefined;
-  try {
-    const parts = request.parts({ limits: { fileSize: artifacts.maxBytes + 1 } });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        if (!Object.hasOwn(fields, part.fieldname)) fields[part.fieldname] = String(part.value);
-      } else if (part.fieldname === ARTIFACT_FILE_PART && !incoming) {
-        incoming = await artifacts.receive(part.file, part.filename, part.mimetype);
-      } else {
-        part.file.resume();
-      }
-    }
-  } catch (error) {
-    await artifacts.discard(incoming);
-    throw asAppError(error);
-  }
-  return { fields, incoming };
+function readArtifactForm(request: FastifyRequest, artifacts: ArtifactService) {
+  return readMultipartForm(request, {
+    fileField: ARTIFACT_FILE_PART,
+    maxBytes: artifacts.maxBytes,
+    tooLarge: 'artifact_too_large',
+    receive: (part) => artifacts.receive(part.file, part.filename, part.mimetype),
+    discard: (incoming) => artifacts.discard(incoming),
+  });
 }
 
 /** /api/rota/run/api/v1/artifact: a running robot's uploads, with its ROTA_EXECUTION_TOKEN. */
@@ -89,7 +55,7 @@ export const artifactRunRoutes: FastifyPluginAsyncZod<{
       const token = bearerToken(request);
       if (!token) throw new AppError('unauthorized');
       await runApi.authenticate(token);
-      const { fields, incoming } = await readArtifactForm(request, artifacts);
+      const { fields, received: incoming } = await readArtifactForm(request, artifacts);
       let run;
       try {
         // The run may have ended while the body streamed in: ask again before keeping it.
@@ -149,7 +115,7 @@ export const artifactActivityRoutes: FastifyPluginAsyncZod<{ artifacts: Artifact
         .header('content-length', String(blob.size))
         .header(
           'content-disposition',
-          contentDisposition(inline ? 'inline' : 'attachment', artifact.name),
+          contentDisposition(artifact.name, inline ? 'inline' : 'attachment'),
         )
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")

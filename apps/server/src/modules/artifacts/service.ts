@@ -7,6 +7,7 @@ import {
   type Artifact,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import { clientFileName } from '../../http/multipart-form.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import { systemScope, type TenantScope } from '../../lib/tenant-scope.js';
@@ -44,20 +45,13 @@ export interface IncomingArtifact {
   contentType: string;
 }
 
-/** The last path segment of a client's file name, printable, bounded. */
-function baseName(fileName: string): string {
-  const last = fileName.split(/[\\/]/).pop() ?? '';
-  const printable = [...last].filter((ch) => ch >= ' ' && ch !== '\u007f').join('');
-  return printable.trim().slice(0, ARTIFACT_NAME_MAX);
-}
-
 /**
  * A given name must already be clean (no separators, no control characters, not `.`/`..`, at
  * most ARTIFACT_NAME_MAX): it is refused rather than changed, so the robot learns of it.
  */
 export function artifactName(given: string | undefined, fileName: string): string {
   if (given === undefined || given === '') {
-    const name = baseName(fileName);
+    const name = clientFileName(fileName, ARTIFACT_NAME_MAX);
     return name === '' || name === '.' || name === '..' ? 'artifact' : name;
   }
   const name = given.trim();

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
+import { contentDisposition } from '../../http/multipart-form.js';
 import type { RobotVersionService } from './service.js';
 import { FILE_PART, readPackageForm } from './upload.js';
 
@@ -20,15 +21,6 @@ const tags = ['robot versions'];
 const security = bearerSecurity;
 
 const CONTENT_TYPES = { zip: 'application/zip', 'tar.gz': 'application/gzip' } as const;
-
-/** `filename="…"` takes printable ASCII only; the exact name goes in `filename*` (RFC 6266). */
-function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const header = `attachment; filename="${ascii}"`;
-  return ascii === fileName
-    ? header
-    : `${header}; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 /** /api/rota/robot/version/api/v1 (DESIGN §4), guarded by ROBOS.* */
 export const robotVersionRoutes: FastifyPluginAsyncZod<{ versions: RobotVersionService }> = async (
