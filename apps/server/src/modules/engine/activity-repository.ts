@@ -199,6 +199,15 @@ export async function listAttempts(db: Db, scope: TenantScope, id: number) {
     .orderBy(asc(a.attempt));
 }
 
+/** What a log line answers: its seq (the row id), attempt, stream, text and time. */
+const logColumns = {
+  seq: rotaExecutionLogs.rota_execution_logs_id,
+  attempt: rotaExecutionLogs.attempt,
+  stream: rotaExecutionLogs.stream,
+  line: rotaExecutionLogs.line,
+  at: rotaExecutionLogs.at,
+};
+
 export async function listLogLines(
   db: Db,
   scope: TenantScope,
@@ -208,16 +217,7 @@ export async function listLogLines(
   search?: string,
 ) {
   const l = rotaExecutionLogs;
-  const select = () =>
-    db
-      .select({
-        seq: l.rota_execution_logs_id,
-        attempt: l.attempt,
-        stream: l.stream,
-        line: l.line,
-        at: l.at,
-      })
-      .from(l);
+  const select = () => db.select(logColumns).from(l);
   // A search reads the run's lines through the (execution, id) index and filters them: a run's
   // 100,000 lines are scanned in tens of milliseconds, without a trigram index to maintain.
   const matching = search ? sql`${l.line} ilike ${likePattern(search)}` : undefined;
@@ -243,13 +243,7 @@ export async function* allLogLines(db: Db, scope: TenantScope, id: number, batch
   let after = 0;
   for (;;) {
     const lines = await db
-      .select({
-        seq: l.rota_execution_logs_id,
-        attempt: l.attempt,
-        stream: l.stream,
-        line: l.line,
-        at: l.at,
-      })
+      .select(logColumns)
       .from(l)
       .where(scope.where(l, eq(l.rota_executions_id, id), gt(l.rota_execution_logs_id, after)))
       .orderBy(asc(l.rota_execution_logs_id))

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
@@ -8,7 +8,7 @@ import { useFormat } from '../../../lib/format';
 import { useDownloadExecutionLogs } from '../api/download-execution-logs';
 import { LOG_SEARCH_LIMIT, executionLogSearchQueryOptions } from '../api/get-execution-logs';
 import { useActivityTranslation } from '../i18n';
-import { ExecutionLogs, LogLine } from './execution-logs';
+import { ExecutionLogs, LogLine, useLogTimeFormat } from './execution-logs';
 import classes from './execution-logs.module.css';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -18,16 +18,7 @@ function LogSearchResults({ executionId, search }: { executionId: number; search
   const t = useActivityTranslation();
   const format = useFormat();
   const results = useQuery(executionLogSearchQueryOptions(executionId, search));
-  const timeFormat = useMemo(
-    () =>
-      new Intl.DateTimeFormat(format.lang === 'pt' ? 'pt-BR' : 'en-US', {
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      }),
-    [format.lang],
-  );
+  const timeFormat = useLogTimeFormat();
   if (results.isPending) return <Skeleton height={80} radius="sm" />;
   if (results.isError) {
     return (

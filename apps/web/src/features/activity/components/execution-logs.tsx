@@ -33,6 +33,21 @@ export const LogLine = memo(function LogLine({
   );
 });
 
+/** A log line's time of day (`14:03:07`), in the console's language. */
+export function useLogTimeFormat(): Intl.DateTimeFormat {
+  const { lang } = useFormat();
+  return useMemo(
+    () =>
+      new Intl.DateTimeFormat(lang === 'pt' ? 'pt-BR' : 'en-US', {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }),
+    [lang],
+  );
+}
+
 /**
  * An execution's log, tailing: the lines so far, then the new ones as `log` events arrive (the
  * shell invalidates the tail, which fetches after its last seq). It follows the end unless the
@@ -53,16 +68,7 @@ export function ExecutionLogs({ execution }: { execution: ExecutionDetail }) {
   const [following, setFollowing] = useState(true);
   const lines = logs.data?.lines;
   const lastSeq = lines?.at(-1)?.seq;
-  const timeFormat = useMemo(
-    () =>
-      new Intl.DateTimeFormat(format.lang === 'pt' ? 'pt-BR' : 'en-US', {
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      }),
-    [format.lang],
-  );
+  const timeFormat = useLogTimeFormat();
 
   useLayoutEffect(() => {
     const element = viewport.current;
