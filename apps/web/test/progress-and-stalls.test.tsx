@@ -143,3 +143,64 @@ describe('dashboard: stalled runs', { timeout: 20_000 }, () => {
     );
   });
 });
+
+describe('robot form: stall settings', { timeout: 20_000 }, () => {
+  it.each([
+    [
+      'pt',
+      'Novo robô',
+      'Nome do processo',
+      'Travada após (minutos sem atividade)',
+      'Quando travar',
+      'Encerrar',
+      'Criar robô',
+      /\(1 a 1440\)/,
+    ],
+    [
+      'en',
+      'New robot',
+      'Process name',
+      'Stalled after (minutes without activity)',
+      'When stalled',
+      'Kill it',
+      'Create robot',
+      /\(1 to 1440\)/,
+    ],
+  ] as const)(
+    '%s: sends stall_minutes and stall_action; the hint gives the range',
+    async (lang, title, name, minutesLabel, actionLabel, kill, submit, hint) => {
+      const { user, calls } = await openPage(
+        '/robot',
+        /Robôs|Robots/,
+        ['ROBOS.LIST', 'ROBOS.CREATE'],
+        ({ url, body }) => {
+          if (url.endsWith('/robot/api/v1/index')) return { status: 200, body: listOf([]) };
+          if (url.endsWith('/robot/api/v1/create')) {
+            return {
+              status: 201,
+              body: { message: 'ok', data: makeRobot({ rota_robots_id: 3, ...(body as object) }) },
+            };
+          }
+          return undefined;
+        },
+        lang,
+      );
+      await user.click(await screen.findByRole('button', { name: title }));
+      const dialog = await screen.findByRole('dialog', { name: title });
+      await user.type(within(dialog).getByLabelText(name, { exact: false }), 'Notas');
+      await user.type(within(dialog).getByLabelText('Executor', { exact: false }), 'node notas.js');
+      const minutes = within(dialog).getByLabelText(minutesLabel);
+      // The hint says the range (the input clamps to it; the server says it too).
+      expect(within(dialog).getByText(hint)).toBeInTheDocument();
+      await user.type(minutes, '15');
+      await user.click(within(dialog).getByLabelText(actionLabel, { selector: 'input' }));
+      await user.click(await screen.findByRole('option', { name: kill }));
+      await user.click(within(dialog).getByRole('button', { name: submit }));
+      await waitFor(() => expect(callsTo(calls, '/robot/api/v1/create')).toHaveLength(1));
+      expect(callsTo(calls, '/robot/api/v1/create')[0]?.body).toMatchObject({
+        stall_minutes: 15,
+        stall_action: 'kill',
+      });
+    },
+  );
+});
