@@ -83,6 +83,24 @@ test('a robot uploads a PNG; the Evidence tab shows its thumbnail', async ({ pag
     .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBe(1);
 
+  // At 360 px the cards stack and nothing scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(thumbnail).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(360);
+  // The logs tab at 360 px: its search finds the robot's lines on the server.
+  await page.getByRole('tab', { name: 'Logs' }).click();
+  await page.getByRole('textbox', { name: 'Buscar no log' }).fill('UPLOADED');
+  const found = page.getByRole('log', { name: 'Buscar no log' });
+  await expect(found.getByText('uploaded screen.png', { exact: true })).toBeVisible();
+  await expect(found.getByText(/^robot start/)).toHaveCount(0);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('tab', { name: 'Evidências' }).click();
+
   // The download is an attachment with the artifact's name.
   const download = page.waitForEvent('download');
   await list.getByRole('button', { name: 'Baixar Report of run.csv' }).click();
