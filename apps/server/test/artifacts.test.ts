@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_MAX_BYTES } from '@rota/contract';
 import { rotaArtifacts, rotaExecutions } from '../src/db/schema.js';
+import { packageStillUsed } from '../src/modules/robot-versions/repository.js';
 import { ACTIVITY, RUN_API, runNow, simulatedAgent } from './helpers/engine.js';
 import { multipart, type FilePart } from './helpers/multipart.js';
 import { createRobot } from './helpers/robots.js';
@@ -124,14 +125,14 @@ describe('artifacts', () => {
 
   it('refuses a file over 20 MB, keeping nothing', async () => {
     const { id, token } = await startRun('Artifacts too large');
-    const before = await t.app.services.blobs.names('artifact');
+    const before = await t.app.services.blobs.names('package');
     const big = Buffer.alloc(ARTIFACT_MAX_BYTES + 1, 1);
     const res = await upload(token, {}, { name: 'big.bin', data: big });
     expect([400, 413]).toContain(res.status);
     expect(
       await t.db.select().from(rotaArtifacts).where(eq(rotaArtifacts.rota_executions_id, id)),
     ).toEqual([]);
-    expect(await t.app.services.blobs.names('artifact')).toEqual(before);
+    expect(await t.app.services.blobs.names('package')).toEqual(before);
   });
 
   it('refuses bad names and bad media types', async () => {
@@ -189,17 +190,20 @@ describe('artifacts', () => {
     const up = await upload(token, {}, { name: 'gone.txt', data });
     expect(up.status).toBe(201);
     const { blobs, blobSweeper } = t.app.services;
-    expect(await blobs.names('artifact')).toContain(sha256(data));
+    expect(await blobs.names('package')).toContain(sha256(data));
+    // A version's delete keeps a blob an artifact shares (files are one blob per content).
+    expect(await packageStillUsed(t.db, sha256(data), 0)).toBe(true);
     // Still referenced: the sweep keeps it, even with no grace period.
     await blobSweeper.sweep(-60_000);
-    expect(await blobs.names('artifact')).toContain(sha256(data));
+    expect(await blobs.names('package')).toContain(sha256(data));
     await t.db.delete(rotaExecutions).where(eq(rotaExecutions.rota_executions_id, id));
     expect(
       await t.db.select().from(rotaArtifacts).where(eq(rotaArtifacts.rota_executions_id, id)),
     ).toEqual([]);
     const swept = await blobSweeper.sweep(-60_000);
-    expect(swept.blobs).toContainEqual({ kind: 'artifact', name: sha256(data) });
-    expect(await blobs.names('artifact')).not.toContain(sha256(data));
+    expect(swept.blobs).toContainEqual({ kind: 'package', name: sha256(data) });
+    expect(await packageStillUsed(t.db, sha256(data), 0)).toBe(false);
+    expect(await blobs.names('package')).not.toContain(sha256(data));
     expect((await download(c.adminToken, up.body.data.rota_artifacts_id)).statusCode).toBe(404);
   });
 });

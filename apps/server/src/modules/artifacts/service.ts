@@ -14,7 +14,8 @@ import { systemScope, type TenantScope } from '../../lib/tenant-scope.js';
 import type { BlobStore, OpenedBlob } from '../blobs/blob-store.js';
 import type { RunIdentity } from '../engine/run-api-service.js';
 import { PackageStore, TooLarge, type ReceivedFile } from '../robot-versions/package-store.js';
-import { lockArtifactBlob, lockExecutionArtifacts } from './lock.js';
+import { lockPackage } from '../robot-versions/package-lock.js';
+import { lockExecutionArtifacts } from './lock.js';
 import {
   countArtifacts,
   executionVisible,
@@ -130,8 +131,9 @@ export class ArtifactService {
         if ((await countArtifacts(tx, scope, run.rota_executions_id)) >= this.maxPerExecution) {
           throw invalidField(ARTIFACT_FILE_PART, 'artifact_limit');
         }
-        await lockArtifactBlob(tx, file.sha256);
-        await this.blobs.put(tx, 'artifact', file.sha256, {
+        // Files are one blob per content, packages and artifacts alike (the same lock).
+        await lockPackage(tx, file.sha256);
+        await this.blobs.put(tx, 'package', file.sha256, {
           sha256: file.sha256,
           size: file.size,
           file: file.tempPath,
@@ -159,7 +161,7 @@ export class ArtifactService {
   async open(scope: TenantScope, id: number): Promise<{ artifact: Artifact; blob: OpenedBlob }> {
     const row = await findArtifact(this.db, scope, id);
     if (!row) throw notFound();
-    const blob = await this.blobs.open('artifact', row.blob_name);
+    const blob = await this.blobs.open('package', row.blob_name);
     // A row without its blob: DATA_DIR lost it (the database never does).
     if (!blob) throw new AppError('not_found');
     return { artifact: toArtifact(row), blob };

@@ -6,11 +6,11 @@ import { DiskBlobStore } from './disk-blob-store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';
 
 /**
- * What a blob is: a robot package or a run's artifact (named by its sha256), or a picture
- * (`<sha256>.<ext>`).
+ * What a blob is: a picture (`<sha256>.<ext>`) or, named by its sha256, any other file: a robot
+ * package or a run's artifact (the same bytes are one blob, whoever uses them).
  */
-export type BlobKind = 'package' | 'avatar' | 'artifact';
-export const BLOB_KINDS: readonly BlobKind[] = ['package', 'avatar', 'artifact'];
+export type BlobKind = 'package' | 'avatar';
+export const BLOB_KINDS: readonly BlobKind[] = ['package', 'avatar'];
 
 /** Bytes to keep: a local file (which the store may move away) or, when small, a buffer. */
 export interface BlobSource {

@@ -16,11 +16,7 @@ import {
 } from './blob-store.js';
 
 /** Folders under DATA_DIR, as they were before blobs could live in PostgreSQL. */
-const FOLDERS: Record<BlobKind, string> = {
-  package: 'packages',
-  avatar: 'avatars',
-  artifact: 'artifacts',
-};
+const FOLDERS: Record<BlobKind, string> = { package: 'packages', avatar: 'avatars' };
 
 /**
  * Blobs as files under DATA_DIR (the embedded database: one instance, one disk). A file is

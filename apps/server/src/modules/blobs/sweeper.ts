@@ -3,7 +3,6 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { lockArtifactBlob } from '../artifacts/lock.js';
 import { artifactBlobs } from '../artifacts/views.js';
 import { lockPackage } from '../robot-versions/package-lock.js';
 import { packageSummaries as versions } from '../robot-versions/views.js';
@@ -20,23 +19,21 @@ export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 /**
- * Who uses a blob: versions of any client (packages are shared by content), users' pictures.
+ * Who uses a blob: versions of any client and runs' artifacts (files are shared by content),
+ * users' pictures.
  * Read through their owners' views, which PostgreSQL inlines (the same plan as on the tables).
  */
 const REFERENCES: Record<BlobKind, Referenced> = {
   package: {
-    exists: (name) => sql`exists (select 1 from ${versions} where ${versions.sha256} = ${name})`,
+    // An execution's delete (retention) cascades to its artifacts' rows.
+    exists: (name) =>
+      sql`(exists (select 1 from ${versions} where ${versions.sha256} = ${name})
+        or exists (select 1 from ${artifactBlobs} where ${artifactBlobs.blob_name} = ${name}))`,
     lock: (tx, name) => lockPackage(tx, name),
   },
   avatar: {
     exists: (name) =>
       sql`exists (select 1 from ${accounts} where ${accounts.avatar} = ${AVATAR_URL_PREFIX} || ${name})`,
-  },
-  // Runs' evidence, shared by content; an execution's delete (retention) cascades to its rows.
-  artifact: {
-    exists: (name) =>
-      sql`exists (select 1 from ${artifactBlobs} where ${artifactBlobs.blob_name} = ${name})`,
-    lock: (tx, name) => lockArtifactBlob(tx, name),
   },
 };
 

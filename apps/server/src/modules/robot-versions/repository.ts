@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { rotaRobotVersions } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
+import { artifactBlobs } from '../artifacts/views.js';
 import { robotSummaries as robots } from '../robots/views.js';
 
 const v = rotaRobotVersions;
@@ -111,5 +112,12 @@ export async function packageStillUsed(db: Db, sha256: string, exceptId: number)
     .select({ total: count() })
     .from(v)
     .where(and(eq(v.sha256, sha256), ne(v.rota_robot_versions_id, exceptId)));
-  return (row?.total ?? 0) > 0;
+  if ((row?.total ?? 0) > 0) return true;
+  // A run's artifact with the same bytes shares the blob (artifacts module).
+  const [artifact] = await db
+    .select({ name: artifactBlobs.blob_name })
+    .from(artifactBlobs)
+    .where(eq(artifactBlobs.blob_name, sha256))
+    .limit(1);
+  return artifact !== undefined;
 }
