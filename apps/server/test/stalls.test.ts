@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../src/lib/clock.js';
 import { ACTIVITY, RUN_API, ROBOT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { openStream } from './helpers/event-stream.js';
@@ -24,6 +24,8 @@ beforeAll(async () => {
   agent = simulatedAgent(t.app, (await createAgent(c.admin, 'Stall agent', vm)).token);
   expect((await agent.hello()).status).toBe(200);
 });
+// Each test counts from the database's now (activity is stamped with it).
+beforeEach(() => clock.set(new Date()));
 afterAll(async () => {
   await t?.close();
 });
@@ -152,6 +154,22 @@ describe('progress', () => {
     const late = await run.api.post(`${RUN_API}/progress`, { percent: 99 });
     expect(late.status).toBe(409);
     expect((await show(run.id)).progress_percent).toBe(50);
+  });
+
+  it('a run token moves only its own run', async () => {
+    const robot = await createRobot('Two runs', { stall_minutes: 1 });
+    const first = await startRun(robot.rota_robots_id);
+    const second = await startRun(robot.rota_robots_id);
+    clock.advance(2 * MINUTE);
+    await t.app.engine.handleStalledRuns();
+    expect((await first.api.post(`${RUN_API}/progress`, { percent: 70 })).status).toBe(200);
+    expect(await show(first.id)).toMatchObject({ progress_percent: 70, stalled: false });
+    expect(await show(second.id)).toMatchObject({ progress_percent: null, stalled: true });
+    // Its body names no run: an id sent along is not part of the contract, and is ignored.
+    await first.api.post(`${RUN_API}/progress`, { percent: 80, id: second.id });
+    expect((await show(second.id)).progress_percent).toBeNull();
+    await agent.finish(first.id, first.attempt, 'success', 0);
+    await agent.finish(second.id, second.attempt, 'success', 0);
   });
 
   it('needs the run token of a processing run: no token, a made-up one, another client’s', async () => {
