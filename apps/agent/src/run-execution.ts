@@ -348,7 +348,8 @@ export class ExecutionRun {
   }
 
   private graceMsFor(reason: KillReason): number {
-    if (reason === 'fenced') return 0;
+    // A cancel is the console's "Kill now": no grace (a stop is the polite way, with one).
+    if (reason === 'fenced' || reason === 'cancelled') return 0;
     if (reason === 'stop_requested') return this.stopGraceSeconds * 1000;
     return this.context.timings.killGraceMs;
   }
