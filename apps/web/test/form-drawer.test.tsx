@@ -115,6 +115,8 @@ describe('FormDrawer', () => {
       active: true,
       // The robot form's task settings (issue 13): retries default to none; SLA minutes unset.
       task_retries: 0,
+      // Its stall settings (issue 14): flag by default; no stall minutes, so never flagged.
+      stall_action: 'flag',
     });
     expect(screen.getByRole('button', { name: 'Salvar' })).toBeDisabled();
     answer({ status: 201, body: { message: 'Criado!', data: {} } });
