@@ -111,7 +111,8 @@ test('a team limits what its member sees to the team’s robots', async ({ page 
   await createRobot(page, 'Robô Azul');
   await createRobot(page, 'Robô Verde');
   await page.goto('/team');
-  await page.getByRole('button', { name: 'Nova equipe' }).click();
+  // The header's button: once the (empty) list has loaded its empty state offers another.
+  await page.getByRole('button', { name: 'Nova equipe' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Nova equipe' });
   await drawer.getByLabel('Nome').fill('Equipe Azul');
   await drawer.getByPlaceholder('Buscar robôs').fill('Azul');
