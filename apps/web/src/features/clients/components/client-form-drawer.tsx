@@ -9,7 +9,8 @@ import {
   clientUpdateSchema,
   type Client,
 } from '@rota/contract';
-import { FormDrawer } from '../../../components/form-drawer';
+import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
+import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { fieldError } from '../../../lib/form-errors';
 import { useCreateClient } from '../api/create-client';
 import { useUpdateClient } from '../api/update-client';
@@ -50,15 +51,59 @@ function DaysInput({ label, hint, value, onChange, onBlur, name, error }: DaysIn
   );
 }
 
+type ClientInputs = FormValues<typeof clientCreateSchema>;
+
+/** Name and retention: the same inputs whether the drawer creates or edits. */
+function ClientFormInputs<TOutput>({ form }: { form: FormDrawerForm<ClientInputs, TOutput> }) {
+  const { t } = useTranslation('clients');
+  const { errors } = form.formState;
+  return (
+    <>
+      <TextInput
+        label={t('form.name')}
+        withAsterisk
+        data-autofocus
+        autoComplete="off"
+        error={fieldError(errors.name)}
+        {...form.register('name')}
+      />
+      <Fieldset legend={t('form.retentionLegend')} variant="filled" radius="md">
+        <Stack gap="md">
+          <Controller
+            control={form.control}
+            name="retention_days"
+            render={({ field }) => (
+              <DaysInput
+                label={t('form.retentionDays')}
+                hint={t('form.retentionDaysHint')}
+                {...field}
+                error={errors.retention_days}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="audit_retention_days"
+            render={({ field }) => (
+              <DaysInput
+                label={t('form.auditRetentionDays')}
+                hint={t('form.auditRetentionDaysHint')}
+                {...field}
+                error={errors.audit_retention_days}
+              />
+            )}
+          />
+        </Stack>
+      </Fieldset>
+    </>
+  );
+}
+
 /** "Novo cliente" / "Editar cliente": clientCreateSchema or clientUpdateSchema. */
 export function ClientFormDrawer({ opened, onClose, client }: ClientFormDrawerProps) {
   const { t } = useTranslation('clients');
   const create = useCreateClient();
   const update = useUpdateClient();
-  const runsLabel = t('form.retentionDays');
-  const runsHint = t('form.retentionDaysHint');
-  const auditLabel = t('form.auditRetentionDays');
-  const auditHint = t('form.auditRetentionDaysHint');
 
   if (client) {
     return (
@@ -66,55 +111,18 @@ export function ClientFormDrawer({ opened, onClose, client }: ClientFormDrawerPr
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
-        schema={clientUpdateSchema}
-        defaultValues={{
+        schema={formSchema(clientUpdateSchema, (values: ClientInputs) => ({
           id: client.rota_clients_id,
+          ...values,
+        }))}
+        defaultValues={{
           name: client.name,
           retention_days: client.retention_days,
           audit_retention_days: client.audit_retention_days,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => (
-          <>
-            <TextInput
-              label={t('form.name')}
-              withAsterisk
-              data-autofocus
-              autoComplete="off"
-              error={fieldError(form.formState.errors.name)}
-              {...form.register('name')}
-            />
-            <Fieldset legend={t('form.retentionLegend')} variant="filled" radius="md">
-              <Stack gap="md">
-                <Controller
-                  control={form.control}
-                  name="retention_days"
-                  render={({ field }) => (
-                    <DaysInput
-                      label={runsLabel}
-                      hint={runsHint}
-                      {...field}
-                      error={form.formState.errors.retention_days}
-                    />
-                  )}
-                />
-                <Controller
-                  control={form.control}
-                  name="audit_retention_days"
-                  render={({ field }) => (
-                    <DaysInput
-                      label={auditLabel}
-                      hint={auditHint}
-                      {...field}
-                      error={form.formState.errors.audit_retention_days}
-                    />
-                  )}
-                />
-              </Stack>
-            </Fieldset>
-          </>
-        )}
+        {(form) => <ClientFormInputs form={form} />}
       </FormDrawer>
     );
   }
@@ -134,42 +142,7 @@ export function ClientFormDrawer({ opened, onClose, client }: ClientFormDrawerPr
     >
       {(form) => (
         <>
-          <TextInput
-            label={t('form.name')}
-            withAsterisk
-            data-autofocus
-            autoComplete="off"
-            error={fieldError(form.formState.errors.name)}
-            {...form.register('name')}
-          />
-          <Fieldset legend={t('form.retentionLegend')} variant="filled" radius="md">
-            <Stack gap="md">
-              <Controller
-                control={form.control}
-                name="retention_days"
-                render={({ field }) => (
-                  <DaysInput
-                    label={runsLabel}
-                    hint={runsHint}
-                    {...field}
-                    error={form.formState.errors.retention_days}
-                  />
-                )}
-              />
-              <Controller
-                control={form.control}
-                name="audit_retention_days"
-                render={({ field }) => (
-                  <DaysInput
-                    label={auditLabel}
-                    hint={auditHint}
-                    {...field}
-                    error={form.formState.errors.audit_retention_days}
-                  />
-                )}
-              />
-            </Stack>
-          </Fieldset>
+          <ClientFormInputs form={form} />
           <Text size="sm" c="dimmed">
             {t('form.createHint')}
           </Text>
