@@ -1,89 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/client.js';
-import { seedDatabase } from '../src/db/seed.js';
-import { buildApp, type App } from '../src/http/app.js';
-import { SecretBox } from '../src/lib/secret-box.js';
-import { openTestDatabase } from './helpers/database.js';
 import { ACTIVITY, executionOf, runNow } from './helpers/engine.js';
-import { ADMIN, client, signIn } from './helpers/test-app.js';
-import { createAgent, createVm } from './helpers/vms.js';
+import { startServerWithRealAgent, until, type RealAgentServer } from './helpers/real-agent.js';
 
 /**
  * "Stop gracefully, then kill" (issue 14) with a real agent (apps/agent, through tsx) and real
  * robot processes: SIGTERM first, the tree killed when the grace ends.
  */
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const AGENT_MAIN = path.join(ROOT, 'apps/agent/src/main.ts');
-
-let database: Database;
-let dataDir: string;
-let app: App;
-let admin: ReturnType<typeof client>;
-let agent: ChildProcess | undefined;
-let workDir: string;
+let server: RealAgentServer;
+let admin: RealAgentServer['admin'];
 
 beforeAll(async () => {
-  database = await openTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'rota-agent-'));
-  await seedDatabase(database.db, {
-    adminAccess: ADMIN.access,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-  });
-  app = await buildApp({
-    config: {
-      publicUrl: 'http://127.0.0.1',
-      SMTP_URL: undefined,
-      MAIL_FROM: 'r@test',
-      TRUST_PROXY: false,
-    },
-    db: database.db,
-    events: database.events,
-    webRoot: null,
-    secretBox: new SecretBox(randomBytes(32)),
-    dataDir,
-    engine: {
-      loop: true,
-      intervalMs: 200,
-      timings: { leaseSeconds: 5, heartbeatSeconds: 1, claimWaitSeconds: 25, reapMarginSeconds: 1 },
-    },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  admin = client(app, { token: await signIn(app, ADMIN.access, ADMIN.password) });
-  const vm = await createVm(admin, 'Stop VM');
-  const { token } = await createAgent(admin, 'Stop agent', vm);
-  agent = spawn(
-    process.execPath,
-    ['--import', 'tsx', AGENT_MAIN, '--server', base, '--work-dir', workDir],
-    { cwd: ROOT, env: { ...process.env, ROTA_AGENT_TOKEN: token }, stdio: 'ignore' },
-  );
+  server = await startServerWithRealAgent({ name: 'Stop' });
+  ({ admin } = server);
 });
 
 afterAll(async () => {
-  agent?.kill('SIGKILL');
-  await app?.close();
-  await database?.close();
-  for (const dir of [dataDir, workDir]) await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function logLines(id: number) {
   const res = await admin.post(`${ACTIVITY}/logs`, { id, limit: 5000 });
