@@ -44,6 +44,14 @@ import {
 import type { EnginePublisher } from './live-events.js';
 
 /** The agent a protocol request speaks for (resolved from its token). */
+
+/** A run just queued, as the statements that insert runs answer it. */
+export interface QueuedRun {
+  id: number;
+  client: number;
+  robot: number;
+  vm_ids: number[] | null;
+}
 export type { AgentIdentity };
 
 /** Longest line kept in the log; the agent cuts too, this guards the table. */
@@ -109,13 +117,22 @@ export class DispatchService {
 
   /** A run was committed to the queue: agents (here and elsewhere) and consoles hear of it. */
   queued(run: NewExecution, id: number) {
-    this.announceQueued(run.rota_clients_id, run.vm_ids, 1);
-    this.publish.live(run.rota_clients_id, {
-      type: 'execution',
-      execution_id: id,
-      rota_robots_id: run.rota_robots_id,
-      status: 'queued',
-    });
+    this.queuedRuns([
+      { id, client: run.rota_clients_id, robot: run.rota_robots_id, vm_ids: run.vm_ids },
+    ]);
+  }
+
+  /** Runs the scheduler or a queue trigger committed: each heard of as `queued` is. */
+  queuedRuns(runs: readonly QueuedRun[]) {
+    for (const run of runs) {
+      this.announceQueued(run.client, run.vm_ids, 1);
+      this.publish.live(run.client, {
+        type: 'execution',
+        execution_id: run.id,
+        rota_robots_id: run.robot,
+        status: 'queued',
+      });
+    }
   }
 
   announceQueued(clientId: number, vmIds: number[] | null, count: number) {

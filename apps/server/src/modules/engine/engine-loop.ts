@@ -112,15 +112,7 @@ export class EngineLoop {
   async queueDueSchedulings(): Promise<number> {
     const now = (this.options.clock ?? systemClock).now();
     const queued = await queueDueSchedulings(this.db, now, BATCH);
-    for (const run of queued) {
-      this.dispatch.announceQueued(run.client, run.vm_ids, 1);
-      this.publish.live(run.client, {
-        type: 'execution',
-        execution_id: run.id,
-        rota_robots_id: run.robot,
-        status: 'queued',
-      });
-    }
+    this.dispatch.queuedRuns(queued);
     return queued.length;
   }
 

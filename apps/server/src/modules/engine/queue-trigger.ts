@@ -96,22 +96,10 @@ export class QueueTrigger {
           afterId,
         }),
       );
-      this.announce(pass.runs);
+      this.dispatch.queuedRuns(pass.runs);
       all.push(...pass.runs);
       if (pass.locked < BATCH) return all;
       afterId = pass.lastId;
-    }
-  }
-
-  private announce(runs: QueueTriggeredRun[]) {
-    for (const run of runs) {
-      this.dispatch.announceQueued(run.client, run.vm_ids, 1);
-      this.publish.live(run.client, {
-        type: 'execution',
-        execution_id: run.id,
-        rota_robots_id: run.robot,
-        status: 'queued',
-      });
     }
   }
 
