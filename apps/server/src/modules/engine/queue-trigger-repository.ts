@@ -4,7 +4,7 @@ import { rotaExecutions } from '../../db/schema.js';
 import { robotSummaries } from '../robots/views.js';
 import { lockQueueSchedulings } from '../schedulings/statements.js';
 import { pendingDueTaskCount } from '../tasks/statements.js';
-import { col } from '../../lib/sql-refs.js';
+import { col, intArray } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
 const E = rotaExecutions;
@@ -35,8 +35,6 @@ const activeRunsOf = (schedulingId: SQL) =>
   sql<number>`(select count(*)::int from ${E}
                 where ${E.rota_schedulings_id} = ${schedulingId}
                   and ${E.status} in ('queued', 'processing'))`;
-
-const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::integer[]`;
 
 /**
  * One pass of the queue trigger over the active `queue` schedulings of `robotIds` (null: all),

@@ -70,9 +70,7 @@ export function lockQueueSchedulings(
   only?: (of: { id: SQL; robot: SQL; client: SQL; maxConcurrent: SQL }) => SQL,
 ): SQL {
   const robots =
-    robotIds === null
-      ? sql``
-      : sql`and ${s.rota_robots_id} = any(${`{${robotIds.join(',')}}`}::integer[])`;
+    robotIds === null ? sql`` : sql`and ${s.rota_robots_id} = any(${intArray(robotIds)})`;
   const further = only
     ? sql`and ${only({
         id: sql`${s.rota_schedulings_id}`,
