@@ -4,12 +4,10 @@ import { Link } from 'react-router';
 import type { Execution, PendingReason } from '@rota/contract';
 import { AGENTS_PATH } from '../../agents';
 import { robotPath } from '../../robots';
+import { SCHEDULINGS_PATH } from '../../schedulings';
 import { VMS_PATH } from '../../vms';
 import { useActivityTranslation } from '../i18n';
 import { ACTIVITY_PATH } from '../paths';
-
-/** The schedulings page (its feature exports no path constant). */
-const SCHEDULINGS_PATH = '/scheduling';
 
 /** Where a user fixes what keeps the run waiting. */
 function fixPath(reason: PendingReason, execution: Execution): string {

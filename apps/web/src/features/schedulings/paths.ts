@@ -1,0 +1,2 @@
+/** The schedulings page. */
+export const SCHEDULINGS_PATH = '/scheduling';
