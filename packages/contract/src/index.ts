@@ -21,3 +21,6 @@ export * from './teams.js';
 export * from './environments.js';
 export * from './status-items.js';
 export * from './audit.js';
+export * from './alerts.js';
+export * from './triggers.js';
+export * from './api-keys.js';
