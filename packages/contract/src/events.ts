@@ -46,5 +46,13 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     rota_robots_id: z.number().int(),
     sla_state: z.enum(['at_risk', 'breached']),
   }),
+  z.object({
+    /** New events reached the client's bell (issue 15): refetch the feed. */
+    type: z.literal('alert'),
+    /** The newest event's id. */
+    rota_alert_events_id: z.number().int(),
+    /** The robot of the newest, so a member of teams hears only of their robots (null: agents). */
+    rota_robots_id: z.number().int().nullable(),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;

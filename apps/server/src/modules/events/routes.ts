@@ -50,7 +50,8 @@ export const eventRoutes: FastifyPluginAsyncZod<{ liveHub: LiveHub; auth: AuthSe
       open.add(response);
       const send = (event: LiveEvent) => {
         // A member of teams hears only about runs of their teams' robots; agents are shared.
-        if (event.type !== 'agent' && !scope.seesRobot(event.rota_robots_id)) return;
+        const robot = event.type === 'agent' ? null : event.rota_robots_id;
+        if (robot !== null && !scope.seesRobot(robot)) return;
         response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const remove = liveHub.add(clientId, send);

@@ -33,6 +33,9 @@ export function liveEventKeys(event: LiveEvent): QueryKey[] {
     case 'task':
       // A task turned at risk or breached: its lists' badges and the dashboard's counts.
       return [taskKeys.lists(), dashboardKeys.all];
+    case 'alert':
+      // The bell refetches its feed (issue 15; the alerts feature adds its key here).
+      return [];
   }
 }
 
