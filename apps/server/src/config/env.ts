@@ -46,6 +46,17 @@ const envSchema = z.object({
   ROTA_LEASE_SECONDS: withDefault(z.coerce.number().int().min(3).max(600), 30),
   /** Trust X-Forwarded-For from a reverse proxy when computing the client IP for throttles. */
   TRUST_PROXY: withDefault(z.stringbool(), 'false'),
+  /**
+   * Bearer token that lets a remote Prometheus scrape GET /metrics; unset, only this machine
+   * (loopback) may.
+   */
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .min(16, 'must have at least 16 characters')
+      .max(256)
+      .regex(/^\S+$/, 'must not contain spaces'),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -79,5 +90,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function mask(name: string, value: string | undefined): string {
   if (value === undefined) return '';
-  return /PASSWORD|SECRET|KEY/.test(name) ? '***' : value;
+  return /PASSWORD|SECRET|KEY|TOKEN/.test(name) ? '***' : value;
 }

@@ -89,6 +89,8 @@ import { createBlobStore } from '../modules/blobs/blob-store.js';
 import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { AgentPresenceService } from '../modules/agents/presence-service.js';
 import { ExecutionStatsService } from '../modules/engine/execution-stats-service.js';
+import { metricsRoutes } from '../modules/metrics/routes.js';
+import { MetricsService } from '../modules/metrics/service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -99,7 +101,7 @@ import type { Services } from './services.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY'>;
+  config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY' | 'METRICS_TOKEN'>;
   db: Db;
   /** Folder of the built console; null serves none. */
   webRoot: string | null;
@@ -171,6 +173,16 @@ export async function buildApp(options: AppOptions) {
     void reply.header('x-request-id', request.id);
   });
   registerErrorHandler(app);
+  // Every answer, 404s included, counted by its route's template (issue 15, /metrics).
+  const metrics = new MetricsService(options.db, app.log);
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpResponse(
+      request.method,
+      request.routeOptions.url,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
 
   // HSTS only on answers that went out over HTTPS (directly, or through a trusted proxy that
   // says so): sent over plain HTTP on a LAN it is ignored at best, and pins a name to HTTPS at
@@ -209,6 +221,7 @@ export async function buildApp(options: AppOptions) {
     publisher,
     options.engine?.timings,
     (robotId) => queueTrigger.runEnded(robotId),
+    (waitedSeconds) => metrics.claimed(waitedSeconds),
   );
   const vms = new VmService(db, audit);
   const environments = new EnvironmentService(db, options.secretBox, audit);
@@ -310,6 +323,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('engine', engine);
   app.decorate('retention', retention);
   app.decorate('services', services);
+  app.decorate('metrics', metrics);
   app.addHook('onReady', async () => {
     await engine.recover();
     if (options.engine?.loop !== false) engine.start();
@@ -449,6 +463,7 @@ export async function buildApp(options: AppOptions) {
     { prefix: '/api' },
   );
 
+  await app.register(metricsRoutes, { metrics, token: options.config.METRICS_TOKEN });
   await registerConsole(app, options.webRoot);
   return app;
 }
@@ -461,5 +476,7 @@ declare module 'fastify' {
     /** The nightly retention (issue 14); tests call `retention.runIfDue()` themselves. */
     retention: RetentionService;
     services: Services;
+    /** The /metrics registry (issue 15); the alert worker reports outcomes to it. */
+    metrics: MetricsService;
   }
 }

@@ -99,6 +99,8 @@ export class DispatchService {
     readonly timings: DispatchTimings = dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds),
     /** A scheduling's run ended for good (its slot is free: the queue trigger re-checks). */
     private readonly onSchedulingRunEnded: (robotId: number) => void = () => {},
+    /** A first attempt was claimed after waiting this long in the queue (/metrics). */
+    private readonly onClaimed: (waitedSeconds: number) => void = () => {},
   ) {}
 
   /**
@@ -280,6 +282,8 @@ export class DispatchService {
     const runToken = generateToken();
     const row = await claimNext(this.db, agent, hashToken(runToken), this.timings.leaseSeconds);
     if (!row) return null;
+    // Retries keep their first queued_at: only first attempts measure the queue's wait.
+    if (row.attempts === 1) this.onClaimed(Number(row.waited_seconds));
     this.publish.live(row.rota_clients_id, {
       type: 'execution',
       execution_id: row.rota_executions_id,

@@ -85,6 +85,8 @@ export type ClaimedRow = ExecutionRow &
     /** bigint: a string from node-postgres, a number from PGlite. */
     size_bytes: string | number | null;
     format: 'zip' | 'tar.gz' | null;
+    /** Seconds from queued_at to this claim, by the database's clock (the claim latency). */
+    waited_seconds: number;
   };
 
 const e = alias(rotaExecutions, 'e');
@@ -131,7 +133,8 @@ const claimStatement = hotStatement<ClaimedRow>(
                                                       where ${r.rota_robots_id} = ${E.rota_robots_id})
             from next
            where ${E.rota_executions_id} = next.id
-          returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id
+          returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id,
+                    extract(epoch from now() - ${E.queued_at})::float8 as waited_seconds
         ),
         attempt as (
           insert into ${A}

@@ -57,3 +57,47 @@ export async function claimDuty(
   );
   return rows.length > 0;
 }
+
+/** A count of executions by client and status, for the /metrics gauges (issue 15). */
+export interface ExecutionStatusCount {
+  client: number;
+  status: string;
+  n: number;
+}
+
+/**
+ * Executions per client and status, for a Prometheus scrape: every queued and processing run
+ * (each arm reads its partial index: rota_executions_claim_idx, rota_executions_lease_idx),
+ * and the runs that ended in the last `endedWithinSeconds` by their final status (through
+ * rota_executions_client_ended_idx). Not the whole table: it holds the retention window (90
+ * days by default) and a scrape every 15 s would read all of it (bench/metrics.ts).
+ */
+export function executionStatusCounts(
+  db: Db,
+  endedWithinSeconds: number,
+): Promise<ExecutionStatusCount[]> {
+  const client = sql`${col(e.rota_clients_id)} as client`;
+  return rowsOf<ExecutionStatusCount>(
+    db,
+    sql`select ${client}, 'queued' as status, count(*)::int as n from ${e}
+         where ${col(e.status)} = 'queued' group by 1
+        union all
+        select ${client}, 'processing', count(*)::int from ${e}
+         where ${col(e.status)} = 'processing' group by 1
+        union all
+        select ${client}, ${col(e.status)}, count(*)::int from ${e}
+         where ${col(e.ended_at)} is not null
+           and ${col(e.ended_at)} > now() - make_interval(secs => ${endedWithinSeconds})
+         group by 1, 2`,
+  );
+}
+
+/** Queued executions per client and robot (the claim's partial index holds them). */
+export function queueDepths(db: Db): Promise<{ client: number; robot: number; n: number }[]> {
+  return rowsOf(
+    db,
+    sql`select ${col(e.rota_clients_id)} as client, ${col(e.rota_robots_id)} as robot,
+               count(*)::int as n
+          from ${e} where ${col(e.status)} = 'queued' group by 1, 2`,
+  );
+}
