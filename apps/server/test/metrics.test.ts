@@ -4,6 +4,7 @@ import type { PgDialect } from 'drizzle-orm/pg-core';
 // @ts-expect-error: the parser ships no types; its output is typed below (Family).
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config/env.js';
 import type { Db } from '../src/db/client.js';
 import { MetricsService } from '../src/modules/metrics/service.js';
 import { runNow, simulatedAgent } from './helpers/engine.js';
@@ -234,6 +235,25 @@ describe('docs/grafana-dashboard.json', () => {
     // A panel for each of Rota's own metrics.
     for (const name of [...exposed].filter((n) => n.startsWith('rota_'))) {
       expect(named.has(name), `no panel shows ${name}`).toBe(true);
+    }
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  it('is optional, at least 16 characters when set, and never echoed', () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: TOKEN }).METRICS_TOKEN).toBe(TOKEN);
+    for (const bad of ['short-token', 'sixteen chars with spaces']) {
+      let error: unknown;
+      try {
+        loadConfig({ METRICS_TOKEN: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems[0]).toMatch(/^METRICS_TOKEN: /);
+      expect((error as ConfigError).message).not.toContain(bad);
     }
   });
 });
