@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import type { ConsoleRoute } from '@rota/contract';
 import { FullPageLoader } from '../components/full-page-loader';
 import { RouteError } from '../components/route-error';
+import { API_KEYS_PATH } from '../features/api-keys/paths';
 import type { ShellRouteHandle } from '../features/shell/routes/shell-layout';
 import {
   CHANGE_PASSWORD_PATH,
@@ -50,6 +51,7 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
     },
     { route: '/client', load: () => import('../features/clients/routes/clients-page') },
     { route: '/audit', load: () => import('../features/audit/routes/audit-page') },
+    { route: '/alert', load: () => import('../features/alerts/routes/alerts-page') },
   ];
 
 /**
@@ -112,6 +114,11 @@ export const routes: RouteObject[] = [
             handle: { route } satisfies ShellRouteHandle,
             lazy: lazyPage(load),
           })),
+          // Every signed-in user's own page (issue 15): no handle, so no permission guards it.
+          {
+            path: API_KEYS_PATH,
+            lazy: lazyPage(() => import('../features/api-keys/routes/api-keys-page')),
+          },
         ],
       },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },

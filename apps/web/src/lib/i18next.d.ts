@@ -18,6 +18,8 @@ import type profilesEn from '../features/profiles/locales/en.json';
 import type clientsEn from '../features/clients/locales/en.json';
 import type auditEn from '../features/audit/locales/en.json';
 import type teamsEn from '../features/teams/locales/en.json';
+import type apiKeysEn from '../features/api-keys/locales/en.json';
+import type triggersEn from '../features/triggers/locales/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -45,6 +47,8 @@ declare module 'i18next' {
       clients: typeof clientsEn;
       audit: typeof auditEn;
       teams: typeof teamsEn;
+      apiKeys: typeof apiKeysEn;
+      triggers: typeof triggersEn;
     };
   }
 }

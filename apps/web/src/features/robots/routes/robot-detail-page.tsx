@@ -39,6 +39,7 @@ import { LatestExecutions } from '../../activity';
 import { useCan } from '../../auth';
 import { TaskFormDrawer } from '../../tasks';
 import { TasksTable } from '../../tasks';
+import { RobotTriggers } from '../../triggers';
 import { useDeleteRobot } from '../api/delete-robot';
 import { robotQueryOptions } from '../api/get-robot';
 import { CurrentVersionPanel } from '../components/current-version-panel';
@@ -167,6 +168,7 @@ function Overview({ robot }: { robot: Robot }) {
           onEdit={(field) => fieldDrawer.open(field)}
         />
       </Stack>
+      <RobotTriggers robot={robot} />
       <RobotFieldFormDrawer
         opened={fieldDrawer.opened}
         onClose={fieldDrawer.close}

@@ -1,10 +1,23 @@
 import { useState } from 'react';
-import { Avatar, Button, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Avatar,
+  Button,
+  Divider,
+  Group,
+  NavLink,
+  Popover,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { MeResponse } from '@rota/contract';
+import { API_KEYS_PATH } from '../../api-keys';
 import { useSignOut } from '../../auth';
 
-/** SPEC §2: the user's name and avatar in a popover that offers to sign out. */
+/** SPEC §2: the user's name and avatar in a popover that offers to sign out (and their API keys). */
 export function UserMenu({ user }: { user: MeResponse }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
@@ -49,6 +62,16 @@ export function UserMenu({ user }: { user: MeResponse }) {
           <Text size="xs" c="dimmed" truncate>
             {user.email}
           </Text>
+          <NavLink
+            component={Link}
+            to={API_KEYS_PATH}
+            label={t('shell.apiKeys')}
+            leftSection={<IconKey size={16} aria-hidden />}
+            onClick={() => setOpened(false)}
+            mt="xs"
+            px={4}
+          />
+          <Divider />
           <Text size="sm" mt="xs">
             {t('shell.signOutQuestion')}
           </Text>

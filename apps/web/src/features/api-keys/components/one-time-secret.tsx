@@ -1,0 +1,123 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { MONOSPACE_INPUT } from '../../../components/monospace-input';
+import { useApiKeysTranslation } from '../i18n';
+
+function CopyIcon({ value, label }: { value: string; label: string }) {
+  const t = useApiKeysTranslation();
+  return (
+    <CopyButton value={value} timeout={2000}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? t('secret.copied') : label} withArrow position="left">
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            onClick={copy}
+            aria-label={label}
+          >
+            {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+type OneTimeSecretModalProps = {
+  opened: boolean;
+  onClose: () => void;
+  /** Called once the modal has slid out: the page drops the secret so it leaves memory. */
+  onExited: () => void;
+  title: string;
+  /** What the secret is ("API key", "Token"), the input's label. */
+  label: string;
+  secret: string;
+  /** A ready-to-run example that uses the secret. */
+  example: string;
+  exampleHint?: string;
+};
+
+/**
+ * A secret the server keeps only hashed (an API key, a trigger token), shown this one time with
+ * copy buttons and an example call. A click outside does not close it, so it is not lost by accident.
+ */
+export function OneTimeSecretModal({
+  opened,
+  onClose,
+  onExited,
+  title,
+  label,
+  secret,
+  example,
+  exampleHint,
+}: OneTimeSecretModalProps) {
+  const t = useApiKeysTranslation();
+  const { t: tc } = useTranslation();
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      onExitTransitionEnd={onExited}
+      title={title}
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': tc('common.actions.close') }}
+      centered
+      size="lg"
+    >
+      <Stack gap="md">
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle size={18} aria-hidden />}
+          title={t('secret.warningTitle')}
+        >
+          {t('secret.warning')}
+        </Alert>
+        <TextInput
+          label={label}
+          value={secret}
+          readOnly
+          styles={MONOSPACE_INPUT}
+          spellCheck={false}
+          onFocus={(event) => event.currentTarget.select()}
+          rightSection={<CopyIcon value={secret} label={t('secret.copy', { label })} />}
+          rightSectionPointerEvents="all"
+        />
+        <Stack gap={4}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" fw={500}>
+              {t('secret.example')}
+            </Text>
+            <CopyIcon value={example} label={t('secret.copyExample')} />
+          </Group>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {example}
+          </Code>
+          {exampleHint ? (
+            <Text size="xs" c="dimmed">
+              {exampleHint}
+            </Text>
+          ) : null}
+        </Stack>
+        <Group justify="flex-end">
+          <Button onClick={onClose} data-autofocus>
+            {t('secret.done')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
