@@ -97,6 +97,12 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
   ).data.rota_parameters_id as number;
   const execution = ok(await as.post('/api/rota/robot/api/v1/run', { id: robot })).data
     .execution_id as number;
+  const trigger = ok(
+    await as.post('/api/rota/trigger/api/v1/create', {
+      rota_robots_id: robot,
+      name: `Trigger ${tag}`,
+    }),
+  ).data.rota_triggers_id as number;
 
   // Issue 5's rows are written straight to the tables, so this table does not lean on the
   // very endpoints it checks.
@@ -157,6 +163,7 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     teamUser: teamUser!.team_users_id,
     statusItem: statusItem!.rota_status_items_id,
     accessRequest: accessRequest!.access_requests_id,
+    trigger,
   };
 }
 
@@ -229,7 +236,9 @@ const entries = Object.entries(ENDPOINTS);
 const guarded = entries.filter(([, e]) => e.guard !== 'public');
 const byPermission = entries.filter(([, e]) => e.guard.includes('.'));
 const platformOnly = entries.filter(([, e]) => e.guard === 'platform_admin');
-const tokenOnly = entries.filter(([, e]) => e.guard === 'agent' || e.guard === 'run');
+const tokenOnly = entries.filter(
+  ([, e]) => e.guard === 'agent' || e.guard === 'run' || e.guard === 'trigger',
+);
 const scoped = entries.filter(([, e]) => typeof e.foreign === 'number');
 const filtered = entries.filter(([, e]) => e.foreign === LISTS_NOTHING);
 

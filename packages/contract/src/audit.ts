@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'rotate_token',
   'stop',
   'mark_failed',
+  'revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -24,6 +25,8 @@ export const auditLogSchema = z.object({
   rota_clients_id: z.number().int().nullable(),
   users_id: z.number().int().nullable(),
   user_name: z.string().nullable(),
+  /** The personal API key the change was made with (issue 15); null: a session. */
+  api_key_name: z.string().nullable(),
   action: z.string(),
   entity: z.string(),
   entity_id: z.string().nullable(),

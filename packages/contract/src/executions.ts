@@ -50,8 +50,9 @@ export const DEFAULT_STATUS_CATEGORIES: Record<
   timeout: 'failure',
 };
 
-/** How an execution came to be. */
-export const EXECUTION_TRIGGERS = ['schedule', 'manual'] as const;
+/** How an execution came to be; `api`: a run trigger fired by another system (issue 15). */
+export const EXECUTION_TRIGGERS = ['schedule', 'manual', 'api'] as const;
+export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
 
 /**
  * The exit code with which a robot says "business error" (DESIGN: a robot that cannot speak

@@ -89,6 +89,8 @@ import { createBlobStore } from '../modules/blobs/blob-store.js';
 import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { AgentPresenceService } from '../modules/agents/presence-service.js';
 import { ExecutionStatsService } from '../modules/engine/execution-stats-service.js';
+import { triggerRoutes } from '../modules/triggers/routes.js';
+import { TRIGGER_FIRE_WINDOW_SECONDS, TriggerService } from '../modules/triggers/service.js';
 import { metricsRoutes } from '../modules/metrics/routes.js';
 import { MetricsService } from '../modules/metrics/service.js';
 import { registerAuthHooks } from './auth.js';
@@ -258,6 +260,7 @@ export async function buildApp(options: AppOptions) {
     dispatch.forgetAgents([id]);
     publisher.agentChanged(id);
   });
+  const runs = new RunService(db, dispatch, audit, robots, vms);
   const services: Services = {
     auth,
     users: new UserService(db, blobs, { accounts, userClients, auth, audit }),
@@ -283,7 +286,7 @@ export async function buildApp(options: AppOptions) {
     parameters,
     dispatch,
     runApi: new RunApiService(db, parameters, environments, tasks, publisher),
-    runs: new RunService(db, dispatch, audit, robots, vms),
+    runs,
     activity: new ActivityService(db, dispatch, audit),
     artifacts: new ArtifactService(db, blobs, options.dataDir),
     dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems, tasks),
@@ -297,6 +300,16 @@ export async function buildApp(options: AppOptions) {
     teams,
     teamRobots: new TeamRobotService(db, audit),
     teamUsers: new TeamUserService(db, audit),
+    // Run triggers (issue 15): fires are limited per trigger in a one-minute window.
+    triggers: new TriggerService(
+      db,
+      audit,
+      robots,
+      tasks,
+      runs,
+      new RateLimiter(db, TRIGGER_FIRE_WINDOW_SECONDS),
+      clock,
+    ),
   };
   const engine = new EngineLoop(db, dispatch, presence, tasks, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
@@ -438,6 +451,10 @@ export async function buildApp(options: AppOptions) {
       await api.register(teamUserRoutes, {
         teamUsers: services.teamUsers,
         prefix: '/teams/users/api/v1',
+      });
+      await api.register(triggerRoutes, {
+        triggers: services.triggers,
+        prefix: '/rota/trigger/api/v1',
       });
       await api.register(eventRoutes, {
         liveHub: services.liveHub,

@@ -189,6 +189,11 @@ export const swaggerOptions: FastifyDynamicSwaggerOptions = {
           scheme: 'bearer',
           description: "A run's ROTA_EXECUTION_TOKEN (robot API)",
         },
+        triggerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A run trigger’s token, `rota_trg_…` (issue 15)',
+        },
       },
     },
   },

@@ -28,6 +28,7 @@ import type { TeamService } from '../modules/teams/service.js';
 import type { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
 import type { BlobStore } from '../modules/blobs/blob-store.js';
 import type { BlobSweeper } from '../modules/blobs/sweeper.js';
+import type { TriggerService } from '../modules/triggers/service.js';
 
 /** The app's services, built once in http/app.ts: each route plugin is handed the ones it uses. */
 export interface Services {
@@ -63,4 +64,5 @@ export interface Services {
   teams: TeamService;
   teamRobots: TeamRobotService;
   teamUsers: TeamUserService;
+  triggers: TriggerService;
 }

@@ -5,9 +5,12 @@ export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_json: 400,
   code_invalid: 400,
+  invalid_idempotency_key: 400,
   unauthorized: 401,
   session_expired: 401,
   invalid_credentials: 401,
+  /** A run trigger's token unknown or revoked (issue 15). */
+  invalid_trigger_token: 401,
   forbidden: 403,
   password_change_required: 403,
   client_not_member: 403,

@@ -28,13 +28,22 @@ export interface Rows {
   teamUser: number;
   statusItem: number;
   accessRequest: number;
+  trigger: number;
 }
 
 /**
  * Who may call: a permission of the selected client's profile (DESIGN §5), any signed-in user,
  * a platform administrator, an agent token, a run token, or anyone.
  */
-export type Guard = Permission | 'session' | 'platform_admin' | 'agent' | 'run' | 'public';
+export type Guard =
+  | Permission
+  | 'session'
+  | 'platform_admin'
+  | 'agent'
+  | 'run'
+  /** A run trigger's token (issue 15). */
+  | 'trigger'
+  | 'public';
 
 export interface Endpoint {
   guard: Guard;
@@ -434,6 +443,46 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 'a stream of the selected client only (live-events tests)',
   },
 
+  // Run triggers (issue 15): ROBOS.UPDATE makes and changes them, fire takes the trigger's token
+  'POST /api/rota/trigger/api/v1/index': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ rota_robots_id: r.robot }),
+    foreign: LISTS_NOTHING,
+  },
+  'POST /api/rota/trigger/api/v1/show': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ id: r.trigger }),
+    foreign: 404,
+  },
+  'POST /api/rota/trigger/api/v1/create': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ rota_robots_id: r.robot, name: 'Matrix trigger 2' }),
+    foreign: 400,
+  },
+  'PUT /api/rota/trigger/api/v1/update': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.trigger, name: 'Matrix trigger renamed' }),
+    foreign: 404,
+  },
+  'POST /api/rota/trigger/api/v1/delete': {
+    guard: 'ROBOS.DELETE',
+    body: (r) => ({ id: r.trigger }),
+    foreign: 404,
+  },
+  'POST /api/rota/trigger/api/v1/rotate': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.trigger }),
+    foreign: 404,
+  },
+  'POST /api/rota/trigger/api/v1/revoke': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.trigger }),
+    foreign: 404,
+  },
+  'POST /api/rota/trigger/api/v1/fire': {
+    guard: 'trigger',
+    foreign: 'the trigger’s own robot and client (triggers tests)',
+  },
   // Agent protocol and robot API: their own tokens, never a user's session
   'POST /api/rota/agent/api/v1/hello': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/heartbeat': { guard: 'agent', foreign: 'the agent’s own client' },

@@ -24,6 +24,7 @@ export const ROBOT_ENTITIES = [
   'scheduling_vm',
   'execution',
   'team_robot',
+  'trigger',
 ] as const;
 
 /** A text as an integer id, or null when it is not one (never a cast error). */

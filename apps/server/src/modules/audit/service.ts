@@ -29,6 +29,10 @@ export interface AuditAuthor {
   clientId: number | null;
   ip: string;
   requestId: string;
+  /** The personal API key the user acted with (issue 15); absent or null: a session. */
+  apiKeyName?: string | null;
+  /** Who acted when no user did: a run trigger (`trigger:<name>`, issue 15). */
+  userName?: string;
 }
 
 /** What a recorded change says of its row; `before`/`after` are read inside the transaction. */
@@ -91,7 +95,8 @@ export class AuditService {
     await insertAuditLog(tx, {
       rota_clients_id: entry.clientId !== undefined ? entry.clientId : author.clientId,
       users_id: who?.users_id ?? null,
-      user_name: who ? `${who.name} ${who.last_name}`.trim() : null,
+      user_name: who ? `${who.name} ${who.last_name}`.trim() : (author.userName ?? null),
+      api_key_name: author.apiKeyName ?? null,
       action: entry.action,
       entity: entry.entity,
       entity_id:

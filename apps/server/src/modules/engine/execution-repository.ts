@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AgentFinish, ExecutionStatus } from '@rota/contract';
+import type { AgentFinish, ExecutionStatus, ExecutionTrigger } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
 import { packageSummaries } from '../robot-versions/views.js';
@@ -51,7 +51,7 @@ export interface NewExecution {
   rota_robots_id: number;
   rota_schedulings_id: number | null;
   vm_ids: number[] | null;
-  trigger: 'schedule' | 'manual';
+  trigger: ExecutionTrigger;
   priority: number;
   timeout_seconds: number;
   retries: number;

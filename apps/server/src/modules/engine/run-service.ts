@@ -71,6 +71,44 @@ export class RunService {
     return this.queueRecorded(run, author, 'robot', input.id, input);
   }
 
+  /**
+   * A run trigger's run (issue 15), checked as Run now checks one (a VM of another client is a
+   * field error). Answers the execution for `queueIn`, in the caller's transaction (with the
+   * fire's tasks); `announce` it once committed.
+   */
+  async triggerRun(
+    scope: TenantScope,
+    robotId: number,
+    input: { priority?: number | undefined; rota_vms_id?: number | undefined },
+  ): Promise<NewExecution> {
+    const robot = await this.robots.show(scope, robotId);
+    if (!robot.active) throw robotInactive();
+    if (input.rota_vms_id && !(await this.vms.exists(scope, input.rota_vms_id))) {
+      throw invalidField('rota_vms_id', 'vm_not_found');
+    }
+    return {
+      rota_clients_id: scope.clientId,
+      rota_robots_id: robotId,
+      rota_schedulings_id: null,
+      vm_ids: input.rota_vms_id ? [input.rota_vms_id] : null,
+      trigger: 'api',
+      priority: input.priority ?? RUN_NOW_DEFAULTS.priority,
+      timeout_seconds: RUN_NOW_DEFAULTS.timeout_minutes * 60,
+      retries: RUN_NOW_DEFAULTS.retries,
+      sleep_seconds: 0,
+      created_by: null,
+    };
+  }
+
+  queueIn(tx: Db, run: NewExecution): Promise<number> {
+    return insertExecution(tx, run);
+  }
+
+  /** Agents hear of a run `queueIn` wrote, once its transaction committed. */
+  announce(run: NewExecution, id: number): void {
+    this.dispatch.queued(run, id);
+  }
+
   /** A scheduling's run, now: its robot, settings and VMs. */
   async runScheduling(
     scope: TenantScope,

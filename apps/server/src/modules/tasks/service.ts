@@ -57,6 +57,13 @@ export const toTask = (row: TaskRow): Task => ({
   updated_at: iso(row.updated_at),
 });
 
+/** One of the tasks `checkMany` checks: `create`'s fields but the robot and postponement. */
+export type ManyTask = Pick<TaskCreate, 'data' | 'priority' | 'expiration_date'> &
+  Partial<Pick<TaskCreate, 'label' | 'deadline'>>;
+
+/** A task checked by `checkMany`, ready to insert. */
+export type CheckedTask = Required<TaskValues> & { rota_robots_id: number };
+
 const pastExpiration = (): FieldIssue => ({
   field: 'expiration_date',
   message: 'expiration_in_past',
@@ -129,6 +136,65 @@ export class TaskService {
     );
     this.onTasksCreated([task.rota_robots_id]);
     return task;
+  }
+
+  /**
+   * Tasks another system hands one robot at once (a run trigger's fire, issue 15), checked as
+   * `create` checks one; issues name `<field>.<index>.…`. Answers the rows `insertChecked` writes
+   * in the caller's transaction (checked first: on the embedded database a query outside an open
+   * transaction would wait for it).
+   */
+  async checkMany(
+    scope: TenantScope,
+    robotId: number,
+    inputs: readonly ManyTask[],
+    field: string,
+  ): Promise<CheckedTask[]> {
+    const robot = await this.robots.taskSettings(scope, robotId);
+    if (!robot) throw notFound();
+    const issues: FieldIssue[] = [];
+    const now = this.clock.now();
+    const checked: CheckedTask[] = [];
+    const fields = (await this.fields.fieldsOfRobot(scope, robotId)).map((f) => ({
+      name: f.name,
+      type: f.type as RobotFieldType,
+      required: f.required,
+    }));
+    for (const [index, input] of inputs.entries()) {
+      const at = `${field}.${index}`;
+      for (const issue of validateTaskData(fields, input.data)) {
+        issues.push({ ...issue, field: `${at}.${issue.field}` });
+      }
+      const expiration = expirationInstant(input.expiration_date);
+      if (expiration <= now) issues.push({ ...pastExpiration(), field: `${at}.expiration_date` });
+      checked.push({
+        rota_robots_id: robotId,
+        label: input.label ?? null,
+        data: input.data,
+        priority: input.priority,
+        expiration_date: expiration,
+        deadline: input.deadline
+          ? new Date(input.deadline)
+          : robot.task_sla_minutes !== null
+            ? new Date(now.getTime() + robot.task_sla_minutes * 60_000)
+            : null,
+        postpone_until: null,
+      });
+    }
+    if (issues.length > 0) throw new AppError('invalid_input', issues);
+    return checked;
+  }
+
+  /** Writes what `checkMany` answered, in `tx`; call `announceCreated` once it committed. */
+  async insertChecked(tx: Db, scope: TenantScope, tasks: readonly CheckedTask[]) {
+    const ids: number[] = [];
+    for (const task of tasks) ids.push(await insertTask(tx, scope, task));
+    return ids;
+  }
+
+  /** Tasks committed outside `create`: the queue trigger hears of them. */
+  announceCreated(robotIds: number[]): void {
+    if (robotIds.length > 0) this.onTasksCreated(robotIds);
   }
 
   /**

@@ -25,6 +25,8 @@ export const AUDIT_ENTITIES = [
   'client',
   'access_request',
   'session',
+  'trigger',
+  'api_key',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -45,4 +47,5 @@ export const AUDIT_ACTION_COLORS: Record<AuditAction, MantineColor> = {
   rotate_token: 'yellow',
   stop: 'orange',
   mark_failed: 'red',
+  revoke: 'red',
 };
