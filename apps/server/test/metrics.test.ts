@@ -6,6 +6,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/env.js';
 import type { Db } from '../src/db/client.js';
+import { isLoopback, tokenMatches } from '../src/modules/metrics/access.js';
 import { MetricsService } from '../src/modules/metrics/service.js';
 import { runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
@@ -255,5 +256,24 @@ describe('METRICS_TOKEN', () => {
       expect((error as ConfigError).problems[0]).toMatch(/^METRICS_TOKEN: /);
       expect((error as ConfigError).message).not.toContain(bad);
     }
+  });
+});
+
+describe('who is loopback', () => {
+  it('is the socket peer 127.0.0.0/8 or ::1, IPv4-mapped or not', () => {
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      expect(isLoopback(address), address).toBe(true);
+    }
+    for (const address of [undefined, '', '10.1.2.3', '::ffff:10.1.2.3', '::2', '1270.0.0.1']) {
+      expect(isLoopback(address), String(address)).toBe(false);
+    }
+  });
+
+  it('matches a token only when one is configured and equal', () => {
+    expect(tokenMatches(TOKEN, TOKEN)).toBe(true);
+    expect(tokenMatches(`${TOKEN}x`, TOKEN)).toBe(false);
+    expect(tokenMatches(undefined, TOKEN)).toBe(false);
+    expect(tokenMatches(TOKEN, undefined)).toBe(false);
+    expect(tokenMatches('', '')).toBe(false);
   });
 });
