@@ -91,6 +91,8 @@ import { AgentPresenceService } from '../modules/agents/presence-service.js';
 import { ExecutionStatsService } from '../modules/engine/execution-stats-service.js';
 import { triggerRoutes } from '../modules/triggers/routes.js';
 import { TRIGGER_FIRE_WINDOW_SECONDS, TriggerService } from '../modules/triggers/service.js';
+import { apiKeyRoutes } from '../modules/api-keys/routes.js';
+import { ApiKeyService } from '../modules/api-keys/service.js';
 import { metricsRoutes } from '../modules/metrics/routes.js';
 import { MetricsService } from '../modules/metrics/service.js';
 import { registerAuthHooks } from './auth.js';
@@ -310,6 +312,7 @@ export async function buildApp(options: AppOptions) {
       new RateLimiter(db, TRIGGER_FIRE_WINDOW_SECONDS),
       clock,
     ),
+    apiKeys: new ApiKeyService(db, audit, clock),
   };
   const engine = new EngineLoop(db, dispatch, presence, tasks, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
@@ -369,7 +372,7 @@ export async function buildApp(options: AppOptions) {
 
   await app.register(
     async (api) => {
-      registerAuthHooks(api, auth);
+      registerAuthHooks(api, auth, services.apiKeys);
       // A POST or PUT sent without a body means "no fields": let the schema's defaults apply.
       api.addHook('preValidation', async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
@@ -455,6 +458,10 @@ export async function buildApp(options: AppOptions) {
       await api.register(triggerRoutes, {
         triggers: services.triggers,
         prefix: '/rota/trigger/api/v1',
+      });
+      await api.register(apiKeyRoutes, {
+        apiKeys: services.apiKeys,
+        prefix: '/user/apikey/api/v1',
       });
       await api.register(eventRoutes, {
         liveHub: services.liveHub,

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasPermissions } from '@rota/contract';
+import { API_KEY_PREFIX, hasPermissions } from '@rota/contract';
 import { AppError } from '../lib/errors.js';
 import { userScope } from '../lib/tenant-scope.js';
+import type { ApiKeyService } from '../modules/api-keys/service.js';
 import type { AuditAuthor } from '../modules/audit/service.js';
 import type { AuthService } from '../modules/auth/service.js';
 import type { Actor } from './types.js';
@@ -17,7 +18,20 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export async function resolveActor(
   auth: Pick<AuthService, 'sessionOf'>,
   token: string,
+  apiKeys?: Pick<ApiKeyService, 'identify'>,
 ): Promise<Actor> {
+  if (token.startsWith(API_KEY_PREFIX)) {
+    // A personal API key (issue 15): its client is the scope, whatever the user selected.
+    const key = apiKeys ? await apiKeys.identify(token) : undefined;
+    if (!key) throw new AppError('unauthorized');
+    return {
+      sessionId: 0,
+      user: key.user,
+      scope: userScope(key.clientId, key.teamRobotIds),
+      permissions: key.permissions,
+      apiKey: key.apiKey,
+    };
+  }
   const found = await auth.sessionOf(token);
   if (!found || found.revoked_at) throw new AppError('unauthorized');
   if (found.expires_at.getTime() <= Date.now()) throw new AppError('session_expired');
@@ -36,7 +50,11 @@ export async function resolveActor(
  * so a new route is closed by default. Authentication runs first (before the body is even
  * parsed); the permission check runs after validation (route config `permissions`).
  */
-export function registerAuthHooks(app: FastifyInstance, auth: Pick<AuthService, 'sessionOf'>) {
+export function registerAuthHooks(
+  app: FastifyInstance,
+  auth: Pick<AuthService, 'sessionOf'>,
+  apiKeys?: Pick<ApiKeyService, 'identify'>,
+) {
   app.decorateRequest('actor', null);
 
   app.addHook('onRequest', async (request) => {
@@ -44,7 +62,8 @@ export function registerAuthHooks(app: FastifyInstance, auth: Pick<AuthService, 
     if (config.public) return;
     const token = bearerToken(request);
     if (!token) throw new AppError('unauthorized');
-    const actor = await resolveActor(auth, token);
+    const actor = await resolveActor(auth, token, apiKeys);
+    if (actor.apiKey && config.noApiKey) throw new AppError('forbidden');
     if (actor.user.password_change_required && !config.allowPasswordChangePending) {
       throw new AppError('password_change_required');
     }
@@ -75,6 +94,7 @@ export function authorOf(request: FastifyRequest): AuditAuthor {
     clientId: actor?.scope?.clientId ?? null,
     ip: request.ip,
     requestId: request.id,
+    apiKeyName: actor?.apiKey?.name ?? null,
   };
 }
 

@@ -29,6 +29,7 @@ import type { TeamRobotService, TeamUserService } from '../modules/teams/member-
 import type { BlobStore } from '../modules/blobs/blob-store.js';
 import type { BlobSweeper } from '../modules/blobs/sweeper.js';
 import type { TriggerService } from '../modules/triggers/service.js';
+import type { ApiKeyService } from '../modules/api-keys/service.js';
 
 /** The app's services, built once in http/app.ts: each route plugin is handed the ones it uses. */
 export interface Services {
@@ -65,4 +66,5 @@ export interface Services {
   teamRobots: TeamRobotService;
   teamUsers: TeamUserService;
   triggers: TriggerService;
+  apiKeys: ApiKeyService;
 }

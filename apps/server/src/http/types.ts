@@ -15,11 +15,14 @@ export interface SessionUser {
 
 /** Who is calling and for which client: what services take explicitly. */
 export interface Actor {
+  /** 0 for a personal API key (no session; routes that end or move a session refuse keys). */
   sessionId: number;
   user: SessionUser;
   /** The selected client, when the user holds a membership in it. */
   scope: TenantScope | null;
   permissions: Permission[];
+  /** The personal API key the request was made with (issue 15); absent for a session. */
+  apiKey?: { id: number; name: string };
 }
 
 export type { ClientSummary };
@@ -36,5 +39,7 @@ declare module 'fastify' {
     permissions?: readonly Permission[];
     /** Reachable while the user still has to replace their password. */
     allowPasswordChangePending?: boolean;
+    /** Refused (403) to a personal API key: session-only calls (sign-out, client choice, keys). */
+    noApiKey?: boolean;
   }
 }

@@ -483,6 +483,22 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     guard: 'trigger',
     foreign: 'the trigger’s own robot and client (triggers tests)',
   },
+  // Personal API keys (issue 15): a session's own keys; `all` and others' keys need USUARIOS.*
+  'POST /api/user/apikey/api/v1/index': {
+    guard: 'session',
+    foreign: 'the selected client’s keys only (api-keys tests)',
+  },
+  'POST /api/user/apikey/api/v1/create': {
+    guard: 'session',
+    body: () => ({ name: 'Matrix key' }),
+    foreign: OWN_ONLY,
+  },
+  'POST /api/user/apikey/api/v1/revoke': {
+    guard: 'session',
+    body: () => ({ id: 1 }),
+    foreign: 'one’s own keys, or the client’s with USUARIOS.UPDATE (api-keys tests)',
+  },
+
   // Agent protocol and robot API: their own tokens, never a user's session
   'POST /api/rota/agent/api/v1/hello': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/heartbeat': { guard: 'agent', foreign: 'the agent’s own client' },

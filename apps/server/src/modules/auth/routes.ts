@@ -62,7 +62,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     '/logout',
     {
-      config: { allowPasswordChangePending: true },
+      // An API key is no session to end (revoke it instead).
+      config: { allowPasswordChangePending: true, noApiKey: true },
       schema: {
         tags,
         summary: 'Revoke the session token',

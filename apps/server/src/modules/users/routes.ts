@@ -189,6 +189,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app.put(
     '/client_select',
     {
+      // A personal API key belongs to one client: it cannot move (403).
+      config: { noApiKey: true },
       schema: {
         tags,
         summary: 'Select the client the console works for',
