@@ -11,6 +11,8 @@ import liveEn from '../src/features/live/locales/en.json';
 import livePt from '../src/features/live/locales/pt.json';
 import calendarsEn from '../src/features/calendars/locales/en.json';
 import calendarsPt from '../src/features/calendars/locales/pt.json';
+import alertsEn from '../src/features/alerts/locales/en.json';
+import alertsPt from '../src/features/alerts/locales/pt.json';
 import en from '../src/locales/en.json';
 import pt from '../src/locales/pt.json';
 
@@ -31,6 +33,7 @@ describe.each([
   ['dashboard', dashboardPt, dashboardEn],
   ['live', livePt, liveEn],
   ['calendars', calendarsPt, calendarsEn],
+  ['alerts', alertsPt, alertsEn],
   ['common', pt.common, en.common],
 ])('the %s strings', (_name, ptTree, enTree) => {
   const flatPt = flatten(ptTree);

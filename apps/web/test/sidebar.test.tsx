@@ -87,6 +87,7 @@ describe('sidebar', () => {
       'Equipes',
       'Item de configuração',
       'Log de auditoria',
+      'Alertas',
     ]);
     expect(screen.getByRole('link', { name: 'Log de auditoria' })).toHaveAttribute(
       'href',
@@ -134,6 +135,7 @@ describe('sidebar', () => {
       'Teams',
       'Configuration item',
       'Audit log',
+      'Alerts',
     ]);
   });
 
@@ -153,6 +155,7 @@ describe('sidebar', () => {
       'Item de configuração',
       'Clientes',
       'Log de auditoria',
+      'Alertas',
     ]);
     expect(calls.filter((call) => call.url.endsWith('/rota/client/api/v1/index'))).toHaveLength(1);
   });

@@ -58,5 +58,7 @@ export const ROUTE_PERMISSIONS = {
   /** Also only for platform administrators (issue 5). */
   '/client': ['USUARIOS.LIST'],
   '/audit': ['USUARIOS.LIST'],
+  /** Alert rules and their delivery log (issue 15). */
+  '/alert': ['USUARIOS.LIST'],
 } as const satisfies Record<string, readonly Permission[]>;
 export type ConsoleRoute = keyof typeof ROUTE_PERMISSIONS;

@@ -18,6 +18,7 @@ import type profilesEn from '../features/profiles/locales/en.json';
 import type clientsEn from '../features/clients/locales/en.json';
 import type auditEn from '../features/audit/locales/en.json';
 import type teamsEn from '../features/teams/locales/en.json';
+import type alertsEn from '../features/alerts/locales/en.json';
 import type apiKeysEn from '../features/api-keys/locales/en.json';
 import type triggersEn from '../features/triggers/locales/en.json';
 
@@ -47,6 +48,7 @@ declare module 'i18next' {
       clients: typeof clientsEn;
       audit: typeof auditEn;
       teams: typeof teamsEn;
+      alerts: typeof alertsEn;
       apiKeys: typeof apiKeysEn;
       triggers: typeof triggersEn;
     };

@@ -2,6 +2,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { LiveEvent } from '@rota/contract';
 import { activityKeys } from '../activity';
 import { agentKeys } from '../agents';
+import { alertKeys } from '../alerts';
 import { dashboardKeys } from '../dashboard';
 import { taskKeys } from '../tasks';
 import { vmKeys } from '../vms';
@@ -34,8 +35,8 @@ export function liveEventKeys(event: LiveEvent): QueryKey[] {
       // A task turned at risk or breached: its lists' badges and the dashboard's counts.
       return [taskKeys.lists(), dashboardKeys.all];
     case 'alert':
-      // The bell refetches its feed (issue 15; the alerts feature adds its key here).
-      return [];
+      // The bell's feed, and an open delivery log (the event may have made a delivery).
+      return [alertKeys.feed(), alertKeys.deliveries()];
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   IconActivity,
+  IconBell,
   IconAdjustmentsHorizontal,
   IconBuildingSkyscraper,
   IconCalendarOff,
@@ -31,7 +32,8 @@ export type NavItem = {
     | 'nav.teams'
     | 'nav.configurationItem'
     | 'nav.clients'
-    | 'nav.audit';
+    | 'nav.audit'
+    | 'nav.alerts';
   icon: Icon;
   /** Shown only to platform administrators (on top of the route's permissions). */
   platformAdmin?: true;
@@ -58,6 +60,7 @@ export const CONFIGURATION_NAV: readonly NavItem[] = [
   { to: '/connector', label: 'nav.configurationItem', icon: IconListDetails },
   { to: '/client', label: 'nav.clients', icon: IconBuildingSkyscraper, platformAdmin: true },
   { to: '/audit', label: 'nav.audit', icon: IconHistory },
+  { to: '/alert', label: 'nav.alerts', icon: IconBell },
 ];
 
 /** SPEC §6: the dropdown shows if the user may list environments or users. */

@@ -6,6 +6,7 @@ import { Brand } from '../../../components/brand';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle';
 import { LanguageMenu } from '../../../components/language-menu';
 import { HOME_PATH } from '../../../lib/paths';
+import { AlertBell } from '../../alerts';
 import { ClientSelector } from './client-selector';
 import { UserMenu } from './user-menu';
 
@@ -52,6 +53,8 @@ export function ShellHeader({
       </Group>
       <Group gap={4} wrap="nowrap">
         {user ? <ClientSelector user={user} /> : null}
+        {/* The selected client's alerts (issue 15). */}
+        {user?.rota_clients_id_selected ? <AlertBell /> : null}
         <ColorSchemeToggle />
         <LanguageMenu />
         {user ? <UserMenu user={user} /> : <Skeleton circle height={34} />}

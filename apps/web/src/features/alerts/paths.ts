@@ -1,0 +1,2 @@
+/** The alert rules page, under Configuration. */
+export const ALERTS_PATH = '/alert';
