@@ -136,6 +136,13 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     .select()
     .from(rotaStatusItems)
     .where(eq(rotaStatusItems.rota_clients_id, clientId));
+  const alert = ok(
+    await as.post('/api/rota/alert/api/v1/create', {
+      name: `Alert ${tag}`,
+      events: ['execution.application_error'],
+      channel: { type: 'email', to: [`alert.${tag}@example.com`] },
+    }),
+  ).data.rota_alerts_id as number;
   const [accessRequest] = await t.db
     .insert(accessRequests)
     .values({ name: `Req ${tag}`, email: `req.${tag}@example.com`, client_name: tag })
@@ -163,6 +170,7 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     teamUser: teamUser!.team_users_id,
     statusItem: statusItem!.rota_status_items_id,
     accessRequest: accessRequest!.access_requests_id,
+    alert,
     trigger,
   };
 }

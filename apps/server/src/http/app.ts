@@ -93,6 +93,9 @@ import { triggerRoutes } from '../modules/triggers/routes.js';
 import { TRIGGER_FIRE_WINDOW_SECONDS, TriggerService } from '../modules/triggers/service.js';
 import { apiKeyRoutes } from '../modules/api-keys/routes.js';
 import { ApiKeyService } from '../modules/api-keys/service.js';
+import { AlertWorker, type AlertWorkerOptions } from '../modules/alerts/alert-worker.js';
+import { alertDeliveryRoutes, alertFeedRoutes, alertRoutes } from '../modules/alerts/routes.js';
+import { AlertService } from '../modules/alerts/service.js';
 import { metricsRoutes } from '../modules/metrics/routes.js';
 import { MetricsService } from '../modules/metrics/service.js';
 import { registerAuthHooks } from './auth.js';
@@ -126,6 +129,8 @@ export interface AppOptions {
   clock?: Clock;
   /** The scheduler/reaper loop; tests turn it off and call `engine.tick()` themselves. */
   engine?: { loop?: boolean; intervalMs?: number; timings?: DispatchTimings };
+  /** The alert worker's seams: outbound name resolution (tests) and per-outcome counts. */
+  alerts?: Pick<AlertWorkerOptions, 'lookup' | 'onOutcome'>;
 }
 
 const CSP_DIRECTIVES = {
@@ -262,6 +267,20 @@ export async function buildApp(options: AppOptions) {
     dispatch.forgetAgents([id]);
     publisher.agentChanged(id);
   });
+  // The alert outbox (issue 15): its own loop, like the engine's, on every instance.
+  const alertWorker = new AlertWorker(db, {
+    clock,
+    publicUrl: options.config.publicUrl,
+    mailer,
+    secretBox: options.secretBox,
+    publisher,
+    log: app.log,
+    lookup: options.alerts?.lookup,
+    onOutcome: (outcome, channel) => {
+      metrics.alertOutcome(outcome, channel);
+      options.alerts?.onOutcome?.(outcome, channel);
+    },
+  });
   const runs = new RunService(db, dispatch, audit, robots, vms);
   const services: Services = {
     auth,
@@ -313,6 +332,7 @@ export async function buildApp(options: AppOptions) {
       clock,
     ),
     apiKeys: new ApiKeyService(db, audit, clock),
+    alerts: new AlertService(db, audit, options.secretBox, alertWorker, clock),
   };
   const engine = new EngineLoop(db, dispatch, presence, tasks, publisher, {
     intervalMs: options.engine?.intervalMs ?? 1000,
@@ -344,6 +364,7 @@ export async function buildApp(options: AppOptions) {
     await engine.recover();
     if (options.engine?.loop !== false) engine.start();
     if (options.engine?.loop !== false) retention.start();
+    if (options.engine?.loop !== false) alertWorker.start();
     if (options.blobSweep !== false) blobSweeper.start();
   });
   app.addHook('preClose', async () => {
@@ -353,6 +374,7 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onClose', async () => {
     await engine.stop();
     await retention.stop();
+    await alertWorker.stop();
     await queueTrigger.stop();
     await blobSweeper.stop();
     stopWork();
@@ -472,6 +494,15 @@ export async function buildApp(options: AppOptions) {
         dispatch,
         blobs,
         prefix: '/rota/agent/api/v1',
+      });
+      await api.register(alertRoutes, { alerts: services.alerts, prefix: '/rota/alert/api/v1' });
+      await api.register(alertDeliveryRoutes, {
+        alerts: services.alerts,
+        prefix: '/rota/alert/delivery/api/v1',
+      });
+      await api.register(alertFeedRoutes, {
+        alerts: services.alerts,
+        prefix: '/rota/alert/feed/api/v1',
       });
       await api.register(runApiRoutes, { runApi: services.runApi, prefix: '/rota/run/api/v1' });
       await api.register(artifactRunRoutes, {

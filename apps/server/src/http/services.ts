@@ -30,6 +30,7 @@ import type { BlobStore } from '../modules/blobs/blob-store.js';
 import type { BlobSweeper } from '../modules/blobs/sweeper.js';
 import type { TriggerService } from '../modules/triggers/service.js';
 import type { ApiKeyService } from '../modules/api-keys/service.js';
+import type { AlertService } from '../modules/alerts/service.js';
 
 /** The app's services, built once in http/app.ts: each route plugin is handed the ones it uses. */
 export interface Services {
@@ -67,4 +68,6 @@ export interface Services {
   teamUsers: TeamUserService;
   triggers: TriggerService;
   apiKeys: ApiKeyService;
+  /** Alert rules, their log, the bell; `alerts.worker.tick()` drives the outbox in tests. */
+  alerts: AlertService;
 }

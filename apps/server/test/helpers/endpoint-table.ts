@@ -28,6 +28,7 @@ export interface Rows {
   teamUser: number;
   statusItem: number;
   accessRequest: number;
+  alert: number;
   trigger: number;
 }
 
@@ -329,6 +330,58 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     guard: 'AGENDAMENTOS.UPDATE',
     body: (r) => ({ id: r.schedulingVm }),
     foreign: 404,
+  },
+
+  // Alert rules, their delivery log and the bell (issue 15)
+  'POST /api/rota/alert/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/alert/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.alert }),
+    foreign: 404,
+  },
+  'POST /api/rota/alert/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: (r) => ({
+      name: `Matrix alert ${Math.random().toString(36).slice(2, 8)}`,
+      events: ['execution.application_error'],
+      rota_robots_ids: [r.robot],
+      channel: { type: 'email', to: ['matrix@example.com'] },
+    }),
+    foreign: 400,
+  },
+  'PUT /api/rota/alert/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.alert, active: false }),
+    foreign: 404,
+  },
+  'POST /api/rota/alert/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.alert }),
+    foreign: 404,
+  },
+  'POST /api/rota/alert/api/v1/test': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.alert }),
+    foreign: 404,
+  },
+  'POST /api/rota/alert/delivery/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ rota_alerts_id: r.alert }),
+    foreign: 404,
+  },
+  'POST /api/rota/alert/feed/api/v1/index': {
+    guard: 'session',
+    body: () => ({}),
+    foreign: 'the bell of the selected client only (alerts tests)',
+  },
+  'POST /api/rota/alert/feed/api/v1/seen': {
+    guard: 'session',
+    body: () => ({ up_to: 1 }),
+    foreign: OWN_ONLY,
   },
 
   // Business calendars

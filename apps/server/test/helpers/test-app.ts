@@ -38,13 +38,19 @@ export async function createTestApp(
     trustProxy?: boolean;
     /** What time it is for cron, calendars and SLAs (a FakeClock in tests that move time). */
     clock?: AppOptions['clock'];
+    /** A real mailer instead of the Mailbox (alerts' SMTP test); `mailbox` then stays empty. */
+    mailer?: AppOptions['mailer'];
+    /** The SecretBox key: an app rebuilt on the same database opens what the first sealed. */
+    secretKey?: Buffer;
+    /** The alert worker's seams (outbound name resolution). */
+    alerts?: AppOptions['alerts'];
     /** METRICS_TOKEN: a bearer that may scrape /metrics from another machine. */
     metricsToken?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
-  const secretKey = randomBytes(32);
+  const secretKey = options.secretKey ?? randomBytes(32);
   await seedDatabase(database.db, {
     adminAccess: ADMIN.access,
     adminEmail: ADMIN.email,
@@ -62,7 +68,8 @@ export async function createTestApp(
     db: database.db,
     webRoot: options.webRoot ?? null,
     clock: options.clock,
-    mailer: mailbox,
+    mailer: options.mailer ?? mailbox,
+    alerts: options.alerts,
     secretBox: new SecretBox(secretKey),
     dataDir,
     events: database.events,

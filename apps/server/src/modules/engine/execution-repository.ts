@@ -1,13 +1,20 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AgentFinish, ExecutionStatus, ExecutionTrigger } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
 import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
-import { planDueRuns, type DueCalendar, type DueRow } from '../schedulings/due-runs.js';
+import {
+  planDueRuns,
+  type DueCalendar,
+  type DueMove,
+  type DueRow,
+} from '../schedulings/due-runs.js';
 import { calendarsOf, lockDueSchedulings, moveDueSchedulings } from '../schedulings/statements.js';
 import { releaseTasksHeldBy } from '../tasks/statements.js';
+import { insertMissedRunEvents } from '../alerts/statements.js';
+import { schedulingSummaries } from '../schedulings/views.js';
 import { col, tableAs } from '../../lib/sql-refs.js';
 import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
 
@@ -676,7 +683,13 @@ export async function queueDueSchedulings(db: Db, now: Date, batch: number) {
     const calendars =
       calendarIds.length === 0 ? [] : await rowsOf<DueCalendar>(tx, calendarsOf(calendarIds));
     const moves = planDueRuns(due, calendars, now);
-    return rowsOf<{ id: number; client: number; robot: number; vm_ids: number[] | null }>(
+    const queued = await rowsOf<{
+      id: number;
+      client: number;
+      robot: number;
+      vm_ids: number[] | null;
+      scheduling: number;
+    }>(
       tx,
       sql`with moved as (${moveDueSchedulings(moves)})
           insert into ${E}
@@ -692,9 +705,58 @@ export async function queueDueSchedulings(db: Db, now: Date, batch: number) {
                               where ${q.rota_schedulings_id} = m.rota_schedulings_id
                                 and ${q.status} = 'queued')
           returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
-                    ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids`,
+                    ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids,
+                    ${E.rota_schedulings_id} as scheduling`,
     );
+    await recordMissedRuns(tx, moves, queued, now);
+    return queued.map(({ scheduling: _, ...run }) => run);
   });
+}
+
+/** One `scheduling.missed` alert event per occurrence found late, in the scheduler's transaction. */
+async function recordMissedRuns(
+  tx: Db,
+  moves: readonly DueMove[],
+  queued: readonly { scheduling: number }[],
+  now: Date,
+) {
+  const missed = moves.filter((m) => m.missed);
+  if (missed.length === 0) return;
+  const ran = new Set(queued.map((q) => q.scheduling));
+  const owners = await tx
+    .select({
+      id: schedulingSummaries.rota_schedulings_id,
+      client: schedulingSummaries.rota_clients_id,
+      robot: schedulingSummaries.rota_robots_id,
+    })
+    .from(schedulingSummaries)
+    .where(
+      inArray(
+        schedulingSummaries.rota_schedulings_id,
+        missed.map((m) => m.id),
+      ),
+    );
+  const ownerOf = new Map(owners.map((o) => [o.id, o]));
+  await tx.execute(
+    insertMissedRunEvents(
+      missed.flatMap((m) => {
+        const owner = ownerOf.get(m.id);
+        return owner
+          ? [
+              {
+                rota_clients_id: owner.client,
+                rota_robots_id: owner.robot,
+                rota_schedulings_id: m.id,
+                due_at: m.missed!.due_at,
+                missed_runs: m.missed!.missed_runs,
+                ran: ran.has(m.id),
+              },
+            ]
+          : [];
+      }),
+      now,
+    ),
+  );
 }
 
 /** The processing run a robot API token belongs to (its current attempt's token). */

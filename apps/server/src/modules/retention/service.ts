@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
+import { pruneAlertHistory } from '../alerts/statements.js';
 import { pruneAuditRecords } from '../audit/statements.js';
 import { pruneSpentCredentials } from '../auth/statements.js';
 import { clientRetentions } from '../clients/statements.js';
@@ -7,6 +8,8 @@ import { claimDuty, pruneEndedExecutions } from '../engine/statements.js';
 
 const DUTY_KEY = 'retention';
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Alert events and deliveries (the bell, the delivery log) are kept this long (issue 15). */
+const ALERT_RETENTION_DAYS = 30;
 /** A little under a day, so the pass does not drift later by a check interval every night. */
 const INTERVAL_SECONDS = 23.5 * 60 * 60;
 /** How often an instance asks whether the nightly pass is due (a single upsert). */
@@ -29,6 +32,8 @@ export interface RetentionReport {
   audit_records: number;
   sessions: number;
   reset_codes: number;
+  alert_events: number;
+  alert_deliveries: number;
 }
 
 /**
@@ -70,6 +75,8 @@ export class RetentionService {
       audit_records: 0,
       sessions: 0,
       reset_codes: 0,
+      alert_events: 0,
+      alert_deliveries: 0,
     };
     for (const client of await clientRetentions(this.db)) {
       const runsBefore = new Date(now - client.retention_days * DAY_MS);
@@ -91,6 +98,13 @@ export class RetentionService {
           'retention: audit prune failed',
         );
       }
+    }
+    const alertsBefore = new Date(now - ALERT_RETENTION_DAYS * DAY_MS);
+    for (;;) {
+      const gone = await pruneAlertHistory(this.db, alertsBefore, auditBatch);
+      report.alert_events += gone.events;
+      report.alert_deliveries += gone.deliveries;
+      if (this.stopped || (gone.events < auditBatch && gone.deliveries < auditBatch)) break;
     }
     const spent = await pruneSpentCredentials(this.db);
     report.sessions = spent.sessions;

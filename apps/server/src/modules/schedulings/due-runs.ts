@@ -36,6 +36,11 @@ export interface DueMove {
   id: number;
   next_run_at: Date | null;
   run: boolean;
+  /**
+   * The occurrence was more than the grace late and its calendar did not exclude it (an alert's
+   * `scheduling.missed`, issue 15): when it was due and the policy that decided `run`.
+   */
+  missed: { due_at: Date; missed_runs: string } | null;
 }
 
 function triggerOfRow(row: DueRow): Trigger {
@@ -60,7 +65,8 @@ export function planDueRuns(
     const due = new Date(row.next_run_at);
     const calendar = row.calendar_id === null ? null : (days.get(row.calendar_id) ?? null);
     const missed = now.getTime() - due.getTime() > SKIP_GRACE_MS;
-    const run = !isExcluded(due, calendar) && !(row.missed_runs === 'skip' && missed);
+    const excluded = isExcluded(due, calendar);
+    const run = !excluded && !(row.missed_runs === 'skip' && missed);
     let next: Date | null;
     try {
       next = runAfter(triggerOfRow(row), due, now, calendar);
@@ -68,6 +74,11 @@ export function planDueRuns(
       // A stored cron croner no longer reads: it stops (null) instead of failing every tick.
       next = null;
     }
-    return { id: row.id, next_run_at: next, run };
+    return {
+      id: row.id,
+      next_run_at: next,
+      run,
+      missed: missed && !excluded ? { due_at: due, missed_runs: row.missed_runs } : null,
+    };
   });
 }

@@ -1,0 +1,304 @@
+import {
+  ALERT_TEST_EVENT,
+  type Alert,
+  type AlertChannel,
+  type AlertChannelInput,
+  type AlertCreate,
+  type AlertDelivery,
+  type AlertDeliveryListQuery,
+  type AlertFeed,
+  type AlertFeedItem,
+  type AlertListQuery,
+  type AlertUpdate,
+  type Language,
+  type ListResponse,
+} from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { iso, isoOrNull } from '../../lib/list-query.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
+import { isBlockedUrl } from './address-guard.js';
+import type { AlertWorker } from './alert-worker.js';
+import {
+  countUnread,
+  deleteAlert,
+  feedEvents,
+  findAlert,
+  findDelivery,
+  insertAlert,
+  insertTestDelivery,
+  listAlerts,
+  listDeliveries,
+  markSeen,
+  robotsOfScope,
+  seenEventId,
+  updateAlert,
+  type AlertRow,
+  type AlertValues,
+  type DeliveryRow,
+} from './repository.js';
+
+/** A rule as answered: the channel's public part and whether its secret is set, never the secret. */
+export function toAlert(row: AlertRow): Alert {
+  const stored = row.channel as { to?: string[]; url?: string };
+  const secretSet = row.channel_secret !== null;
+  let channel: AlertChannel;
+  switch (row.channel_type) {
+    case 'email':
+      channel = { type: 'email', to: stored.to ?? [] };
+      break;
+    case 'webhook':
+      channel = { type: 'webhook', url: stored.url ?? '', secret_set: secretSet };
+      break;
+    case 'slack':
+      channel = { type: 'slack', url_set: secretSet };
+      break;
+    default:
+      channel = { type: 'teams', url_set: secretSet };
+  }
+  return {
+    rota_alerts_id: row.rota_alerts_id,
+    name: row.name,
+    active: row.active,
+    events: row.events as Alert['events'],
+    rota_robots_ids: row.robot_ids,
+    channel,
+    language: row.language === 'pt' ? 'pt' : 'en',
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function toDelivery(row: DeliveryRow): AlertDelivery {
+  return {
+    rota_alert_deliveries_id: Number(row.rota_alert_deliveries_id),
+    delivery_uid: row.delivery_uid,
+    rota_alerts_id: row.rota_alerts_id,
+    event_type: row.event_type,
+    rota_robots_id: row.rota_robots_id,
+    robot_name: row.robot_name ?? null,
+    count: row.count,
+    status: row.status as AlertDelivery['status'],
+    attempts: row.attempts,
+    response_code: row.response_code,
+    last_error: row.last_error,
+    next_attempt_at: isoOrNull(row.next_attempt_at),
+    delivered_at: isoOrNull(row.delivered_at),
+    created_at: iso(row.created_at),
+  };
+}
+
+const duplicateName = () =>
+  new AppError('conflict', [{ field: 'name', message: 'duplicate_alert_name' }]);
+
+/** The stored channel: its public part, its sealed part (null: none). */
+interface StoredChannel {
+  channel_type: string;
+  channel: Record<string, unknown>;
+  channel_secret: string | null;
+}
+
+/**
+ * Alert rules (issue 15): which events of a client go to which channel, the delivery log, the
+ * "send test" button and the header's bell. Secrets (a webhook's signing secret, a Slack or
+ * Teams URL) are sealed at rest and never answered.
+ */
+export class AlertService {
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly secretBox: SecretBox,
+    readonly worker: AlertWorker,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  list(scope: TenantScope, query: AlertListQuery): Promise<ListResponse<Alert>> {
+    return listAlerts(this.db, scope, query, toAlert);
+  }
+
+  show(scope: TenantScope, id: number): Promise<Alert> {
+    return this.showIn(this.db, scope, id);
+  }
+
+  /** `language` left out: the author's (`lang`, from Accept-Language). */
+  async create(
+    scope: TenantScope,
+    input: AlertCreate,
+    author: AuditAuthor,
+    lang: Language,
+  ): Promise<Alert> {
+    await this.checkRobots(scope, input.rota_robots_ids);
+    const channel = this.channelOf(input.channel, null);
+    return this.write(() =>
+      this.audit.recorded(
+        author,
+        auditOf.created('alert', (alert: Alert) => alert.rota_alerts_id),
+        async (tx) =>
+          this.showIn(
+            tx,
+            scope,
+            await insertAlert(tx, scope, {
+              name: input.name,
+              active: input.active,
+              events: input.events,
+              robot_ids: input.rota_robots_ids,
+              language: input.language ?? lang,
+              ...channel,
+            }),
+          ),
+      ),
+    );
+  }
+
+  async update(
+    scope: TenantScope,
+    { id, ...changes }: AlertUpdate,
+    author: AuditAuthor,
+  ): Promise<void> {
+    const current = await findAlert(this.db, scope, id);
+    if (!current) throw notFound();
+    if (changes.rota_robots_ids) await this.checkRobots(scope, changes.rota_robots_ids);
+    const values: Partial<AlertValues> = {
+      name: changes.name,
+      active: changes.active,
+      events: changes.events,
+      robot_ids: changes.rota_robots_ids,
+      language: changes.language,
+      ...(changes.channel ? this.channelOf(changes.channel, current) : {}),
+    };
+    for (const key of Object.keys(values) as (keyof AlertValues)[]) {
+      if (values[key] === undefined) delete values[key];
+    }
+    await this.write(() =>
+      this.audit.recorded(
+        author,
+        auditOf.changed('alert', id, (tx) => this.showIn(tx, scope, id)),
+        async (tx) => {
+          if (!(await updateAlert(tx, scope, id, values))) throw notFound();
+        },
+      ),
+    );
+  }
+
+  async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
+    await this.audit.recorded(
+      author,
+      auditOf.deleted('alert', id, (tx) => this.showIn(tx, scope, id)),
+      async (tx) => {
+        if (!(await deleteAlert(tx, scope, id))) throw notFound();
+      },
+    );
+  }
+
+  /** A rule's deliveries, newest first; another client's rule is not found. */
+  async deliveries(
+    scope: TenantScope,
+    query: AlertDeliveryListQuery,
+  ): Promise<ListResponse<AlertDelivery>> {
+    if (!(await findAlert(this.db, scope, query.rota_alerts_id))) throw notFound();
+    return listDeliveries(this.db, scope, query, toDelivery);
+  }
+
+  /**
+   * "Send test": an `alert.test` delivery of the rule, attempted at once (answered after that
+   * first attempt); if it fails, its retries follow the usual schedule.
+   */
+  async sendTest(scope: TenantScope, id: number): Promise<AlertDelivery> {
+    if (!(await findAlert(this.db, scope, id))) throw notFound();
+    const deliveryId = await insertTestDelivery(
+      this.db,
+      scope,
+      id,
+      ALERT_TEST_EVENT,
+      this.clock.now(),
+    );
+    await this.worker.attemptNow(deliveryId);
+    const row = await findDelivery(this.db, deliveryId);
+    if (!row) throw notFound();
+    return toDelivery(row);
+  }
+
+  /** The bell: the client's latest events the user may see, and how many are unread. */
+  async feed(scope: TenantScope, userId: number, limit: number): Promise<AlertFeed> {
+    const seen = await seenEventId(this.db, scope, userId);
+    const [events, unread] = await Promise.all([
+      feedEvents(this.db, scope, limit),
+      countUnread(this.db, scope, seen),
+    ]);
+    return {
+      data: events.map((e): AlertFeedItem => ({
+        rota_alert_events_id: Number(e.rota_alert_events_id),
+        event_uid: e.event_uid,
+        type: e.type as AlertFeedItem['type'],
+        occurred_at: iso(e.occurred_at),
+        rota_robots_id: e.rota_robots_id,
+        robot_name: e.robot_name ?? null,
+        data: e.data,
+        unread: Number(e.rota_alert_events_id) > seen,
+      })),
+      unread,
+    };
+  }
+
+  seen(scope: TenantScope, userId: number, upTo: number): Promise<void> {
+    return markSeen(this.db, scope, userId, upTo);
+  }
+
+  private async checkRobots(scope: TenantScope, ids: readonly number[]) {
+    const found = new Set(await robotsOfScope(this.db, scope, ids));
+    if (ids.some((id) => !found.has(id))) throw invalidField('rota_robots_ids', 'robot_not_found');
+  }
+
+  /**
+   * The channel to store. A webhook's secret or a chat URL left out keeps the stored one while
+   * the type stays the same; otherwise it is required.
+   */
+  private channelOf(input: AlertChannelInput, current: AlertRow | null): StoredChannel {
+    const keep = current && current.channel_type === input.type ? current.channel_secret : null;
+    switch (input.type) {
+      case 'email':
+        return {
+          channel_type: 'email',
+          channel: { type: 'email', to: input.to },
+          channel_secret: null,
+        };
+      case 'webhook': {
+        if (isBlockedUrl(input.url)) throw invalidField('channel.url', 'address_not_allowed');
+        const secret = input.secret ? this.secretBox.seal(input.secret) : keep;
+        if (!secret) throw invalidField('channel.secret', 'required_secret');
+        return {
+          channel_type: 'webhook',
+          channel: { type: 'webhook', url: input.url },
+          channel_secret: secret,
+        };
+      }
+      default: {
+        if (input.url && isBlockedUrl(input.url)) {
+          throw invalidField('channel.url', 'address_not_allowed');
+        }
+        const url = input.url ? this.secretBox.seal(input.url) : keep;
+        if (!url) throw invalidField('channel.url', 'invalid_url');
+        return { channel_type: input.type, channel: { type: input.type }, channel_secret: url };
+      }
+    }
+  }
+
+  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Alert> {
+    const row = await findAlert(db, scope, id);
+    if (!row) throw notFound();
+    return toAlert(row);
+  }
+
+  private async write<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName();
+      throw error;
+    }
+  }
+}
