@@ -75,6 +75,7 @@ export function makeAuditLog(overrides: Partial<AuditLog> = {}): AuditLog {
     rota_clients_id: 1,
     users_id: 7,
     user_name: 'Ana Souza',
+    api_key_name: null,
     action: 'update',
     entity: 'robot',
     entity_id: '12',

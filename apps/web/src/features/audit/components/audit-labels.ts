@@ -27,6 +27,7 @@ export const AUDIT_ENTITIES = [
   'session',
   'trigger',
   'api_key',
+  'alert',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

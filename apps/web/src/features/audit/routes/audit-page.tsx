@@ -51,7 +51,15 @@ export default function AuditPage() {
       header: t('columns.who'),
       render: (record) =>
         record.user_name ? (
-          <Text size="sm">{record.user_name}</Text>
+          <div>
+            <Text size="sm">{record.user_name}</Text>
+            {/* A change made through a personal API key names the key (issue 15). */}
+            {record.api_key_name ? (
+              <Text size="xs" c="dimmed">
+                {t('viaApiKey', { name: record.api_key_name })}
+              </Text>
+            ) : null}
+          </div>
         ) : (
           <Text size="sm" c="dimmed">
             {t('system')}
