@@ -194,9 +194,10 @@ describe('a robot’s triggers', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(callsTo(calls, '/trigger/api/v1/revoke')[0]?.body).toEqual({ id: 1 }),
     );
-    // A revoked trigger can only be deleted.
+    // A revoked trigger is not revoked again; a new token would bring it back.
     await user.click(screen.getByRole('button', { name: 'Ações de Antigo' }));
-    expect(screen.queryByRole('menuitem', { name: 'Renovar token' })).toBeNull();
+    expect(await screen.findByRole('menuitem', { name: 'Renovar token' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Revogar' })).toBeNull();
     await user.click(await screen.findByRole('menuitem', { name: 'Excluir' }));
     const remove = await screen.findByRole('dialog', { name: 'Excluir o gatilho “Antigo”?' });
     await user.click(within(remove).getByRole('button', { name: 'Excluir' }));

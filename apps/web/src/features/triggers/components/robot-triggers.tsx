@@ -119,14 +119,15 @@ export function RobotTriggers({ robot }: { robot: Robot }) {
   const revoked = (trigger: Trigger) => trigger.revoked_at !== null;
   const rowActions: RowAction<Trigger>[] = [
     actions.edit({
-      hidden: (trigger) => !canUpdate || revoked(trigger),
+      hidden: !canUpdate,
       onClick: (trigger) => form.open(trigger),
     }),
     {
       key: 'rotate',
       label: t('actions.rotate'),
       icon: <IconRefresh size={16} aria-hidden />,
-      hidden: (trigger) => !canUpdate || revoked(trigger),
+      // A revoked trigger comes back with a new token.
+      hidden: !canUpdate,
       onClick: (trigger) => rotate.open(trigger),
     },
     {
