@@ -9,6 +9,7 @@ import type { Db } from '../src/db/client.js';
 import { isLoopback, tokenMatches } from '../src/modules/metrics/access.js';
 import { MetricsService } from '../src/modules/metrics/service.js';
 import { runNow, simulatedAgent } from './helpers/engine.js';
+import { startHttpReceiver } from './helpers/receivers.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -36,6 +37,7 @@ let t: TestApp;
 let c: Tenants;
 let robot: number;
 let agentId: number;
+let agent: ReturnType<typeof simulatedAgent>;
 
 beforeAll(async () => {
   t = await createTestApp({ metricsToken: TOKEN, trustProxy: true });
@@ -44,7 +46,7 @@ beforeAll(async () => {
   const vm = await createVm(c.admin, 'Metrics VM');
   const created = await createAgent(c.admin, 'Metrics agent', vm);
   agentId = created.rota_nodes_id;
-  const agent = simulatedAgent(t.app, created.token);
+  agent = simulatedAgent(t.app, created.token);
   expect((await agent.hello()).status).toBe(200);
   // Three runs: one ends well, one fails, one stays queued.
   for (let i = 0; i < 3; i += 1) await runNow(c.admin, { id: robot });
@@ -151,13 +153,8 @@ describe('GET /metrics', () => {
     );
   });
 
-  it("has the alert deliveries counter and Node's process metrics", async () => {
-    t.app.metrics.alertOutcome('delivered', 'webhook');
+  it("has Node's process metrics", async () => {
     const found = await families();
-    expect(
-      sample(found.get('rota_alert_deliveries_total'), { outcome: 'delivered', channel: 'webhook' })
-        ?.value,
-    ).toBe('1');
     expect(found.has('process_cpu_user_seconds_total')).toBe(true);
     expect(found.has('nodejs_heap_size_total_bytes')).toBe(true);
   });
@@ -275,5 +272,42 @@ describe('who is loopback', () => {
     expect(tokenMatches(undefined, TOKEN)).toBe(false);
     expect(tokenMatches(TOKEN, undefined)).toBe(false);
     expect(tokenMatches('', '')).toBe(false);
+  });
+});
+
+describe('rota_alert_deliveries_total', () => {
+  it('counts the alert worker\u2019s attempts by outcome and channel (real receivers)', async () => {
+    const down = await startHttpReceiver([500]);
+    const up = await startHttpReceiver([200]);
+    try {
+      const failing = await createRobot(c.admin, 'Metrics alerting robot');
+      for (const [name, hook] of [
+        ['Down hook', down],
+        ['Up hook', up],
+      ] as const) {
+        const res = await c.admin.post('/api/rota/alert/api/v1/create', {
+          name,
+          events: ['execution.application_error'],
+          rota_robots_ids: [failing],
+          channel: { type: 'webhook', url: hook.url, secret: 'metrics-hook-secret-123' },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      }
+      // Ahead of the run left queued above.
+      await runNow(c.admin, { id: failing, priority: 99 });
+      const run = await agent.claim();
+      expect(run?.robot.rota_robots_id).toBe(failing);
+      await agent.finish(run!.execution_id, run!.attempt, 'application_error', 1);
+      await t.app.services.alerts.worker.tick();
+      expect(down.received).toHaveLength(1);
+      expect(up.received).toHaveLength(1);
+      const counter = (await families()).get('rota_alert_deliveries_total');
+      expect(counter?.type).toBe('COUNTER');
+      expect(sample(counter, { outcome: 'delivered', channel: 'webhook' })?.value).toBe('1');
+      expect(sample(counter, { outcome: 'retry', channel: 'webhook' })?.value).toBe('1');
+    } finally {
+      await down.close();
+      await up.close();
+    }
   });
 });
