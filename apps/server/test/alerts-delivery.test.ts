@@ -8,6 +8,7 @@ import { FakeClock } from '../src/lib/clock.js';
 import { createMailer } from '../src/lib/mailer.js';
 import { nextAttemptAt } from '../src/modules/alerts/alert-worker.js';
 import { postJson, type DnsLookup } from '../src/modules/alerts/channels/outbound-http.js';
+import { lockDueDeliveries } from '../src/modules/alerts/worker-repository.js';
 import { CHANNELS, messagesOf } from '../src/modules/engine/live-events.js';
 import { openTestDatabase } from './helpers/database.js';
 import { runNow, simulatedAgent } from './helpers/engine.js';
@@ -210,6 +211,14 @@ describe('webhook', () => {
       .from(rotaAlertEvents)
       .where(sql`${rotaAlertEvents.data}->>'execution_id' = ${String(execution)}`);
     expect(bodies[0].id).toBe(event!.uid);
+    // Each attempt is counted by outcome and channel for /metrics.
+    const { body: scraped } = await t.app.metrics.scrape();
+    expect(scraped).toMatch(
+      /rota_alert_deliveries_total\{outcome="retry",channel="webhook"\} [2-9]/,
+    );
+    expect(scraped).toMatch(
+      /rota_alert_deliveries_total\{outcome="delivered",channel="webhook"\} \d/,
+    );
   });
 
   it('groups repeats within 10 minutes: one message, then one folded with the count', async () => {
@@ -279,6 +288,27 @@ describe('webhook', () => {
       status: null,
       error: 'address not allowed (link-local or metadata)',
     });
+  });
+
+  it('sends again after the lock when an instance died mid-send (at least once)', async () => {
+    const hook = await receiver([200]);
+    const robot = await createRobot(c.admin, 'Crash robot');
+    const id = await createAlert({
+      name: 'Crash',
+      rota_robots_ids: [robot],
+      channel: { type: 'webhook', url: hook.url, secret: SECRET },
+    });
+    await failRun(robot);
+    await t.app.services.alerts.worker.fanOut();
+    // An instance locks it, then dies before sending or recording anything.
+    const locked = await lockDueDeliveries(t.db, clock.now(), 20);
+    expect(locked.map((d) => d.rule)).toContain(id);
+    await tick();
+    expect(hook.received).toHaveLength(0);
+    clock.advance(61 * SECOND);
+    await tick();
+    expect(hook.received).toHaveLength(1);
+    expect((await deliveriesOf(id))[0]).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 
   it('follows no redirect and reads a 3xx as a failure', async () => {
