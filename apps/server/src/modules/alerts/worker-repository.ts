@@ -76,6 +76,11 @@ export async function addToDeliveries(
     eq(D.event_type, event.type),
     event.robot === null ? isNull(D.rota_robots_id) : eq(D.rota_robots_id, event.robot),
   );
+  // Two instances fanning out events of one group at once would each start a delivery: the
+  // group is taken for the rest of the transaction first.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`alert-group:${rule}:${event.type}:${event.robot ?? ''}`}))`,
+  );
   const folded = await tx
     .update(D)
     .set({
