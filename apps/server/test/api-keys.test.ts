@@ -127,6 +127,12 @@ describe('personal API keys', () => {
     expect((await withKey('rota_pat_unknown').post(`${ROBOTS}/index`, {})).status).toBe(401);
   });
 
+  it('carries no platform administration, even a platform administrator’s default key', async () => {
+    const key = withKey((await newKey(admin, { name: 'Platform' })).key);
+    expect((await key.post('/api/user/access-request/api/v1/index', {})).status).toBe(403);
+    expect((await admin.post('/api/user/access-request/api/v1/index', {})).status).toBe(200);
+  });
+
   it('lets a key manage no keys, sign out or change the client (403)', async () => {
     const key = withKey((await newKey(operator, { name: 'Limited' })).key);
     expect((await key.post(`${API}/index`, {})).status).toBe(403);

@@ -3,6 +3,9 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLogs,
+  teamRobots,
+  teams,
+  teamUsers,
   rateLimits,
   rotaExecutions,
   rotaTasks,
@@ -10,7 +13,7 @@ import {
   rotaTriggers,
 } from '../src/db/schema.js';
 import { provisionClient } from '../src/modules/clients/provision-client.js';
-import { createUser } from './helpers/fixtures.js';
+import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
 /** Issue 15's run triggers: made with ROBOS.UPDATE, fired by another system with their token. */
@@ -221,13 +224,11 @@ describe('run triggers', () => {
   it('answers 429 with Retry-After beyond 60 fires a minute', async () => {
     const trigger = await newTrigger('Busy');
     // The window already holds 60 fires (firing them one by one only slows the test down).
-    await t.db
-      .insert(rateLimits)
-      .values({
-        key: `trigger-fire:${trigger.rota_triggers_id}`,
-        count: 60,
-        window_start: new Date(),
-      });
+    await t.db.insert(rateLimits).values({
+      key: `trigger-fire:${trigger.rota_triggers_id}`,
+      count: 60,
+      window_start: new Date(),
+    });
     const res = await fire(trigger.token);
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -255,6 +256,53 @@ describe('run triggers', () => {
     // Nothing of the refused fires was created.
     const shown = await admin.post(`${API}/show`, { id: trigger.rota_triggers_id });
     expect(shown.body.data.last_fired_at).toBeNull();
+  });
+
+  it('keeps to the robots of the caller’s teams', async () => {
+    const hidden = await newTrigger('Hidden');
+    const def = await findClient(t.db, 'Default');
+    const seen = await admin.post('/api/rota/robot/api/v1/create', {
+      name: 'Team robot',
+      executor: 'node main.js',
+    });
+    const profile = await createProfile(t.db, def.rota_clients_id, 'Trigger team', [
+      'ROBOS.LIST',
+      'ROBOS.UPDATE',
+    ]);
+    const user = await createUser(t.db, {
+      access: 'trigger.team',
+      password: 'team-password',
+      memberships: [{ clientId: def.rota_clients_id, profileId: profile.profiles_id }],
+    });
+    const [team] = await t.db
+      .insert(teams)
+      .values({ rota_clients_id: def.rota_clients_id, name: 'Trigger team' })
+      .returning();
+    await t.db.insert(teamRobots).values({
+      rota_clients_id: def.rota_clients_id,
+      teams_id: team!.teams_id,
+      rota_robots_id: seen.body.data.rota_robots_id,
+    });
+    await t.db.insert(teamUsers).values({
+      rota_clients_id: def.rota_clients_id,
+      teams_id: team!.teams_id,
+      users_id: user.users_id,
+    });
+    const member = client(t.app, {
+      token: await signIn(t.app, 'trigger.team', 'team-password'),
+      lang: 'en',
+    });
+    const refused = await member.post(`${API}/create`, { rota_robots_id: robot, name: 'No' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('rota_robots_id');
+    expect((await member.post(`${API}/show`, { id: hidden.rota_triggers_id })).status).toBe(404);
+    const made = await member.post(`${API}/create`, {
+      rota_robots_id: seen.body.data.rota_robots_id,
+      name: 'Mine',
+    });
+    expect(made.status).toBe(201);
+    const listed = await member.post(`${API}/index`, {});
+    expect(listed.body.data.map((x: any) => x.name)).toEqual(['Mine']);
   });
 
   it('renames and deletes; a deleted trigger’s token stops working', async () => {

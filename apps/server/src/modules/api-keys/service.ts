@@ -140,8 +140,13 @@ export class ApiKeyService {
     return {
       apiKey: { id: row.user_api_keys_id, name: row.name },
       // The key's client stands for the selected one: what the user selects in the console
-      // does not move a key.
-      user: { ...row.user, rota_clients_id_selected: row.rota_clients_id },
+      // does not move a key. A key never carries platform administration (clients, access
+      // requests): that is not a permission it could be narrowed by.
+      user: {
+        ...row.user,
+        rota_clients_id_selected: row.rota_clients_id,
+        is_platform_admin: false,
+      },
       clientId: row.rota_clients_id,
       teamRobotIds: row.team_robot_ids?.map(Number) ?? null,
       permissions: granted ? held.filter((p) => granted.includes(p)) : held,
