@@ -315,5 +315,15 @@ describe('run triggers', () => {
     const deleted = await admin.post(`${API}/delete`, { id: trigger.rota_triggers_id });
     expect(deleted.status).toBe(202);
     expect((await fire(trigger.token)).status).toBe(401);
+
+    // A deleted robot takes its triggers along.
+    const doomed = await admin.post('/api/rota/robot/api/v1/create', {
+      name: 'Doomed robot',
+      executor: 'node main.js',
+    });
+    const id = doomed.body.data.rota_robots_id;
+    const made = await admin.post(`${API}/create`, { rota_robots_id: id, name: 'Orphan' });
+    expect((await admin.post('/api/rota/robot/api/v1/delete', { id })).status).toBe(202);
+    expect((await fire(made.body.data.token)).status).toBe(401);
   });
 });
