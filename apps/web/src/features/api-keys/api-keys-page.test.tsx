@@ -137,6 +137,15 @@ describe('/apikey', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('switch', { name: 'Todas as chaves deste cliente' })).toBeNull();
   });
 
+  it('is reached from the user menu', async () => {
+    const { user } = await openKeys(HELD, { lang: 'en' });
+    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    expect(await screen.findByRole('link', { name: 'API keys' })).toHaveAttribute(
+      'href',
+      '/apikey',
+    );
+  });
+
   it('creates a key with some of the user’s permissions and shows it once', async () => {
     const { user, calls } = await openKeys();
     await user.click(await screen.findByRole('button', { name: 'Nova chave de API' }));

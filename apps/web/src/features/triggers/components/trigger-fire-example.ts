@@ -1,6 +1,7 @@
 /**
  * A ready-to-run fire of a trigger: its token as Bearer, an Idempotency-Key (a repeat within 24 h
- * answers the first result instead of queuing again) and one task.
+ * answers the first result instead of queuing again) and one task. Its `data` is left empty: keys
+ * must be the robot's fields.
  */
 export function triggerFireExample(token: string, origin: string = window.location.origin): string {
   return [
@@ -8,6 +9,6 @@ export function triggerFireExample(token: string, origin: string = window.locati
     `  -H "Authorization: Bearer ${token}" \\`,
     `  -H "Idempotency-Key: order-1234" \\`,
     `  -H 'content-type: application/json' \\`,
-    `  -d '{"tasks":[{"label":"Order 1234","data":{"order":1234}}]}'`,
+    `  -d '{"tasks":[{"label":"Order 1234","data":{}}]}'`,
   ].join('\n');
 }
