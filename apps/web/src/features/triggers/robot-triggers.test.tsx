@@ -180,7 +180,7 @@ describe('a robot’s triggers', { timeout: 30_000 }, () => {
       name: 'Token of the trigger “Central de serviços”',
     });
     expect(within(reveal).getByRole('textbox', { name: 'Token' })).toHaveValue(ROTATED);
-    expect(within(reveal).getByText(/won't be shown again/)).toBeInTheDocument();
+    expect(within(reveal).getByText(/rotate the token to get a new one/)).toBeInTheDocument();
   });
 
   it('revokes and deletes a trigger', async () => {

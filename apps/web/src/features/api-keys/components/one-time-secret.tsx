@@ -45,6 +45,8 @@ type OneTimeSecretModalProps = {
   /** What the secret is ("API key", "Token"), the input's label. */
   label: string;
   secret: string;
+  /** Why it must be copied now and what to do if it is lost (a key is revoked, a token rotated). */
+  warning: string;
   /** A ready-to-run example that uses the secret. */
   example: string;
   exampleHint?: string;
@@ -61,6 +63,7 @@ export function OneTimeSecretModal({
   title,
   label,
   secret,
+  warning,
   example,
   exampleHint,
 }: OneTimeSecretModalProps) {
@@ -84,7 +87,7 @@ export function OneTimeSecretModal({
           icon={<IconAlertTriangle size={18} aria-hidden />}
           title={t('secret.warningTitle')}
         >
-          {t('secret.warning')}
+          {warning}
         </Alert>
         <TextInput
           label={label}

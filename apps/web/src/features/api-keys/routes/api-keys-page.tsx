@@ -197,6 +197,7 @@ export default function ApiKeysPage() {
         title={t('secret.title', { name: revealed?.name ?? '' })}
         label={t('secret.label')}
         secret={revealed?.key ?? ''}
+        warning={t('secret.warning')}
         example={apiKeyExample(revealed?.key ?? '')}
         exampleHint={t('secret.exampleHint')}
       />

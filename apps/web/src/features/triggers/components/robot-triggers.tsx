@@ -194,6 +194,7 @@ export function RobotTriggers({ robot }: { robot: Robot }) {
         title={t('token.title', { name: revealed?.name ?? '' })}
         label={t('token.label')}
         secret={revealed?.token ?? ''}
+        warning={t('token.warning')}
         example={triggerFireExample(revealed?.token ?? '')}
         exampleHint={t('token.exampleHint')}
       />
