@@ -13,6 +13,10 @@ import calendarsEn from '../src/features/calendars/locales/en.json';
 import calendarsPt from '../src/features/calendars/locales/pt.json';
 import alertsEn from '../src/features/alerts/locales/en.json';
 import alertsPt from '../src/features/alerts/locales/pt.json';
+import apiKeysEn from '../src/features/api-keys/locales/en.json';
+import apiKeysPt from '../src/features/api-keys/locales/pt.json';
+import triggersEn from '../src/features/triggers/locales/en.json';
+import triggersPt from '../src/features/triggers/locales/pt.json';
 import en from '../src/locales/en.json';
 import pt from '../src/locales/pt.json';
 
@@ -34,6 +38,8 @@ describe.each([
   ['live', livePt, liveEn],
   ['calendars', calendarsPt, calendarsEn],
   ['alerts', alertsPt, alertsEn],
+  ['apiKeys', apiKeysPt, apiKeysEn],
+  ['triggers', triggersPt, triggersEn],
   ['common', pt.common, en.common],
 ])('the %s strings', (_name, ptTree, enTree) => {
   const flatPt = flatten(ptTree);

@@ -6,8 +6,6 @@ import type { ApiKey, ApiKeyWithSecret, Language } from '@rota/contract';
 import type { MockCall, MockReply } from '../../../test/http-mock';
 import { callsTo, listOf, openPage, openRowAction } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
-import en from './locales/en.json';
-import pt from './locales/pt.json';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -90,20 +88,6 @@ beforeEach(async () => {
 
 afterEach(() => {
   vi.useRealTimers();
-});
-
-function flatKeys(tree: object, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    value && typeof value === 'object'
-      ? flatKeys(value as object, `${prefix}${key}.`)
-      : [`${prefix}${key}`],
-  );
-}
-
-describe('the API keys strings', () => {
-  it('have the same keys in pt and en', () => {
-    expect(flatKeys(pt).sort()).toEqual(flatKeys(en).sort());
-  });
 });
 
 describe('/apikey', { timeout: 30_000 }, () => {

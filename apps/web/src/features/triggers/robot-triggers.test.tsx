@@ -7,8 +7,6 @@ import { makeRobot, makeRobotField } from '../../../test/fixtures';
 import { page, type MockCall, type MockReply } from '../../../test/http-mock';
 import { callsTo, openPage, openRowAction } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
-import en from './locales/en.json';
-import pt from './locales/pt.json';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const TOKEN = 'rota_trg_T0k3nShownOnlyOnce';
@@ -92,20 +90,6 @@ beforeEach(async () => {
 
 afterEach(() => {
   vi.useRealTimers();
-});
-
-function flatKeys(tree: object, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    value && typeof value === 'object'
-      ? flatKeys(value as object, `${prefix}${key}.`)
-      : [`${prefix}${key}`],
-  );
-}
-
-describe('the triggers strings', () => {
-  it('have the same keys in pt and en', () => {
-    expect(flatKeys(pt).sort()).toEqual(flatKeys(en).sort());
-  });
 });
 
 describe('a robot’s triggers', { timeout: 30_000 }, () => {

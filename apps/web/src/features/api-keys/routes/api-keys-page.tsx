@@ -12,11 +12,9 @@ import {
 } from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
-import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useNow } from '../../../lib/use-now';
-import { relativeTime } from '../../agents';
 import { useCan, useCurrentUser } from '../../auth';
 import { API_KEY_SORTS, apiKeysQueryOptions } from '../api/list-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
@@ -24,6 +22,7 @@ import { ApiKeyFormDrawer } from '../components/api-key-form-drawer';
 import { ApiKeyStatusBadge, apiKeyStatus } from '../components/api-key-status';
 import { OneTimeSecretModal } from '../components/one-time-secret';
 import { PermissionBadges } from '../components/permission-badges';
+import { TimeAgo } from '../components/time-ago';
 import { useApiKeysTranslation } from '../i18n';
 
 /** What a new key can do first: list the robots, the example the issue gives. */
@@ -42,7 +41,6 @@ export function apiKeyExample(key: string, origin: string = window.location.orig
 export default function ApiKeysPage() {
   const t = useApiKeysTranslation();
   const can = useCan();
-  const format = useFormat();
   const now = useNow(30_000);
   const { data: me } = useCurrentUser();
   const list = useListState({
@@ -114,22 +112,9 @@ export default function ApiKeysPage() {
       key: 'last_used_at',
       header: t('columns.lastUsed'),
       sort: 'last_used_at',
-      render: (key) =>
-        key.last_used_at ? (
-          <Text
-            component="time"
-            dateTime={key.last_used_at}
-            size="sm"
-            title={format.dateTime(key.last_used_at)}
-            style={{ whiteSpace: 'nowrap' }}
-          >
-            {relativeTime(key.last_used_at, format.lang, now)}
-          </Text>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {t('columns.neverUsed')}
-          </Text>
-        ),
+      render: (key) => (
+        <TimeAgo value={key.last_used_at} now={now} empty={t('columns.neverUsed')} />
+      ),
     },
     {
       key: 'status',

@@ -11,12 +11,10 @@ import {
   type RowAction,
   useStandardRowActions,
 } from '../../../components/data-table';
-import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useNow } from '../../../lib/use-now';
-import { relativeTime } from '../../agents';
-import { OneTimeSecretModal } from '../../api-keys';
+import { OneTimeSecretModal, TimeAgo } from '../../api-keys';
 import { useCan } from '../../auth';
 import { useDeleteTrigger } from '../api/delete-trigger';
 import { TRIGGER_SORTS, triggersQueryOptions } from '../api/list-triggers';
@@ -35,7 +33,6 @@ const STATUS_COLORS = { active: 'teal', revoked: 'red' } as const;
 export function RobotTriggers({ robot }: { robot: Robot }) {
   const t = useTriggersTranslation();
   const can = useCan();
-  const format = useFormat();
   const now = useNow(30_000);
   const list = useListState({
     sorts: TRIGGER_SORTS,
@@ -85,22 +82,9 @@ export function RobotTriggers({ robot }: { robot: Robot }) {
     {
       key: 'last_fired_at',
       header: t('columns.lastFired'),
-      render: (trigger) =>
-        trigger.last_fired_at ? (
-          <Text
-            component="time"
-            dateTime={trigger.last_fired_at}
-            size="sm"
-            title={format.dateTime(trigger.last_fired_at)}
-            style={{ whiteSpace: 'nowrap' }}
-          >
-            {relativeTime(trigger.last_fired_at, format.lang, now)}
-          </Text>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {t('columns.neverFired')}
-          </Text>
-        ),
+      render: (trigger) => (
+        <TimeAgo value={trigger.last_fired_at} now={now} empty={t('columns.neverFired')} />
+      ),
     },
     {
       key: 'status',
