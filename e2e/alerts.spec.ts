@@ -14,7 +14,7 @@ import { sessionToken, signIn } from './fixtures/helpers';
  * a reload. With SHOTS_DIR set, screenshots of the page, form, log and bell (pt, en; wide, 390 px).
  */
 
-const ROBOT = 'Robô que falha';
+const ROBOT = 'Boletos';
 const ALERT = 'Falhas no webhook';
 const SECRET = 'e2e-secret-0123456789abcdef';
 const SHOTS_DIR = process.env.SHOTS_DIR;
@@ -61,8 +61,14 @@ async function call(page: Page, method: 'post' | 'put', url: string, data: unkno
 }
 
 async function shot(page: Page, name: string) {
-  if (SHOTS_DIR)
-    await page.screenshot({ path: `${SHOTS_DIR}/alerts-${name}.png`, fullPage: false });
+  if (!SHOTS_DIR) return;
+  // Drawers slide and popovers fade in: wait until nothing moves.
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length),
+    )
+    .toBe(0);
+  await page.screenshot({ path: `${SHOTS_DIR}/alerts-${name}.png` });
 }
 
 test('a webhook alert: the robot fails, the receiver gets it signed, the log and the bell show it', async ({
@@ -127,7 +133,10 @@ test('a webhook alert: the robot fails, the receiver gets it signed, the log and
   const row = page.getByRole('row').filter({ hasText: ALERT });
   await expect(row.getByText('Erro de aplicação')).toBeVisible();
   await expect(row.getByText(ROBOT)).toBeVisible();
-  // Nothing unread yet.
+  // Whatever earlier tests left in the bell is read now: opening it marks it.
+  await page.getByRole('button', { name: /^Alertas(, \d+ não lidos?)?$/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Últimos alertas' })).toBeVisible();
+  await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Alertas', exact: true })).toBeVisible();
 
   // The robot fails on a real agent.
@@ -157,6 +166,7 @@ test('a webhook alert: the robot fails, the receiver gets it signed, the log and
     // The bell counts it without a reload.
     const bell = page.getByRole('button', { name: /^Alertas, \d+ não lidos?$/ });
     await expect(bell).toBeVisible({ timeout: 30_000 });
+    await shot(page, 'bell-count-wide-pt');
 
     // The rule's log shows the delivery (refetched every 5 s while open).
     await page.getByRole('button', { name: `Ações de ${ALERT}` }).click();
@@ -191,7 +201,11 @@ test('screenshots of the alerts page, form, log and bell (with SHOTS_DIR)', asyn
   test.skip(!SHOTS_DIR, 'set SHOTS_DIR to take the screenshots');
   test.setTimeout(120_000);
   await signIn(page, USERS.admin);
-  const sizes = { wide: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
+  const sizes = {
+    wide: { width: 1440, height: 900 },
+    phone: { width: 390, height: 844 },
+    narrow: { width: 360, height: 740 },
+  };
   for (const lang of ['pt', 'en'] as const) {
     await page.evaluate((value) => localStorage.setItem('lang', value), lang);
     for (const [size, viewport] of Object.entries(sizes)) {

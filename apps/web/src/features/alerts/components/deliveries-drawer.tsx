@@ -74,7 +74,7 @@ function DeliveryRows({ rows, now }: { rows: AlertDelivery[]; now: number }) {
   const t = useAlertsTranslation();
   const format = useFormat();
   return (
-    <Table.ScrollContainer minWidth={820}>
+    <Table.ScrollContainer minWidth={760}>
       <Table striped verticalSpacing="xs" aria-label={t('deliveries.label')}>
         <Table.Thead>
           <Table.Tr>
@@ -242,7 +242,7 @@ export function DeliveriesDrawer({ opened, onClose, alert, canTest }: Deliveries
       opened={opened}
       onClose={onClose}
       position="right"
-      size={phone ? '100%' : 'xl'}
+      size={phone ? '100%' : 'min(72rem, 92vw)'}
       title={t('deliveries.title', { name: alert?.name ?? '' })}
     >
       <Stack gap="sm">
