@@ -71,7 +71,7 @@ describe('/parameter', { timeout: 20_000 }, () => {
     expect(within(rows[2]!).getByText('••••••••')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Senha')).toBeInTheDocument();
     expect(document.body).not.toHaveTextContent('segredo-que-vazou');
-    expect(callsTo(calls, '/index')[0]?.body).toEqual({
+    expect(callsTo(calls, '/parameter/api/v1/index')[0]?.body).toEqual({
       page: 1,
       per_page: 20,
       sort: 'name',

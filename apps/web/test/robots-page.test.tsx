@@ -45,7 +45,8 @@ async function openRobots(
   return { ...view, calls };
 }
 
-const indexCalls = (calls: MockCall[]) => calls.filter((c) => c.url.endsWith('/index'));
+const indexCalls = (calls: MockCall[]) =>
+  calls.filter((c) => c.url.endsWith('/robot/api/v1/index'));
 
 beforeEach(async () => {
   await resetEnvironment('pt');

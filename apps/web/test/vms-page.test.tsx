@@ -103,7 +103,7 @@ describe('/vm', { timeout: 20_000 }, () => {
     ).toHaveAttribute('href', '/node?rota_vms_id=1');
     expect(within(rows[1]!).getByText('Ativa')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Inativa')).toBeInTheDocument();
-    expect(callsTo(calls, '/index')[0]?.body).toEqual({
+    expect(callsTo(calls, '/vm/api/v1/index')[0]?.body).toEqual({
       page: 1,
       per_page: 20,
       sort: 'name',
@@ -202,7 +202,7 @@ describe('/vm', { timeout: 20_000 }, () => {
   it('sends the connectivity filter from the URL', async () => {
     const { calls } = await openVms(ALL, { path: '/vm?connectivity=inactive&sort=hostname' });
     await screen.findByRole('table', { name: 'Máquinas virtuais' });
-    expect(callsTo(calls, '/index')[0]?.body).toEqual({
+    expect(callsTo(calls, '/vm/api/v1/index')[0]?.body).toEqual({
       page: 1,
       per_page: 20,
       sort: 'hostname',
