@@ -201,6 +201,12 @@ test('screenshots of the alerts page, form, log and bell (with SHOTS_DIR)', asyn
   test.skip(!SHOTS_DIR, 'set SHOTS_DIR to take the screenshots');
   test.setTimeout(120_000);
   await signIn(page, USERS.admin);
+  // A second client, so the header also holds the client selector beside the bell.
+  const client = await page.request.post('/api/rota/client/api/v1/create', {
+    headers: { authorization: `Bearer ${await sessionToken(page)}` },
+    data: { name: 'Filial Norte' },
+  });
+  expect(client.status(), await client.text()).toBe(201);
   const sizes = {
     wide: { width: 1440, height: 900 },
     phone: { width: 390, height: 844 },
@@ -218,6 +224,11 @@ test('screenshots of the alerts page, form, log and bell (with SHOTS_DIR)', asyn
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow, `${size} ${lang} scrolls sideways`).toBeLessThanOrEqual(0);
+      const header = await page.evaluate(() => {
+        const element = document.querySelector('header')!;
+        return element.scrollWidth - element.clientWidth;
+      });
+      expect(header, `${size} ${lang}: the header overflows`).toBeLessThanOrEqual(0);
       await shot(page, `page-${size}-${lang}`);
       await page
         .getByRole('button', { name: new RegExp(`^(Ações de|Actions for) ${ALERT}$`) })
