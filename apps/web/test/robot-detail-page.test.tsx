@@ -58,6 +58,8 @@ async function openRobot(
     }
     if (url.endsWith('/robot/version/api/v1/show')) return { status: 200, body: { data: current } };
     if (url.endsWith('/task/api/v1/index')) return { status: 200, body: page([makeTask()]) };
+    // The triggers section of the overview (issue 15).
+    if (url.endsWith('/trigger/api/v1/index')) return { status: 200, body: page([]) };
     throw new Error(`unexpected ${url}`);
   });
   const view = renderWithRouter({ path });

@@ -26,6 +26,8 @@ async function openRobot(
       return { status: 200, body: listOf([makeRobotField()]) };
     }
     if (url.endsWith('/vm/api/v1/index')) return { status: 200, body: listOf([makeVm()]) };
+    // The robot page's triggers section (issue 15).
+    if (url.endsWith('/trigger/api/v1/index')) return { status: 200, body: listOf([]) };
     if (url.endsWith('/activity/api/v1/index')) {
       return { status: 200, body: listOf([makeExecution(), makeExecution({ execution_id: 41 })]) };
     }

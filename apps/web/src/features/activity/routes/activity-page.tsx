@@ -122,7 +122,8 @@ export default function ActivityPage() {
             {execution.rota_robots_name}
           </Anchor>
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {execution.rota_schedulings_name ?? t('list.manual')}
+            {execution.rota_schedulings_name ??
+              (execution.trigger === 'api' ? t('trigger.api') : t('list.manual'))}
           </Text>
         </Stack>
       ),

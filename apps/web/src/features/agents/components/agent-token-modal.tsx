@@ -1,43 +1,13 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CopyIcon } from '../../../components/copy-icon';
 import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useAgentsTranslation } from '../i18n';
 
 /** The command that starts an agent on its VM, pointed at this console's server. */
 export function agentStartCommand(token: string, origin: string = window.location.origin): string {
   return `npm run agent -- --server ${origin} --token ${token}`;
-}
-
-function CopyIcon({ value, label, copied }: { value: string; label: string; copied: string }) {
-  return (
-    <CopyButton value={value} timeout={2000}>
-      {({ copied: done, copy }) => (
-        <Tooltip label={done ? copied : label} withArrow position="left">
-          <ActionIcon
-            variant="subtle"
-            color={done ? 'teal' : 'gray'}
-            onClick={copy}
-            aria-label={label}
-          >
-            {done ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-          </ActionIcon>
-        </Tooltip>
-      )}
-    </CopyButton>
-  );
 }
 
 export type RevealedToken = { name: string; token: string };

@@ -1,40 +1,9 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CopyIcon } from '../../../components/copy-icon';
 import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useApiKeysTranslation } from '../i18n';
-
-function CopyIcon({ value, label }: { value: string; label: string }) {
-  const t = useApiKeysTranslation();
-  return (
-    <CopyButton value={value} timeout={2000}>
-      {({ copied, copy }) => (
-        <Tooltip label={copied ? t('secret.copied') : label} withArrow position="left">
-          <ActionIcon
-            variant="subtle"
-            color={copied ? 'teal' : 'gray'}
-            onClick={copy}
-            aria-label={label}
-          >
-            {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-          </ActionIcon>
-        </Tooltip>
-      )}
-    </CopyButton>
-  );
-}
 
 type OneTimeSecretModalProps = {
   opened: boolean;
@@ -96,7 +65,13 @@ export function OneTimeSecretModal({
           styles={MONOSPACE_INPUT}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
-          rightSection={<CopyIcon value={secret} label={t('secret.copy', { label })} />}
+          rightSection={
+            <CopyIcon
+              value={secret}
+              label={t('secret.copy', { label })}
+              copied={t('secret.copied')}
+            />
+          }
           rightSectionPointerEvents="all"
         />
         <Stack gap={4}>
@@ -104,7 +79,7 @@ export function OneTimeSecretModal({
             <Text size="sm" fw={500}>
               {t('secret.example')}
             </Text>
-            <CopyIcon value={example} label={t('secret.copyExample')} />
+            <CopyIcon value={example} label={t('secret.copyExample')} copied={t('secret.copied')} />
           </Group>
           <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {example}
