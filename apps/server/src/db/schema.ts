@@ -13,7 +13,7 @@
  *   robots: rotaRobots
  *   robot-versions: rotaRobotVersions
  *   robot-fields: rotaRobotFields
- *   tasks: rotaTasks
+ *   tasks: rotaTasks, rotaTaskHistory
  *   vms: rotaVms
  *   agents: rotaNodes
  *   schedulings: rotaSchedulings, rotaSchedulingVms
@@ -86,6 +86,9 @@ export const users = pgTable(
     avatar: text('avatar'),
     password_change_required: boolean('password_change_required').notNull().default(false),
     /** Platform administrators manage clients (issue 5); the seeded admin is one. */
+    /** The console's language and colour scheme, kept so they follow the user (issue 16). */
+    language: text('language'),
+    color_scheme: text('color_scheme'),
     is_platform_admin: boolean('is_platform_admin').notNull().default(false),
     rota_clients_id_selected: integer('rota_clients_id_selected').references(
       () => rotaClients.rota_clients_id,
@@ -432,6 +435,11 @@ export const rotaNodes = pgTable(
       .notNull()
       .references(() => rotaVms.rota_vms_id, { onDelete: 'restrict' }),
     token_hash: text('token_hash').notNull(),
+    /**
+     * The token a "generate new token" replaced: still good for the runs it had already claimed
+     * (heartbeats, logs, results), never for a new claim (issue 16).
+     */
+    retired_token_hash: text('retired_token_hash'),
     last_seen_at: timestamp('last_seen_at', { withTimezone: true }),
     version: text('version'),
     hostname: text('hostname'),
@@ -444,6 +452,9 @@ export const rotaNodes = pgTable(
   (t) => [
     uniqueIndex('rota_nodes_client_name_key').on(t.rota_clients_id, sql`lower(${t.name})`),
     uniqueIndex('rota_nodes_token_hash_key').on(t.token_hash),
+    uniqueIndex('rota_nodes_retired_token_hash_key')
+      .on(t.retired_token_hash)
+      .where(sql`${t.retired_token_hash} is not null`),
     index('rota_nodes_vm_idx').on(t.rota_vms_id),
     index('rota_nodes_client_name_idx').on(t.rota_clients_id, t.name),
     index('rota_nodes_client_last_seen_idx').on(t.rota_clients_id, t.last_seen_at),
@@ -618,6 +629,9 @@ export const rotaExecutions = pgTable(
     attempts: integer('attempts').notNull().default(0),
     exit_code: integer('exit_code'),
     message: text('message'),
+    /** `message` as a code of the run-message catalogue and its values, shown in the user's language. */
+    message_code: text('message_code'),
+    message_params: jsonb('message_params').$type<Record<string, string | number>>(),
     queued_at: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
     started_at: timestamp('started_at', { withTimezone: true }),
     ended_at: timestamp('ended_at', { withTimezone: true }),
@@ -681,6 +695,8 @@ export const rotaExecutionAttempts = pgTable(
     status: text('status').notNull().default('processing'),
     exit_code: integer('exit_code'),
     message: text('message'),
+    message_code: text('message_code'),
+    message_params: jsonb('message_params').$type<Record<string, string | number>>(),
     started_at: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     ended_at: timestamp('ended_at', { withTimezone: true }),
     /** The attempt's robot API token (its fencing credential): a stale one is told apart. */
@@ -715,6 +731,9 @@ export const rotaExecutionLogs = pgTable(
     seq: integer('seq').notNull(),
     stream: text('stream').notNull(),
     line: text('line').notNull(),
+    /** A system line as a code of the run-message catalogue and its values (issue 16). */
+    code: text('code'),
+    params: jsonb('params').$type<Record<string, string | number>>(),
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -1127,5 +1146,35 @@ export const userApiKeys = pgTable(
     uniqueIndex('user_api_keys_key_hash_key').on(t.key_hash),
     index('user_api_keys_user_idx').on(t.users_id, t.rota_clients_id),
     index('user_api_keys_client_idx').on(t.rota_clients_id),
+  ],
+);
+
+/**
+ * Each status a task went through and the execution that held it then (issue 16), written by a
+ * database trigger on every change of a task's status or holder (migration 0019).
+ */
+export const rotaTaskHistory = pgTable(
+  'rota_task_history',
+  {
+    rota_task_history_id: bigint('rota_task_history_id', { mode: 'number' })
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    rota_clients_id: tenant(),
+    rota_tasks_id: integer('rota_tasks_id')
+      .notNull()
+      .references(() => rotaTasks.rota_tasks_id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    /** The execution holding it, or the one that just let it go. */
+    rota_executions_id: integer('rota_executions_id').references(
+      () => rotaExecutions.rota_executions_id,
+      { onDelete: 'set null' },
+    ),
+    attempts: integer('attempts').notNull(),
+    business_error: text('business_error'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('rota_task_history_task_idx').on(t.rota_tasks_id, t.rota_task_history_id),
+    index('rota_task_history_execution_idx').on(t.rota_executions_id),
   ],
 );
