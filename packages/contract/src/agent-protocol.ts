@@ -10,6 +10,7 @@ import {
 import type { EXECUTION_STATUSES } from './executions.js';
 import { LOG_STREAMS } from './executions.js';
 import { msg } from './messages.js';
+import { runMessageCodeSchema, runMessageParamsSchema } from './run-messages.js';
 
 /**
  * The agent protocol, `/api/rota/agent/api/v1/`, spoken by `apps/agent` with
@@ -132,6 +133,9 @@ export const agentLogLineSchema = z.object({
   /** Longer lines are cut at 8,000 characters. */
   line: robotOutputSchema(100_000),
   at: timestampSchema,
+  /** A system line as a run-message code and values (run-messages.ts); older agents send none. */
+  code: runMessageCodeSchema,
+  params: runMessageParamsSchema,
 });
 export type AgentLogLine = z.infer<typeof agentLogLineSchema>;
 
@@ -178,6 +182,9 @@ export const agentFinishSchema = agentRunRefSchema.extend({
     .nullable(),
   /** The agent's own words about the run, often the robot's last output: NUL replaced. */
   message: robotOutputSchema(2000).nullable(),
+  /** `message` as a run-message code and values (run-messages.ts); older agents send none. */
+  code: runMessageCodeSchema,
+  params: runMessageParamsSchema,
   ended_at: timestampSchema.optional(),
 });
 export type AgentFinish = z.infer<typeof agentFinishSchema>;

@@ -10,6 +10,7 @@ import {
   PG_INT_MAX,
 } from './common.js';
 import { msg } from './messages.js';
+import { runMessageParamsSchema } from './run-messages.js';
 
 /** DESIGN §6: every run of a robot is an execution in one of these states. */
 export const EXECUTION_STATUSES = [
@@ -109,6 +110,9 @@ export const executionSchema = z.object({
   attempts: z.number().int(),
   exit_code: z.number().int().nullable(),
   message: z.string().nullable(),
+  /** `message` as a run-message code and values, to show in the user's language (issue 16). */
+  message_code: z.string().nullish(),
+  message_params: runMessageParamsSchema,
   queued_at: z.string(),
   start_date: z.string().nullable(),
   end_date: z.string().nullable(),
@@ -133,6 +137,8 @@ export const executionAttemptSchema = z.object({
   status: z.enum(EXECUTION_STATUSES),
   exit_code: z.number().int().nullable(),
   message: z.string().nullable(),
+  message_code: z.string().nullish(),
+  message_params: runMessageParamsSchema,
   start_date: z.string(),
   end_date: z.string().nullable(),
   /**
@@ -205,6 +211,9 @@ export const executionLogLineSchema = z.object({
   stream: z.enum(LOG_STREAMS),
   line: z.string(),
   at: z.string(),
+  /** A system line as a run-message code and values; absent: `line` is shown as is. */
+  code: z.string().nullish(),
+  params: runMessageParamsSchema,
 });
 export type ExecutionLogLine = z.infer<typeof executionLogLineSchema>;
 

@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './messages.js';
+export * from './run-messages.js';
 export * from './permissions.js';
 export * from './common.js';
 export * from './auth.js';
