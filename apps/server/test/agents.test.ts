@@ -92,7 +92,9 @@ describe('agents', () => {
     const { rota_nodes_id: id, token: old } = await createAgent(c.admin, 'Rotated', vmA);
     const rotated = await c.admin.post(`${B}/rotate_token`, { id });
     expect(rotated.status).toBe(200);
-    expect(rotated.body.message).toBe('A new token was issued; the old one no longer works');
+    expect(rotated.body.message).toBe(
+      'A new token was issued; the old one only finishes the runs its agent already started',
+    );
     const fresh = rotated.body.data.token as string;
     expect(fresh).not.toBe(old);
 

@@ -104,7 +104,8 @@ const en = {
   created: 'Created!',
   removed: 'Removed!',
   restored: 'Restored!',
-  token_rotated: 'A new token was issued; the old one no longer works',
+  token_rotated:
+    'A new token was issued; the old one only finishes the runs its agent already started',
   tasks_retried: 'Tasks queued again',
   tasks_removed: 'Tasks removed',
   // Engine (issue 4)
@@ -312,7 +313,8 @@ const pt: Record<MessageKey, string> = {
   created: 'Criado!',
   removed: 'Removido!',
   restored: 'Restaurado!',
-  token_rotated: 'Um novo token foi emitido; o anterior não funciona mais',
+  token_rotated:
+    'Um novo token foi emitido; o anterior só conclui as execuções que o agente já começou',
   tasks_retried: 'Tarefas enfileiradas novamente',
   tasks_removed: 'Tarefas removidas',
   robot_inactive: 'O robô está inativo; ative-o para executá-lo',

@@ -11,7 +11,13 @@ const n = rotaNodes;
 export type AgentIdentity = Pick<
   typeof rotaNodes.$inferSelect,
   'rota_nodes_id' | 'rota_clients_id' | 'rota_vms_id' | 'name'
->;
+> & {
+  /**
+   * The token was replaced ("Generate new token"): it still serves the runs the agent already
+   * holds (heartbeats, logs, results) but never says hello or claims again (issue 16).
+   */
+  retired: boolean;
+};
 
 export async function findAgentByTokenHash(
   db: Db,
@@ -23,9 +29,10 @@ export async function findAgentByTokenHash(
       rota_clients_id: n.rota_clients_id,
       rota_vms_id: n.rota_vms_id,
       name: n.name,
+      retired: sql<boolean>`${n.token_hash} <> ${tokenHash}`,
     })
     .from(n)
-    .where(eq(n.token_hash, tokenHash));
+    .where(or(eq(n.token_hash, tokenHash), eq(n.retired_token_hash, tokenHash)));
   return agent;
 }
 

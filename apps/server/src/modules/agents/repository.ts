@@ -126,3 +126,25 @@ export async function countAgents(db: Db, scope: TenantScope) {
     .where(scope.where(rotaNodes));
   return row ?? { active: 0, total: 0 };
 }
+
+/**
+ * A new token: the current one moves to `retired_token_hash` (replacing any older retired one),
+ * so the runs the agent already holds can finish with it (issue 16).
+ */
+export async function replaceAgentToken(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+  tokenHash: string,
+): Promise<boolean> {
+  const updated = await db
+    .update(rotaNodes)
+    .set({
+      retired_token_hash: sql`${rotaNodes.token_hash}`,
+      token_hash: tokenHash,
+      updated_at: sql`now()`,
+    })
+    .where(scope.where(rotaNodes, eq(rotaNodes.rota_nodes_id, id)))
+    .returning({ id: rotaNodes.rota_nodes_id });
+  return updated.length > 0;
+}

@@ -20,6 +20,7 @@ import {
   findAgent,
   insertAgent,
   listAgents,
+  replaceAgentToken,
   updateAgent,
   type AgentRow,
   countAgents,
@@ -117,14 +118,17 @@ export class AgentService {
     this.onIdentityChanged(id);
   }
 
-  /** A new token; the old one stops matching at once (its hash is overwritten). */
+  /**
+   * A new token. The old one is retired, not dropped: it keeps serving the runs the agent has
+   * already claimed (heartbeats, logs, results) so they finish, and never claims again.
+   */
   async rotateToken(scope: TenantScope, id: number, author: AuditAuthor): Promise<string> {
     const token = generateToken();
     await this.audit.recorded(
       author,
       auditOf.changed('agent', id, (tx) => this.showIn(tx, scope, id), 'rotate_token'),
       async (tx) => {
-        if (!(await updateAgent(tx, scope, id, { token_hash: hashToken(token) }))) throw notFound();
+        if (!(await replaceAgentToken(tx, scope, id, hashToken(token)))) throw notFound();
       },
     );
     this.onIdentityChanged(id);

@@ -37,6 +37,12 @@ function agentOf(request: FastifyRequest): AgentIdentity {
   return request.agent;
 }
 
+/**
+ * What a retired token may still call: everything about the runs its agent already holds,
+ * never `hello` or `claim` (a new claim with it is refused as with any unknown token).
+ */
+const RETIRED_TOKEN_MAY = ['/heartbeat', '/goodbye', '/logs', '/finish', '/package/:sha256'];
+
 /** /api/rota/agent/api/v1: what `apps/agent` speaks, authenticated by the agent token. */
 export const agentProtocolRoutes: FastifyPluginAsyncZod<{
   dispatch: DispatchService;
@@ -47,6 +53,10 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
     const token = bearerToken(request);
     if (!token) throw new AppError('unauthorized');
     request.agent = await dispatch.authenticate(token);
+    // A retired token ("Generate new token") only finishes what its agent already holds.
+    const route = request.routeOptions.url ?? '';
+    if (request.agent.retired && !RETIRED_TOKEN_MAY.some((path) => route.endsWith(path)))
+      throw new AppError('unauthorized');
   });
 
   app.post(
