@@ -56,4 +56,24 @@ describe('mailer', () => {
     expect(entry.mail).toMatchObject({ to: 'ana@example.com', subject: 'Hello' });
     expect(entry.msg).toContain('http://x/login/change-password?code=abc');
   });
+
+  it('prints a recovery link as one readable line without SMTP_URL (issue 16)', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const url = 'http://x/login/change-password?code=abc';
+    await createMailer({ smtpUrl: undefined, from: 'Rota <rota@test>', logger }).send({
+      to: 'ana@example.com',
+      subject: 'Recuperação de senha',
+      text: `Olá Ana,\n\nLink: ${url}\n`,
+      link: { what: 'Password recovery', url },
+    });
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry.msg).toBe(`Password recovery for ana@example.com: ${url}`);
+    expect(entry.link).toBe(url);
+    expect(entry.to).toBe('ana@example.com');
+    // No mail blob: nothing JSON-escaped around the link.
+    expect(entry.mail).toBeUndefined();
+    expect(lines[0]).not.toContain('\\n');
+  });
 });

@@ -120,6 +120,7 @@ export class RecoveryOutbox {
           to: user.email,
           subject: translateMessage(lang, 'mail_recover_subject'),
           text: translateMessage(lang, 'mail_recover_body', { name: user.name, link, code }),
+          link: { what: 'Password recovery', url: link },
         });
       }
       await this.remove(row);
