@@ -1,4 +1,12 @@
-import type { AgentLogBatch, AgentLogLine, AgentRunRef, LogStream } from '@rota/contract';
+import {
+  runMessageText,
+  type AgentLogBatch,
+  type AgentLogLine,
+  type AgentRunRef,
+  type LogStream,
+  type RunMessageCode,
+  type RunMessageParams,
+} from '@rota/contract';
 import { pause } from './backoff.js';
 import { errorMessage, type Logger } from './logger.js';
 import { MAX_LINE_CHARS } from './line-splitter.js';
@@ -7,6 +15,18 @@ import {
   ProtocolRejectedError,
   UnauthorizedError,
 } from './protocol-client.js';
+
+/** A line the agent itself writes, as a run-message code and values (contract run-messages.ts). */
+export interface RunMessage {
+  code: RunMessageCode;
+  params: RunMessageParams;
+}
+
+/** The English text stored beside a code, and the code itself. */
+export const runMessage = (code: RunMessageCode, params: RunMessageParams = {}) => ({
+  text: runMessageText(code, params),
+  message: { code, params } satisfies RunMessage,
+});
 
 interface LogShipperOptions {
   ref: AgentRunRef;
@@ -68,10 +88,12 @@ export class LogShipper {
     this.loop ??= this.run();
   }
 
-  push(stream: LogStream, text: string): void {
+  /** `message`: a system line's run-message code and values, shown in the user's language. */
+  push(stream: LogStream, text: string, message?: RunMessage): void {
     this.seq += 1;
     const line = text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text;
-    this.pending.push({ line: { seq: this.seq, stream, line, at: new Date().toISOString() } });
+    const at = new Date().toISOString();
+    this.pending.push({ line: { seq: this.seq, stream, line, at, ...message } });
     if (this.pending.length > this.maxPending) this.dropOldest();
   }
 
@@ -136,8 +158,10 @@ export class LogShipper {
       line: {
         seq: this.seq,
         stream: 'system',
-        line: `${count} log lines dropped: the server refused them (${why})`.slice(0, 1000),
+        line: runMessageText('lines_refused', { count, why }).slice(0, 1000),
         at: new Date().toISOString(),
+        code: 'lines_refused',
+        params: { count, why: why.slice(0, 500) },
       },
     });
   }
@@ -163,8 +187,10 @@ export class LogShipper {
       line: {
         seq: last.line.seq,
         stream: 'system',
-        line: `${dropped} log lines dropped: the server could not take them in time`,
+        line: runMessageText('lines_dropped', { count: dropped }),
         at: last.line.at,
+        code: 'lines_dropped',
+        params: { count: dropped },
       },
     });
   }

@@ -5,9 +5,11 @@ import {
   type AgentFinish,
   type AgentRunRef,
   type ClaimedRun,
+  type RunMessageCode,
+  type RunMessageParams,
 } from '@rota/contract';
 import { LineSplitter } from './line-splitter.js';
-import { LogShipper } from './log-shipper.js';
+import { LogShipper, runMessage } from './log-shipper.js';
 import { errorMessage, type Logger } from './logger.js';
 import type { PackageCache } from './package-cache.js';
 import {
@@ -35,10 +37,9 @@ export interface RunTimings {
   minuteMs: number;
 }
 
-function timeoutMessage(seconds: number): string {
-  return seconds % 60 === 0
-    ? `timed out after ${seconds / 60} minutes`
-    : `timed out after ${seconds} s`;
+/** A time limit's values: whole minutes as minutes ("1 minute", not "1 minutes"). */
+function limitParams(seconds: number): RunMessageParams {
+  return seconds % 60 === 0 && seconds > 0 ? { minutes: seconds / 60 } : { seconds };
 }
 
 export const DEFAULT_RUN_TIMINGS: RunTimings = {
@@ -64,7 +65,7 @@ interface RunContext {
 
 const MAX_MESSAGE_CHARS = 2_000;
 /** The result of a run the agent itself stopped because its lease could not be renewed. */
-export const LEASE_LOST_MESSAGE = 'lease lost: stopped by the agent';
+export const LEASE_LOST_MESSAGE = runMessage('lease_lost').text;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type ProcessOutcome =
@@ -123,7 +124,7 @@ export class ExecutionRun {
     }
     if (this.killReason === 'stop_requested' && !this.processEnded) {
       this.killReason = 'cancelled';
-      this.system('cancel requested: killing the process tree now');
+      this.system('cancel_requested');
       this.killTree(0);
       return;
     }
@@ -164,7 +165,7 @@ export class ExecutionRun {
     } catch (error) {
       if (this.killReason) return this.result(null, null);
       const message = errorMessage(error);
-      this.system(`run failed: ${message}`);
+      this.system('run_failed', { reason: message.slice(0, 2000) });
       return this.result(null, message);
     } finally {
       clearTimeout(timer);
@@ -179,7 +180,11 @@ export class ExecutionRun {
     if (pkg === null) return dir;
 
     if (!(await packages.has(pkg))) {
-      this.system(`downloading package ${pkg.version} (${pkg.size_bytes} bytes, ${pkg.format})`);
+      this.system('downloading_package', {
+        version: pkg.version,
+        size: pkg.size_bytes,
+        format: pkg.format,
+      });
     }
     const archive = await packages.get(pkg, this.abort.signal);
     if (this.killReason) return dir;
@@ -190,20 +195,19 @@ export class ExecutionRun {
       dir,
       workDir,
     });
-    this.system(
-      unpacked
-        ? `unpacked package ${pkg.version} into ${dir}`
-        : `package ${pkg.version} already unpacked in ${dir}`,
-    );
+    this.system(unpacked ? 'package_unpacked' : 'package_already_unpacked', {
+      version: pkg.version,
+      dir,
+    });
     return dir;
   }
 
   private async runProcess(dir: string): Promise<AgentFinish> {
     const info = await stat(dir).catch(() => null);
     if (!info?.isDirectory()) {
-      const message = `the working directory ${dir} does not exist`;
-      this.system(message);
-      return this.result(null, message);
+      const { text, message } = runMessage('workdir_missing', { dir });
+      this.system(message.code, message.params);
+      return this.result(null, text, message);
     }
     const { executor } = this.claimed.robot;
     const env: NodeJS.ProcessEnv = {
@@ -214,7 +218,7 @@ export class ExecutionRun {
     // The agent's own credential is not the robot's business.
     delete env.ROTA_AGENT_TOKEN;
 
-    this.system(`starting \`${executor}\` in ${dir}`);
+    this.system('starting', { executor, dir });
     const { execution_id, attempt } = this.ref;
     const marker = runMarker(this.context.workDir, execution_id, attempt);
     const markerAt = marker.indexOf('=');
@@ -280,69 +284,77 @@ export class ExecutionRun {
     stderr.end();
 
     if (outcome.kind === 'error') {
-      const message = `could not start \`${executor}\`: ${outcome.message}`;
-      this.system(message);
-      return this.result(null, message);
+      const reason = outcome.message.slice(0, 1000);
+      const { text, message } = runMessage('could_not_start', { executor, reason });
+      this.system(message.code, message.params);
+      return this.result(null, text, message);
     }
     const { code, signal } = outcome;
-    this.system(
-      code !== null ? `process exited with code ${code}` : `process ended by signal ${signal}`,
-    );
-    const fallback = code !== null ? `exit code ${code}` : `killed by signal ${signal}`;
-    return this.result(code, this.lastStderrLine ?? fallback);
+    const ended: RunMessageParams = code !== null ? { code } : { signal: String(signal) };
+    this.system('process_ended', ended);
+    // The robot's own last words are its text, shown as they are; else the exit status.
+    if (this.lastStderrLine !== null) return this.result(code, this.lastStderrLine);
+    const { text, message } = runMessage('exit_status', ended);
+    return this.result(code, text, message);
   }
 
-  /** The attempt's result; `errorMessage` is used when the outcome is an error. */
-  private result(code: number | null, errorText: string | null): AgentFinish {
+  /**
+   * The attempt's result; `errorText` is used when the outcome is an error, with its code and
+   * values when the agent wrote it (absent: the robot's own words, shown as they are).
+   */
+  private result(
+    code: number | null,
+    errorText: string | null,
+    errorMessage?: { code: RunMessageCode; params: RunMessageParams },
+  ): AgentFinish {
     const base = { ...this.ref, exit_code: code, ended_at: new Date().toISOString() };
-    const limit = (text: string) => text.slice(0, MAX_MESSAGE_CHARS);
+    const coded = (
+      status: AgentFinish['status'],
+      messageCode: RunMessageCode,
+      params: RunMessageParams = {},
+    ): AgentFinish => {
+      const { text, message } = runMessage(messageCode, params);
+      return { ...base, status, message: text, ...message };
+    };
     switch (this.killReason) {
       case 'timeout':
-        return {
-          ...base,
-          status: 'timeout',
-          message: timeoutMessage(this.claimed.timeout_seconds),
-        };
+        return coded('timeout', 'timed_out', limitParams(this.claimed.timeout_seconds));
       case 'cancelled':
-        return { ...base, status: 'cancelled', message: 'cancelled' };
+        return coded('cancelled', 'cancelled');
       case 'stop_requested':
-        return {
-          ...base,
-          status: 'cancelled',
-          message: this.killedAfterGrace ? `killed after ${this.stopGraceSeconds} s` : 'stopped',
-        };
+        return this.killedAfterGrace
+          ? coded('cancelled', 'killed_after_grace', { seconds: this.stopGraceSeconds })
+          : coded('cancelled', 'stopped');
       case 'stopped':
-        return { ...base, status: 'application_error', message: 'agent stopped' };
+        return coded('application_error', 'agent_stopped');
       case 'fenced':
-        return { ...base, status: 'application_error', message: LEASE_LOST_MESSAGE };
+        return coded('application_error', 'lease_lost');
       case null:
         break;
     }
     if (code === 0) return { ...base, status: 'success', message: null };
-    const message = limit(errorText ?? (code === null ? 'failed' : `exit code ${code}`));
-    if (code === BUSINESS_ERROR_EXIT_CODE) return { ...base, status: 'business_error', message };
-    return { ...base, status: 'application_error', message };
+    const status = code === BUSINESS_ERROR_EXIT_CODE ? 'business_error' : 'application_error';
+    if (errorText === null) {
+      return code === null ? coded(status, 'failed') : coded(status, 'exit_status', { code });
+    }
+    return { ...base, status, message: errorText.slice(0, MAX_MESSAGE_CHARS), ...errorMessage };
   }
 
   private requestKill(reason: KillReason): void {
     // A run that already ended keeps its real outcome.
     if (this.killReason !== null || this.settled || this.processEnded) return;
     this.killReason = reason;
-    const why = {
-      timeout: timeoutMessage(this.claimed.timeout_seconds),
-      cancelled: 'cancel requested',
-      stop_requested: `stop requested: SIGTERM, then the kill after ${this.stopGraceSeconds} s`,
-      stopped: 'the agent is stopping',
-      fenced: 'the server could not be reached to renew the lease',
-    }[reason];
     const pid = this.robotPid;
-    this.system(
-      pid === undefined
-        ? `${why}: stopping`
-        : reason === 'stop_requested'
-          ? why
-          : `${why}: killing the process tree`,
-    );
+    const line =
+      reason === 'stop_requested'
+        ? runMessage('stop_requested', { seconds: this.stopGraceSeconds })
+        : runMessage(pid === undefined ? 'kill_requested' : 'killing_tree', {
+            reason,
+            ...(reason === 'timeout' ? limitParams(this.claimed.timeout_seconds) : {}),
+          });
+    // The kill reason's own words (without ": stopping") abort a download in progress.
+    const why = line.text.replace(/: (stopping|killing the process tree)$/, '');
+    this.system(line.message.code, line.message.params);
     this.abort.abort(new Error(why));
     this.killTree(this.graceMsFor(reason));
   }
@@ -366,7 +378,7 @@ export class ExecutionRun {
       .then((killed) => {
         if (!graceful || !killed || this.killReason !== 'stop_requested') return;
         this.killedAfterGrace = true;
-        this.system(`the robot outlived its ${this.stopGraceSeconds} s grace: tree killed`);
+        this.system('grace_exceeded', { seconds: this.stopGraceSeconds });
       })
       .catch((error: unknown) =>
         this.context.logger.warn(`could not kill process tree ${pid}: ${errorMessage(error)}`),
@@ -384,7 +396,9 @@ export class ExecutionRun {
     }
   }
 
-  private system(line: string): void {
-    this.logs.push('system', line);
+  /** A line of the agent's own, in English for the API and as a code for the console. */
+  private system(code: RunMessageCode, params: RunMessageParams = {}): void {
+    const { text, message } = runMessage(code, params);
+    this.logs.push('system', text, message);
   }
 }

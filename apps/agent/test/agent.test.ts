@@ -271,6 +271,7 @@ describe('Agent', () => {
     expect(finishOf(22)[0]?.body).toMatchObject({
       status: 'application_error',
       message: 'agent stopped',
+      code: 'agent_stopped',
     });
     // No claim after the stop (a claim pending then was aborted, not answered).
     expect(server.requests.slice(seenBeforeStop).filter((r) => r.call === 'claim')).toEqual([]);
@@ -288,11 +289,23 @@ describe('Agent', () => {
     await running;
     expect(finishOf(31)[0]?.body).toMatchObject({
       status: 'timeout',
-      message: 'timed out after 1 minutes',
+      message: 'timed out after 1 minute',
+      code: 'timed_out',
+      params: { minutes: 1 },
     });
-    expect(linesOf(31).some((l) => l.stream === 'system' && l.line.startsWith('timed out'))).toBe(
-      true,
-    );
+    // The kill's system line carries its code, so the console says it in the user's language.
+    expect(
+      linesOf(31).some(
+        (l) =>
+          l.stream === 'system' &&
+          l.line.startsWith('timed out after 1 minute:') &&
+          l.code === 'killing_tree' &&
+          l.params?.reason === 'timeout',
+      ),
+    ).toBe(true);
+    expect(linesOf(31).find((l) => l.code === 'starting')?.params).toMatchObject({
+      executor: expect.any(String),
+    });
   });
 
   it('cancels a run the heartbeat names', async () => {

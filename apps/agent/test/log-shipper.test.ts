@@ -105,7 +105,7 @@ describe('LogShipper', () => {
     expect(lines[0]?.line).toBe('line 1');
     expect(lines.at(-1)?.line).toBe('line 1000');
     const notice = lines.find((l) => l.stream === 'system');
-    const dropped = Number(/^(\d+) log lines dropped/.exec(notice?.line ?? '')?.[1]);
+    const dropped = Number(/^(\d+) log lines? dropped/.exec(notice?.line ?? '')?.[1]);
     // Every line is either delivered or counted in the notice.
     expect(dropped + lines.length - 1).toBe(1000);
   });
@@ -131,7 +131,7 @@ describe('LogShipper', () => {
     // The run's log says what was lost, once.
     expect(batches.map((b) => b.lines[0]?.line)).toEqual([
       'two',
-      '1 log lines dropped: the server refused them (logs: the server answered 409 (superseded))',
+      '1 log line dropped: the server refused them (logs: the server answered 409 (superseded))',
     ]);
   });
 

@@ -140,6 +140,18 @@ export const RUN_MESSAGES = {
     en: (p) => `the robot outlived its ${p.seconds} s grace: tree killed`,
     pt: (p) => `o robô passou dos ${p.seconds} s de tolerância: árvore de processos encerrada`,
   },
+  lines_refused: {
+    en: (p) =>
+      `${count(p.count, 'log line', 'log lines')} dropped: the server refused them (${p.why})`,
+    pt: (p) =>
+      `${count(p.count, 'linha de log descartada', 'linhas de log descartadas')}: o servidor as recusou (${p.why})`,
+  },
+  lines_dropped: {
+    en: (p) =>
+      `${count(p.count, 'log line', 'log lines')} dropped: the server could not take them in time`,
+    pt: (p) =>
+      `${count(p.count, 'linha de log descartada', 'linhas de log descartadas')}: o servidor não as recebeu a tempo`,
+  },
 } satisfies Record<string, Record<Language, Template>>;
 
 export type RunMessageCode = keyof typeof RUN_MESSAGES;
