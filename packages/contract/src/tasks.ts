@@ -8,6 +8,7 @@ import {
   listQuerySchema,
   optionalTextSchema,
 } from './common.js';
+import { EXECUTION_STATUSES } from './executions.js';
 import { msg, type MessageKey } from './messages.js';
 import type { RobotFieldType } from './robots.js';
 
@@ -138,9 +139,36 @@ export const taskListQuerySchema = listQuerySchema.extend({
   rota_robots_id: idSchema.optional(),
   status: z.enum(TASK_STATUSES, { error: msg('invalid_value') }).optional(),
   sla_state: z.enum(TASK_SLA_STATES, { error: msg('invalid_value') }).optional(),
+  /** Tasks this execution held at some point (read from the tasks' history). */
+  rota_executions_id: idSchema.optional(),
   ...dateRangeFilterShape,
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
+
+/**
+ * One change of a task's status or holder (issue 16), oldest first. `rota_executions_id` is the
+ * run holding it, or the one that just let it go; `execution` is that run while it still exists.
+ */
+export const taskHistoryEntrySchema = z.object({
+  rota_task_history_id: z.number().int(),
+  status: z.enum(TASK_STATUSES),
+  at: z.string(),
+  attempts: z.number().int(),
+  business_error: z.string().nullable(),
+  rota_executions_id: z.number().int().nullable(),
+  execution: z
+    .object({
+      status: z.enum(EXECUTION_STATUSES),
+      rota_nodes_name: z.string().nullable(),
+      started_at: z.string().nullable(),
+      ended_at: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type TaskHistoryEntry = z.infer<typeof taskHistoryEntrySchema>;
+
+export const taskHistoryResponseSchema = z.object({ data: z.array(taskHistoryEntrySchema) });
+export type TaskHistoryResponse = z.infer<typeof taskHistoryResponseSchema>;
 
 /** `retry` and `delete_many` answer `{message, data: {count}}`: how many tasks they changed. */
 export const taskBulkResponseSchema = createdResponseSchema(z.object({ count: z.number().int() }));

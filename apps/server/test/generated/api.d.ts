@@ -998,6 +998,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/task/api/v1/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A task’s status and holder changes, oldest first, with the executions that held it */
+        post: operations["tasksHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/task/api/v1/retry": {
         parameters: {
             query?: never;
@@ -7254,6 +7271,7 @@ export interface operations {
                     status?: "pending" | "processing" | "success" | "business_error" | "application_error" | "expired";
                     /** @enum {string} */
                     sla_state?: "on_time" | "at_risk" | "breached" | "met" | "missed";
+                    rota_executions_id?: number;
                     startDate?: string;
                     endDate?: string;
                 };
@@ -7681,6 +7699,103 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    tasksHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_task_history_id: number;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "success" | "business_error" | "application_error" | "expired";
+                            at: string;
+                            attempts: number;
+                            business_error: string | null;
+                            rota_executions_id: number | null;
+                            execution: {
+                                /** @enum {string} */
+                                status: "queued" | "processing" | "success" | "business_error" | "application_error" | "timeout" | "cancelled";
+                                rota_nodes_name: string | null;
+                                started_at: string | null;
+                                ended_at: string | null;
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -11107,6 +11222,10 @@ export interface operations {
                             attempts: number;
                             exit_code: number | null;
                             message: string | null;
+                            message_code?: string | null;
+                            message_params?: {
+                                [key: string]: string | number;
+                            } | null;
                             queued_at: string;
                             start_date: string | null;
                             end_date: string | null;
@@ -11227,6 +11346,10 @@ export interface operations {
                             attempts: number;
                             exit_code: number | null;
                             message: string | null;
+                            message_code?: string | null;
+                            message_params?: {
+                                [key: string]: string | number;
+                            } | null;
                             queued_at: string;
                             start_date: string | null;
                             end_date: string | null;
@@ -11246,6 +11369,10 @@ export interface operations {
                                 status: "queued" | "processing" | "success" | "business_error" | "application_error" | "timeout" | "cancelled";
                                 exit_code: number | null;
                                 message: string | null;
+                                message_code?: string | null;
+                                message_params?: {
+                                    [key: string]: string | number;
+                                } | null;
                                 start_date: string;
                                 end_date: string | null;
                                 late_result: {
@@ -11351,6 +11478,10 @@ export interface operations {
                             stream: "stdout" | "stderr" | "system";
                             line: string;
                             at: string;
+                            code?: string | null;
+                            params?: {
+                                [key: string]: string | number;
+                            } | null;
                         }[];
                         meta: {
                             last_seq: number;
@@ -11749,6 +11880,7 @@ export interface operations {
             content: {
                 "application/json": {
                     search?: string;
+                    timeZone?: string;
                     /** @enum {string} */
                     status?: "queued" | "processing" | "success" | "business_error" | "application_error" | "timeout" | "cancelled";
                     rota_robots_id?: number;
@@ -15709,6 +15841,10 @@ export interface operations {
                         line: string;
                         /** Format: date-time */
                         at: string;
+                        code?: string | null;
+                        params?: {
+                            [key: string]: string | number;
+                        } | null;
                     }[];
                 };
             };
@@ -15800,6 +15936,10 @@ export interface operations {
                     status: "success" | "business_error" | "application_error" | "timeout" | "cancelled";
                     exit_code: number | null;
                     message: string | null;
+                    code?: string | null;
+                    params?: {
+                        [key: string]: string | number;
+                    } | null;
                     /** Format: date-time */
                     ended_at?: string;
                 };

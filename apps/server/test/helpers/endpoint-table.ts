@@ -194,6 +194,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.task }),
     foreign: 404,
   },
+  'POST /api/rota/task/api/v1/history': {
+    guard: 'ATIVIDADES.LIST',
+    body: (r) => ({ id: r.task }),
+    foreign: 404,
+  },
   'POST /api/rota/task/api/v1/create': {
     guard: 'ATIVIDADES.CREATE',
     body: (r) => ({ rota_robots_id: r.robot, expiration_date: '2099-01-01' }),

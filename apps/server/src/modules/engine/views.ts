@@ -12,3 +12,16 @@ export const executionRobots = qb
   })
   .from(rotaExecutions)
   .as('execution_robots');
+
+/** Read-only: an execution's status, agent and times, for pages of other modules (a task's history). */
+export const executionSummaries = qb
+  .select({
+    rota_executions_id: rotaExecutions.rota_executions_id,
+    rota_clients_id: rotaExecutions.rota_clients_id,
+    rota_nodes_id: rotaExecutions.rota_nodes_id,
+    status: rotaExecutions.status,
+    started_at: rotaExecutions.started_at,
+    ended_at: rotaExecutions.ended_at,
+  })
+  .from(rotaExecutions)
+  .as('execution_summaries');

@@ -1,7 +1,9 @@
 import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaTasks } from '../../db/schema.js';
+import { rotaTaskHistory, rotaTasks } from '../../db/schema.js';
+import { agentSummaries } from '../agents/views.js';
+import { executionSummaries } from '../engine/views.js';
 import { largestTaskRiskMinutes, robotSummaries, taskRetriesOf } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
@@ -9,6 +11,7 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import { withinDays } from '../../lib/date-range.js';
 
 const t = rotaTasks;
+const h = rotaTaskHistory;
 
 /** A task is open (may still meet or breach its deadline) while pending or processing. */
 const OPEN = ['pending', 'processing'];
@@ -102,6 +105,7 @@ export async function listTasks<R>(
     query.rota_robots_id === undefined ? undefined : eq(t.rota_robots_id, query.rota_robots_id),
     query.status === undefined ? undefined : eq(t.status, query.status),
     query.sla_state === undefined ? undefined : slaFilter(query.sla_state, now),
+    query.rota_executions_id === undefined ? undefined : heldBy(query.rota_executions_id),
     searchAny(query.search, [t.label]),
     ...withinDays(t.created_at, query),
   ];
@@ -129,6 +133,45 @@ export async function listTasks<R>(
     map,
   );
 }
+
+/** Tasks the execution held at some point: its rows of the history (rota_task_history_execution_idx). */
+function heldBy(executionId: number): SQL {
+  return inArray(
+    t.rota_tasks_id,
+    sql`(select ${h.rota_tasks_id} from ${h} where ${h.rota_executions_id} = ${executionId})`,
+  );
+}
+
+/**
+ * A task's history, oldest first, each row with the execution it names while that still exists
+ * (its agent's name too). The caller checked the task is the scope's.
+ */
+export function taskHistoryRows(db: Db, scope: TenantScope, taskId: number) {
+  const e = executionSummaries;
+  return db
+    .select({
+      rota_task_history_id: h.rota_task_history_id,
+      status: h.status,
+      at: h.at,
+      attempts: h.attempts,
+      business_error: h.business_error,
+      rota_executions_id: h.rota_executions_id,
+      execution_status: e.status,
+      rota_nodes_name: agentSummaries.name,
+      started_at: e.started_at,
+      ended_at: e.ended_at,
+    })
+    .from(h)
+    .leftJoin(
+      e,
+      and(eq(e.rota_executions_id, h.rota_executions_id), eq(e.rota_clients_id, h.rota_clients_id)),
+    )
+    .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
+    .where(scope.where(h, eq(h.rota_tasks_id, taskId)))
+    .orderBy(h.rota_task_history_id);
+}
+
+export type TaskHistoryRow = Awaited<ReturnType<typeof taskHistoryRows>>[number];
 
 export async function findTask(
   db: Db,

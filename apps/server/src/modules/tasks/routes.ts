@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  idBodySchema,
   idsBodySchema,
   taskBulkResponseSchema,
   taskCreateSchema,
+  taskHistoryResponseSchema,
   taskListQuerySchema,
   taskSchema,
   taskUpdateSchema,
@@ -36,6 +38,22 @@ export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (
       update: 'Change a task’s label, data, priority or expiration date',
     },
   });
+
+  app.post(
+    '/history',
+    {
+      config: { permissions: ['ATIVIDADES.LIST'] },
+      schema: {
+        tags,
+        security,
+        summary:
+          'A task’s status and holder changes, oldest first, with the executions that held it',
+        body: idBodySchema,
+        response: { 200: taskHistoryResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await tasks.history(scopeOf(request), request.body.id) }),
+  );
 
   app.post(
     '/retry',

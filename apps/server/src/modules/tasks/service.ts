@@ -8,6 +8,8 @@ import {
   type RobotFieldType,
   type Task,
   type TaskCreate,
+  type TaskHistoryEntry,
+  type ExecutionStatus,
   type TaskListQuery,
   type TaskSlaState,
   type TaskStatus,
@@ -36,6 +38,8 @@ import {
   markSlaTransitions,
   slaCountsPerRobot,
   takeNextTask,
+  taskHistoryRows,
+  type TaskHistoryRow,
 } from './repository.js';
 
 export const toTask = (row: TaskRow): Task => ({
@@ -55,6 +59,24 @@ export const toTask = (row: TaskRow): Task => ({
   finished_at: isoOrNull(row.finished_at),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
+});
+
+const toHistoryEntry = (row: TaskHistoryRow): TaskHistoryEntry => ({
+  rota_task_history_id: row.rota_task_history_id,
+  status: row.status as TaskStatus,
+  at: iso(row.at),
+  attempts: row.attempts,
+  business_error: row.business_error,
+  rota_executions_id: row.rota_executions_id,
+  execution:
+    row.execution_status === null
+      ? null
+      : {
+          status: row.execution_status as ExecutionStatus,
+          rota_nodes_name: row.rota_nodes_name,
+          started_at: isoOrNull(row.started_at),
+          ended_at: isoOrNull(row.ended_at),
+        },
 });
 
 /** One of the tasks `checkMany` checks: `create`'s fields but the robot and postponement. */
@@ -88,6 +110,13 @@ export class TaskService {
 
   show(scope: TenantScope, id: number): Promise<Task> {
     return this.showIn(this.db, scope, id);
+  }
+
+  /** The task's status and holder changes, oldest first; 404 as `show` for another's task. */
+  async history(scope: TenantScope, id: number): Promise<TaskHistoryEntry[]> {
+    await this.show(scope, id);
+    const rows = await taskHistoryRows(this.db, scope, id);
+    return rows.map(toHistoryEntry);
   }
 
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Task> {
