@@ -45,6 +45,8 @@ const columns = {
   attempts: e.attempts,
   exit_code: e.exit_code,
   message: e.message,
+  message_code: e.message_code,
+  message_params: e.message_params,
   queued_at: e.queued_at,
   start_date: e.started_at,
   end_date: e.ended_at,
@@ -185,6 +187,8 @@ export async function listAttempts(db: Db, scope: TenantScope, id: number) {
       status: a.status,
       exit_code: a.exit_code,
       message: a.message,
+      message_code: a.message_code,
+      message_params: a.message_params,
       start_date: a.started_at,
       end_date: a.ended_at,
       late_status: a.late_status,
@@ -206,6 +210,8 @@ const logColumns = {
   stream: rotaExecutionLogs.stream,
   line: rotaExecutionLogs.line,
   at: rotaExecutionLogs.at,
+  code: rotaExecutionLogs.code,
+  params: rotaExecutionLogs.params,
 };
 
 export async function listLogLines(

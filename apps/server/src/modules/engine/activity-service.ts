@@ -8,6 +8,7 @@ import {
   type ExecutionStatus,
   type ListResponse,
   type LogStream,
+  runMessageText,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
@@ -143,6 +144,8 @@ export class ActivityService {
       stream: l.stream as LogStream,
       line: l.line,
       at: iso(l.at),
+      code: l.code,
+      params: l.params,
     }));
     return { data, meta: { last_seq: data.at(-1)?.seq ?? query.after } };
   }
@@ -223,8 +226,9 @@ export class ActivityService {
     const who = author.user
       ? [author.user.name, author.user.last_name].filter((x) => x.trim() !== '').join(' ')
       : 'the system';
-    const message = `ended by ${who}`;
-    await this.dispatch.markFailed(scope.clientId, id, message, (tx) =>
+    const message = runMessageText('ended_by', { who });
+    const result = { message, code: 'ended_by', params: { who } };
+    await this.dispatch.markFailed(scope.clientId, id, result, (tx) =>
       this.audit.write(tx, author, {
         action: 'mark_failed',
         entity: 'execution',

@@ -1,7 +1,6 @@
 import {
   AGENT_PROTOCOL_BASE,
   ENGINE_TIMINGS,
-  translateMessage,
   type AgentFinish,
   type AgentGoodbye,
   type AgentHeartbeat,
@@ -38,6 +37,7 @@ import {
   releaseClaim,
   renewLeases,
   settleAbandoned,
+  type AttemptResult,
   type NewExecution,
   type Settled,
 } from './execution-repository.js';
@@ -203,7 +203,7 @@ export class DispatchService {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const left = await lockRunsLeftOn(tx, agent.rota_nodes_id, held);
-      const out = await settleAbandoned(tx, left, translateMessage('en', 'agent_stopped'));
+      const out = await settleAbandoned(tx, left, 'agent_stopped');
       await this.presence.signedOff(tx, agent.rota_nodes_id);
       return out;
     });
@@ -367,6 +367,9 @@ export class DispatchService {
           stream: l.stream,
           line: l.line.slice(0, MAX_LINE),
           at: new Date(l.at),
+          // Only a system line is the agent's own words; robots' output is never a code.
+          code: l.stream === 'system' ? (l.code ?? null) : null,
+          params: l.stream === 'system' ? (l.params ?? null) : null,
         })),
       );
       if (inserted.length > 0) {
@@ -472,7 +475,8 @@ export class DispatchService {
   async markFailed(
     clientId: number,
     id: number,
-    message: string,
+    /** The English text and its run-message code and values. */
+    message: Pick<AttemptResult, 'message' | 'code' | 'params'>,
     /** Writes the audit record in its transaction. */
     record: (tx: Db) => Promise<void>,
   ): Promise<void> {
@@ -487,7 +491,7 @@ export class DispatchService {
       const out = await settleAttempt(
         tx,
         { ...execution, retries: 0, cancel_requested_at: null },
-        { status: 'application_error', exit_code: null, message },
+        { status: 'application_error', exit_code: null, ...message },
       );
       await record(tx);
       return out;

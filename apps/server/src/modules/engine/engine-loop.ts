@@ -1,4 +1,3 @@
-import { translateMessage } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { AgentPresenceService } from '../agents/presence-service.js';
@@ -17,8 +16,6 @@ import type { EnginePublisher } from './live-events.js';
 
 const REAPER_KEY = 'reaper';
 const BATCH = 200;
-/** The message of a run its robot's `stall_action: kill` ended (issue 14). */
-export const STALLED_MESSAGE = 'stalled';
 
 export interface EngineLoopOptions {
   /** Milliseconds between two ticks; each instance ticks on its own. */
@@ -121,7 +118,7 @@ export class EngineLoop {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const expired = await lockExpiredLeases(tx, BATCH, this.dispatch.timings.reapMarginSeconds);
-      return settleAbandoned(tx, expired, translateMessage('en', 'agent_lost'));
+      return settleAbandoned(tx, expired, 'agent_lost');
     });
     for (const s of settled) this.dispatch.afterSettle(s);
     return settled.length;
@@ -144,7 +141,7 @@ export class EngineLoop {
         flagged.map((run) => run.rota_executions_id),
       );
       const killed = stalled.filter((run) => run.stall_action === 'kill');
-      const settled = await settleAbandoned(tx, killed, STALLED_MESSAGE);
+      const settled = await settleAbandoned(tx, killed, 'stalled');
       return { flagged, settled };
     });
     for (const run of flagged) {

@@ -1,6 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AgentFinish, ExecutionStatus, ExecutionTrigger } from '@rota/contract';
+import {
+  runMessageText,
+  type AgentFinish,
+  type ExecutionStatus,
+  type ExecutionTrigger,
+  type RunMessageCode,
+  type RunMessageParams,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema.js';
 import { packageSummaries } from '../robot-versions/views.js';
@@ -190,7 +197,17 @@ export async function lockExecution(
   return row;
 }
 
-export type AttemptResult = Pick<AgentFinish, 'status' | 'exit_code' | 'message'>;
+/** `code`/`params`: the message as a run-message code and values (absent: its text only). */
+export type AttemptResult = Pick<AgentFinish, 'status' | 'exit_code' | 'message'> & {
+  code?: string | null;
+  params?: RunMessageParams | null;
+};
+
+/** A result's code and values as stored, both null when it has no known code. */
+function codeOf(result: AttemptResult): { code: string | null; params: string | null } {
+  if (!result.code) return { code: null, params: null };
+  return { code: result.code, params: JSON.stringify(result.params ?? {}) };
+}
 
 /** What became of the execution after one attempt ended. */
 export type Settled = { execution: ExecutionRow; status: ExecutionStatus; requeued: boolean };
@@ -212,12 +229,15 @@ export async function settleAttempt(
   const retryable = attemptStatus === 'application_error' || attemptStatus === 'timeout';
   const requeued = retryable && execution.attempts <= execution.retries;
   const status: ExecutionStatus = requeued ? 'queued' : attemptStatus;
+  const coded = codeOf(result);
   // One statement: the attempt's end, the run's held tasks back to pending, the run's state.
   await tx.execute(
     sql`with ended_attempt as (
           update ${A}
              set ${col(A.status)} = ${attemptStatus}, ${col(A.exit_code)} = ${result.exit_code},
                  ${col(A.message)} = ${result.message}, ${col(A.ended_at)} = now(),
+                 ${col(A.message_code)} = ${coded.code},
+                 ${col(A.message_params)} = ${coded.params}::jsonb,
                  ${col(A.ended_by)} = 'server'
            where ${A.rota_executions_id} = ${execution.rota_executions_id}
              and ${A.attempt} = ${execution.attempts} and ${A.ended_at} is null
@@ -226,6 +246,8 @@ export async function settleAttempt(
         update ${E}
            set ${col(E.status)} = ${status}, ${col(E.exit_code)} = ${result.exit_code},
                ${col(E.message)} = ${result.message}, ${col(E.lease_expires_at)} = null,
+               ${col(E.message_code)} = ${coded.code},
+               ${col(E.message_params)} = ${coded.params}::jsonb,
                ${col(E.run_token_hash)} = null,
                ${col(E.ended_at)} = ${requeued ? sql`null` : sql`now()`}
          where ${E.rota_executions_id} = ${execution.rota_executions_id}`,
@@ -235,17 +257,25 @@ export async function settleAttempt(
 
 /**
  * Attempts whose agent is gone (lost, or stopped without them) end as application errors with
- * `message`, each settled as `settleAttempt` decides (retried while retries remain).
+ * the run message `code` (its English text kept in `message`), each settled as `settleAttempt`
+ * decides (retried while retries remain).
  */
 export async function settleAbandoned(
   tx: Db,
   executions: ExecutionRow[],
-  message: string,
+  code: RunMessageCode,
 ): Promise<Settled[]> {
   const settled: Settled[] = [];
+  const message = runMessageText(code);
   for (const execution of executions) {
     settled.push(
-      await settleAttempt(tx, execution, { status: 'application_error', exit_code: null, message }),
+      await settleAttempt(tx, execution, {
+        status: 'application_error',
+        exit_code: null,
+        message,
+        code,
+        params: {},
+      }),
     );
   }
   return settled;
@@ -317,6 +347,8 @@ const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
              set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
                                          else ${sql.placeholder('status')}::text end,
                  ${col(A.exit_code)} = ${sql.placeholder('exit_code')}, ${col(A.message)} = ${sql.placeholder('message')},
+                 ${col(A.message_code)} = ${sql.placeholder('code')}::text,
+                 ${col(A.message_params)} = ${sql.placeholder('params')}::jsonb,
                  ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
             from cur
            where ${A.rota_executions_id} = cur.id
@@ -333,6 +365,8 @@ const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
         update ${E}
            set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
                ${col(E.exit_code)} = ${sql.placeholder('exit_code')}, ${col(E.message)} = ${sql.placeholder('message')},
+               ${col(E.message_code)} = ${sql.placeholder('code')}::text,
+               ${col(E.message_params)} = ${sql.placeholder('params')}::jsonb,
                ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
                ${col(E.ended_at)} = case when d.requeued then null else now() end
           from decided d
@@ -359,6 +393,7 @@ export async function finishCurrentAttempt(
     status: result.status,
     exit_code: result.exit_code,
     message: result.message,
+    ...codeOf(result),
   });
   if (!row) return null;
   const { requeued, ...execution } = row;
@@ -579,7 +614,15 @@ export async function flagStalled(tx: Db, ids: number[]): Promise<void> {
 
 export type NewLogLine = Pick<
   typeof rotaExecutionLogs.$inferInsert,
-  'rota_clients_id' | 'rota_executions_id' | 'attempt' | 'seq' | 'stream' | 'line' | 'at'
+  | 'rota_clients_id'
+  | 'rota_executions_id'
+  | 'attempt'
+  | 'seq'
+  | 'stream'
+  | 'line'
+  | 'at'
+  | 'code'
+  | 'params'
 >;
 
 /** Stores lines once (a resent batch repeats its seqs); answers the ids of those new. */
