@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
 import { SESSION_COOKIE, type Language } from '@rota/contract';
-import { theme } from '../src/app/theme';
+import { cssVariablesResolver, theme } from '../src/app/theme';
 import { routes as appRoutes } from '../src/app/routes';
 import { changeLanguage } from '../src/lib/i18n';
 import { setNavigator } from '../src/lib/navigation';
@@ -43,7 +43,7 @@ export function renderWithRouter(options: RenderOptions = {}) {
   });
   const user = userEvent.setup();
   const view = render(
-    <MantineProvider theme={theme} env="test">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

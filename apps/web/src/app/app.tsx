@@ -5,7 +5,8 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { setNavigator } from '../lib/navigation';
 import { createQueryClient } from '../lib/query-client';
 import { routes } from './routes';
-import { theme } from './theme';
+import notificationClasses from './notifications.module.css';
+import { cssVariablesResolver, theme } from './theme';
 import '../lib/i18n';
 
 const queryClient = createQueryClient();
@@ -18,8 +19,12 @@ setNavigator((path) => {
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-right" limit={5} />
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+    >
+      <Notifications position="top-right" limit={5} classNames={notificationClasses} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -1,10 +1,62 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { readableShade } from './theme-contrast';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
+  // Filled buttons and badges: shade 8 carries white text at 4.5:1 (shade 6 is 4.32:1).
+  primaryShade: { light: 8, dark: 8 },
+  // Filled colours too light for white text (green, yellow, orange, teal…) get dark text; 0.183
+  // is the luminance where white text drops under 4.5:1.
+  autoContrast: true,
+  luminanceThreshold: 0.183,
   defaultRadius: 'md',
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
 });
+
+/**
+ * Text colours that reach WCAG AA (4.5:1) in both schemes, fixed once here instead of page by
+ * page (issue 16): dimmed text, links, errors, and every colour's text, outline and light-variant
+ * text, each checked against the backgrounds the console paints them on (body, striped and
+ * hovered rows, the light variant's own tint).
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
+  const { colors, primaryColor } = resolved;
+  const lightGrounds = [resolved.white, colors.gray[0], colors.gray[1]];
+  const darkGrounds = [colors.dark[7], colors.dark[6], colors.dark[8]];
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': readableShade(colors.gray, 6, lightGrounds, 'light'),
+    '--mantine-color-anchor': readableShade(colors[primaryColor]!, 6, lightGrounds, 'light'),
+    '--mantine-color-error': readableShade(
+      colors.red,
+      6,
+      [...lightGrounds, colors.red[0]],
+      'light',
+    ),
+    '--mantine-color-success': readableShade(colors.teal, 8, lightGrounds, 'light'),
+  };
+  const dark: Record<string, string> = {
+    '--mantine-color-dimmed': readableShade(colors.dark, 2, darkGrounds, 'dark'),
+    '--mantine-color-anchor': readableShade(colors[primaryColor]!, 4, darkGrounds, 'dark'),
+    '--mantine-color-error': readableShade(colors.red, 6, darkGrounds, 'dark'),
+    '--mantine-color-success': readableShade(colors.teal, 6, darkGrounds, 'dark'),
+  };
+  for (const [name, shades] of Object.entries(colors)) {
+    if (name === 'dark') continue;
+    const text = readableShade(shades, 6, lightGrounds, 'light');
+    light[`--mantine-color-${name}-text`] = text;
+    light[`--mantine-color-${name}-outline`] = text;
+    light[`--mantine-color-${name}-light-color`] = readableShade(
+      shades,
+      7,
+      [shades[1], shades[2]],
+      'light',
+    );
+    const darkText = readableShade(shades, 4, darkGrounds, 'dark');
+    dark[`--mantine-color-${name}-text`] = darkText;
+    dark[`--mantine-color-${name}-outline`] = darkText;
+  }
+  return { variables: {}, light, dark };
+};

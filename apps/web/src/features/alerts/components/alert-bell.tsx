@@ -162,15 +162,16 @@ export function AlertBell() {
       withinPortal
       trapFocus
     >
-      <Popover.Target>
-        <Indicator
-          label={count}
-          size={16}
-          color="red"
-          offset={4}
-          disabled={unread === 0}
-          styles={{ indicator: { fontSize: 10, fontWeight: 700, paddingInline: 4 } }}
-        >
+      {/* The target is the button itself: on the Indicator's div, aria-expanded is not allowed. */}
+      <Indicator
+        label={count}
+        size={16}
+        color="red"
+        offset={4}
+        disabled={unread === 0}
+        styles={{ indicator: { fontSize: 10, fontWeight: 700, paddingInline: 4 } }}
+      >
+        <Popover.Target>
           <ActionIcon
             variant="default"
             size="lg"
@@ -181,8 +182,8 @@ export function AlertBell() {
           >
             <IconBell size={18} aria-hidden />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown p={0} aria-labelledby={titleId}>
         <Group justify="space-between" px="sm" py="xs">
           <Text fw={600} size="sm" id={titleId}>
