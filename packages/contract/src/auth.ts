@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
+import { COLOR_SCHEMES, LANGUAGES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
 import { idSchema } from './common.js';
 import { msg } from './messages.js';
 
@@ -67,6 +67,9 @@ export const signedInUserSchema = z.object({
   clients: z.array(clientSummarySchema),
   rota_clients_id_selected: z.number().int().nullable(),
   group: z.string().nullable(),
+  /** Kept on the server so they follow the user between browsers (issue 16); null: not chosen. */
+  language: z.enum(LANGUAGES).nullable().optional(),
+  color_scheme: z.enum(COLOR_SCHEMES).nullable().optional(),
 });
 export type SignedInUser = z.infer<typeof signedInUserSchema>;
 

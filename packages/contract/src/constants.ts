@@ -9,6 +9,9 @@ export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 export const LANGUAGES = ['pt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pt';
+/** The console's colour schemes a user may keep (issue 16); `auto` follows the system. */
+export const COLOR_SCHEMES = ['light', 'dark', 'auto'] as const;
+export type ColorScheme = (typeof COLOR_SCHEMES)[number];
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
 /** SPEC §9 durations, in milliseconds. */

@@ -25,3 +25,4 @@ export * from './audit.js';
 export * from './alerts.js';
 export * from './triggers.js';
 export * from './api-keys.js';
+export * from './account.js';

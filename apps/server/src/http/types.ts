@@ -11,6 +11,9 @@ export interface SessionUser {
   password_change_required: boolean;
   is_platform_admin: boolean;
   rota_clients_id_selected: number | null;
+  /** The console's language and colour scheme the user chose (issue 16); absent for API keys. */
+  language?: string | null;
+  color_scheme?: string | null;
 }
 
 /** Who is calling and for which client: what services take explicitly. */

@@ -292,6 +292,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/api/v1/account/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change one’s own name, last name, language or colour scheme, or remove one’s picture
+         * @description Any subset. `language`/`color_scheme` follow the user to any browser (`me` and sign-in answer them); `null` clears them, `avatar: null` removes the picture. The password: PUT `/update/password`; a new picture: POST `/avatar`.
+         */
+        put: operations["usersAccountUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/api/v1/avatar": {
         parameters: {
             query?: never;
@@ -2903,6 +2923,10 @@ export interface operations {
                         }[];
                         rota_clients_id_selected: number | null;
                         group: string | null;
+                        /** @enum {string|null} */
+                        language?: "pt" | "en" | null;
+                        /** @enum {string|null} */
+                        color_scheme?: "light" | "dark" | "auto" | null;
                         token: string;
                     };
                 };
@@ -2964,6 +2988,10 @@ export interface operations {
                         }[];
                         rota_clients_id_selected: number | null;
                         group: string | null;
+                        /** @enum {string|null} */
+                        language?: "pt" | "en" | null;
+                        /** @enum {string|null} */
+                        color_scheme?: "light" | "dark" | "auto" | null;
                         avatar: string | null;
                     };
                 };
@@ -3932,6 +3960,114 @@ export interface operations {
             };
             /** @description A permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    usersAccountUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    last_name?: string;
+                    /** @enum {string|null} */
+                    avatar?: null;
+                    /** @enum {string|null} */
+                    language?: "pt" | "en" | null;
+                    /** @enum {string|null} */
+                    color_scheme?: "light" | "dark" | "auto" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            users_id: number;
+                            email: string;
+                            name: string;
+                            last_name: string;
+                            permissions: string[];
+                            password_change_required: boolean;
+                            clients: {
+                                rota_clients_id: number;
+                                name: string;
+                            }[];
+                            rota_clients_id_selected: number | null;
+                            group: string | null;
+                            /** @enum {string|null} */
+                            language?: "pt" | "en" | null;
+                            /** @enum {string|null} */
+                            color_scheme?: "light" | "dark" | "auto" | null;
+                            avatar: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12000,11 +12136,11 @@ export interface operations {
                                     cancelled: number;
                                 };
                             }[];
-                            agents: {
+                            agents?: {
                                 active: number;
                                 inactive: number;
                             };
-                            vms: {
+                            vms?: {
                                 total: number;
                                 active: number;
                                 inactive: number;

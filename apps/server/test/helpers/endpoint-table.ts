@@ -96,6 +96,10 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.profile }),
     foreign: 404,
   },
+  'PUT /api/user/api/v1/account/update': {
+    guard: 'session',
+    foreign: 'one’s own account only, no id to name another (account tests)',
+  },
   'PUT /api/user/api/v1/client_select': {
     guard: 'session',
     foreign: 'a client the user is not in answers 403 client_not_member (auth tests)',

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  COLOR_SCHEMES,
+  LANGUAGES,
   RATE_LIMITS,
   SESSION_TTL_SECONDS,
   type AccessRequestCreate,
@@ -62,6 +64,13 @@ const toClientSummary = (m: { rota_clients_id: number; name: string }): ClientSu
   name: m.name,
 });
 
+/** The stored console preferences, as the contract knows them (anything else reads as unset). */
+function preferencesOf(user: { language?: string | null; color_scheme?: string | null }) {
+  const language = LANGUAGES.find((l) => l === user.language) ?? null;
+  const color_scheme = COLOR_SCHEMES.find((s) => s === user.color_scheme) ?? null;
+  return { language, color_scheme };
+}
+
 type UserRow = Pick<
   SessionUser,
   | 'users_id'
@@ -71,6 +80,8 @@ type UserRow = Pick<
   | 'password_change_required'
   | 'group'
   | 'rota_clients_id_selected'
+  | 'language'
+  | 'color_scheme'
 >;
 
 const tooManyRequests = (retryAfter: number = RATE_LIMITS.windowSeconds) =>
@@ -329,6 +340,7 @@ export class AuthService {
       clients: memberships.map(toClientSummary),
       rota_clients_id_selected: selected?.rota_clients_id ?? null,
       group: user.group,
+      ...preferencesOf(user),
     };
   }
 

@@ -14,6 +14,8 @@ const sessionUserColumns = {
   email: userAccounts.email,
   group: userAccounts.group,
   avatar: userAccounts.avatar,
+  language: userAccounts.language,
+  color_scheme: userAccounts.color_scheme,
   password_change_required: userAccounts.password_change_required,
   is_platform_admin: userAccounts.is_platform_admin,
   rota_clients_id_selected: userAccounts.rota_clients_id_selected,

@@ -67,6 +67,8 @@ const accountColumns = {
   work: users.work,
   role: users.role,
   avatar: users.avatar,
+  language: users.language,
+  color_scheme: users.color_scheme,
   password_change_required: users.password_change_required,
   is_platform_admin: users.is_platform_admin,
   created_at: users.created_at,
@@ -199,6 +201,8 @@ export type AccountValues = Partial<
     | 'role'
     | 'avatar'
     | 'password_change_required'
+    | 'language'
+    | 'color_scheme'
   >
 >;
 

@@ -20,6 +20,7 @@ import {
 import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { AppError } from '../../lib/errors.js';
+import { accountRoutes } from './account-routes.js';
 import { avatarRoutes } from './avatar-routes.js';
 import type { UserService } from './service.js';
 
@@ -209,6 +210,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
       return reply.status(204).send(null);
     },
   );
+
+  await app.register(accountRoutes, { users });
 
   // Its own plugin: only the upload parses multipart, the rest keeps its JSON bodies.
   await app.register(avatarRoutes, { users });

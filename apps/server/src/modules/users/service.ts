@@ -2,8 +2,10 @@ import {
   AVATAR_FILE_FIELD,
   AVATAR_MAX_BYTES,
   hasPermissions,
+  type AccountUpdate,
   type ClientSelect,
   type ListResponse,
+  type MeResponse,
   type PasswordUpdate,
   type Permission,
   type User,
@@ -140,6 +142,44 @@ export class UserService {
         entity_id: user.users_id,
       });
     });
+  }
+
+  /**
+   * One's own name, last name, picture removal, language and colour scheme (issue 16), audited
+   * as a change of the user. Answers the account as `me` does, with the change in it.
+   */
+  async updateOwnAccount(
+    actor: Actor,
+    input: AccountUpdate,
+    author: AuditAuthor,
+  ): Promise<MeResponse> {
+    const usersId = actor.user.users_id;
+    const values: AccountValues = {};
+    if (input.name !== undefined) values.name = input.name;
+    if (input.last_name !== undefined) values.last_name = input.last_name;
+    if (input.language !== undefined) values.language = input.language;
+    if (input.color_scheme !== undefined) values.color_scheme = input.color_scheme;
+    if (input.avatar === null) values.avatar = null;
+    let before: AccountRow | undefined;
+    await this.db.transaction(async (tx) => {
+      if (!(await this.deps.accounts.lock(tx, usersId))) throw new AppError('unauthorized');
+      before = await findAccount(tx, usersId);
+      if (!before) throw new AppError('unauthorized');
+      await updateAccount(tx, usersId, values);
+      const changed = Object.keys(values) as (keyof AccountValues)[];
+      const old = before as Record<string, unknown>;
+      await this.deps.audit.write(tx, author, {
+        action: 'update',
+        entity: 'user',
+        entity_id: usersId,
+        before: Object.fromEntries(changed.map((k) => [k, old[k] ?? null])),
+        after: values,
+      });
+    });
+    if (values.avatar === null && before?.avatar) {
+      await this.avatars.release(before.avatar, (url) => avatarInUse(this.db, url));
+    }
+    return this.deps.auth.me({ ...actor, user: { ...actor.user, ...values } });
   }
 
   /** SPEC §7 client selection: only to a client the user belongs to. */

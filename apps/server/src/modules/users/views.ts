@@ -16,6 +16,8 @@ export const userAccounts = qb
     email: users.email,
     group: users.group,
     avatar: users.avatar,
+    language: users.language,
+    color_scheme: users.color_scheme,
     password_change_required: users.password_change_required,
     is_platform_admin: users.is_platform_admin,
     rota_clients_id_selected: users.rota_clients_id_selected,
