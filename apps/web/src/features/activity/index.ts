@@ -7,5 +7,6 @@ export {
   useExecutionStatusLabels,
 } from './components/execution-status';
 export { LatestExecutions } from './components/latest-executions';
+export { RunMessage, useRunMessage } from './components/run-message';
 export { useActivityTranslation } from './i18n';
 export { ACTIVITY_PATH } from './paths';

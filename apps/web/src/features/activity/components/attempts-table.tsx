@@ -5,6 +5,7 @@ import { useFormat } from '../../../lib/format';
 import { useActivityTranslation } from '../i18n';
 import { useExecutionDuration } from './execution-duration';
 import { ExecutionStatusBadge } from './execution-status';
+import { RunMessage } from './run-message';
 
 /** An execution's attempts, first to last: where each ran, how it ended and why. */
 export function AttemptsTable({ attempts }: { attempts: readonly ExecutionAttempt[] }) {
@@ -71,7 +72,12 @@ export function AttemptsTable({ attempts }: { attempts: readonly ExecutionAttemp
                 <Table.Td>
                   <Stack gap={4}>
                     <Text size="sm" maw={360} style={{ whiteSpace: 'pre-wrap' }}>
-                      {attempt.message ?? '—'}
+                      <RunMessage
+                        text={attempt.message}
+                        code={attempt.message_code}
+                        params={attempt.message_params}
+                        fallback="—"
+                      />
                     </Text>
                     {attempt.late_result && (
                       <Group gap={6} wrap="nowrap">

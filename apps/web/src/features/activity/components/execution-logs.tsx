@@ -9,6 +9,7 @@ import { useLiveStatus } from '../../live';
 import { LOG_TAIL_LIMIT, executionLogsQueryOptions } from '../api/get-execution-logs';
 import { useActivityTranslation } from '../i18n';
 import { isFinalStatus } from './execution-status';
+import { RunMessage } from './run-message';
 import classes from './execution-logs.module.css';
 
 /** Poll interval of a running execution's log while the live stream is down. */
@@ -28,7 +29,13 @@ export const LogLine = memo(function LogLine({
       <span className={classes.time}>
         <time dateTime={line.at}>{time}</time>
       </span>
-      <span className={classes.text}>{line.line}</span>
+      <span className={classes.text}>
+        {line.stream === 'system' ? (
+          <RunMessage text={line.line} code={line.code} params={line.params} />
+        ) : (
+          line.line
+        )}
+      </span>
     </div>
   );
 });

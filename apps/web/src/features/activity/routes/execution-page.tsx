@@ -37,6 +37,7 @@ import { useCan } from '../../auth';
 import { LiveIndicator } from '../../live';
 import { useLiveStatus } from '../../live';
 import { robotPath } from '../../robots';
+import { ExecutionTasks } from '../../tasks';
 import { useCancelExecution } from '../api/cancel-execution';
 import { useFailExecution } from '../api/fail-execution';
 import { useStopExecution } from '../api/stop-execution';
@@ -48,6 +49,7 @@ import { ExecutionLogsTab } from '../components/execution-logs-tab';
 import { ExecutionStatusBadge, isFinalStatus } from '../components/execution-status';
 import { ExecutionProgress, StalledBadge } from '../components/execution-progress';
 import { PendingReasonNote } from '../components/pending-reason';
+import { RunMessage } from '../components/run-message';
 import { useActivityTranslation } from '../i18n';
 import { ACTIVITY_PATH, type ExecutionTab } from '../paths';
 
@@ -167,7 +169,13 @@ function Details({ execution }: { execution: ExecutionDetail }) {
           {
             label: t('detail.fields.message'),
             value: execution.message ? (
-              <span style={{ whiteSpace: 'pre-wrap' }}>{execution.message}</span>
+              <span style={{ whiteSpace: 'pre-wrap' }}>
+                <RunMessage
+                  text={execution.message}
+                  code={execution.message_code}
+                  params={execution.message_params}
+                />
+              </span>
             ) : null,
             wide: true,
           },
@@ -331,6 +339,7 @@ export default function ExecutionPage() {
         </Tabs.List>
         <Tabs.Panel value="details">
           <Details execution={data} />
+          <ExecutionTasks executionId={data.execution_id} />
         </Tabs.Panel>
         <Tabs.Panel value="attempts">
           <AttemptsTable attempts={data.attempt_list} />
