@@ -58,7 +58,7 @@ async function violations(page: Page): Promise<string[]> {
     .flatMap((v) =>
       v.nodes.map(
         (n) =>
-          `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''}`,
+          `${v.id} (${v.impact}): ${n.target.join(' ')} ${n.html.slice(0, 120)} — ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''}`,
       ),
     );
 }

@@ -67,9 +67,10 @@ describe('/connector', { timeout: 20_000 }, () => {
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(8);
     const queued = within(rows[1]!);
-    expect(queued.getAllByText('Na fila')).toHaveLength(2);
+    // A blank label reads as the status's name: shown as such, marked as the default.
+    expect(queued.getAllByText('Na fila')).toHaveLength(3);
+    expect(queued.getByText('(padrão)')).toBeInTheDocument();
     expect(queued.getByText('Processo')).toBeInTheDocument();
-    expect(queued.getByText('Nome do status')).toBeInTheDocument();
     expect(queued.getByText('#228be6')).toBeInTheDocument();
     const timeout = within(rows[6]!);
     expect(timeout.getByText('Tempo esgotado')).toBeInTheDocument();
@@ -152,6 +153,9 @@ describe('/connector', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('table', { name: 'Configuration items' })).toBeInTheDocument();
     expect(await screen.findByText('Timeout')).toBeInTheDocument();
     expect(screen.getAllByText('Others')).toHaveLength(2);
+    // Blank labels read as the status name, marked as the default, in English too.
+    expect(screen.getAllByText('Queued')).toHaveLength(3);
+    expect(screen.getAllByText('(default)').length).toBeGreaterThan(0);
   });
 });
 

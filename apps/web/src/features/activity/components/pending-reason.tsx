@@ -48,7 +48,7 @@ export function PendingReasonNote({
       />
       <Text size={size} c="dimmed">
         {t(`pendingReason.${reason}`)}{' '}
-        <Anchor component={Link} to={fixPath(reason, execution)} size={size}>
+        <Anchor component={Link} to={fixPath(reason, execution)} size={size} underline="always">
           {t(`pendingReason.fix.${reason}`)}
         </Anchor>
       </Text>

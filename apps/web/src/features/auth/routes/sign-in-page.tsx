@@ -83,7 +83,8 @@ export default function SignInPage() {
       </form>
       <Text ta="center" size="sm" mt="lg">
         {t('signIn.noAccess')}{' '}
-        <Anchor component={Link} to={REQUEST_ACCESS_PATH}>
+        {/* Underlined: inside a sentence, colour alone must not be what marks a link. */}
+        <Anchor component={Link} to={REQUEST_ACCESS_PATH} underline="always">
           {t('signIn.requestAccess')}
         </Anchor>
       </Text>

@@ -66,14 +66,19 @@ export default function StatusItemsPage() {
       key: 'label',
       header: t('columns.label'),
       visibleFrom: 'sm',
-      render: (item) =>
-        item.label ? (
-          <Text size="sm">{item.label}</Text>
-        ) : (
-          <Text size="sm" c="dimmed" fs="italic">
-            {t('statusName')}
-          </Text>
-        ),
+      // The label it reads as: a blank label is the status's own name, so show that name (an
+      // italic "Status name" on every row read as if nothing were set, issue 16).
+      render: (item) => (
+        <Text size="sm">
+          {item.label ?? statusName(item)}
+          {item.label ? null : (
+            <Text span size="xs" c="dimmed">
+              {' '}
+              {t('defaultLabel')}
+            </Text>
+          )}
+        </Text>
+      ),
     },
     {
       key: 'color',
