@@ -95,8 +95,8 @@ describe('/env', { timeout: 20_000 }, () => {
     expect(within(rows[1]!).getByText('robo@db.acme.local:5433/erp')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('https://rota.acme.local/api')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('Senha definida')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('Token não definida')).toBeInTheDocument();
-    expect(within(rows[2]!).getByText('Token definida')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('Token não definido')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Token definido')).toBeInTheDocument();
     expect(document.body).not.toHaveTextContent('vazou');
     expect(callsTo(calls, '/rota/env/api/v1/index')[0]?.body).toEqual({
       page: 1,
@@ -195,7 +195,9 @@ describe('/env', { timeout: 20_000 }, () => {
     expect(password).toHaveValue('');
     expect(token).toHaveValue('');
     expect(password).toHaveAttribute('type', 'password');
-    expect(within(drawer).getAllByText(/Atual: definida\./)).toHaveLength(2);
+    // The state agrees with each secret's noun: "a senha … definida", "o token … definido".
+    expect(within(drawer).getAllByText(/Atual: definida\./)).toHaveLength(1);
+    expect(within(drawer).getAllByText(/Atual: definido\./)).toHaveLength(1);
     expect(document.body).not.toHaveTextContent('vazou');
     expect(within(drawer).queryAllByDisplayValue(/vazou/)).toHaveLength(0);
 
@@ -234,7 +236,7 @@ describe('/env', { timeout: 20_000 }, () => {
     await openRowAction(user, 'Produção', 'Editar');
     const drawer = await screen.findByRole('dialog', { name: 'Editar ambiente' });
     expect(within(drawer).getByLabelText(/^Token da API$/)).toHaveValue('');
-    expect(within(drawer).getByText(/Atual: não definida\./)).toBeInTheDocument();
+    expect(within(drawer).getByText(/Atual: não definido\./)).toBeInTheDocument();
     expect(within(drawer).getAllByRole('checkbox')).toHaveLength(1);
     expect(within(drawer).getByRole('textbox', { name: /^Porta/ })).toHaveValue('5433');
   });

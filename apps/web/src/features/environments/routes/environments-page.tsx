@@ -151,16 +151,18 @@ export default function EnvironmentsPage() {
       header: t('columns.secrets'),
       visibleFrom: 'sm',
       render: (environment) => {
-        const state = (set: boolean) => (set ? t('secret.set') : t('secret.notSet'));
+        // The state agrees with the secret's noun in Portuguese: "Senha definida", "Token definido".
+        const state = (set: boolean, context: 'db_pass' | 'rota_token') =>
+          set ? t('secret.set', { context }) : t('secret.notSet', { context });
         return (
           <Group gap={6} wrap="wrap">
             {secretBadge(
               environment.has_db_pass,
-              t('secret.dbPass', { state: state(environment.has_db_pass) }),
+              t('secret.dbPass', { state: state(environment.has_db_pass, 'db_pass') }),
             )}
             {secretBadge(
               environment.has_rota_token,
-              t('secret.rotaToken', { state: state(environment.has_rota_token) }),
+              t('secret.rotaToken', { state: state(environment.has_rota_token, 'rota_token') }),
             )}
           </Group>
         );
