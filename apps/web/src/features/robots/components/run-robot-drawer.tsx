@@ -1,4 +1,4 @@
-import { NumberInput, SimpleGrid, Text } from '@mantine/core';
+import { NumberInput, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { showExecutionStartedToast } from '../../activity';
 import { VmSelect } from '../../vms';
 import { useRunRobot } from '../api/run-robot';
 import '../i18n';
+import { FieldRow } from '../../../components/field-row';
 
 type NumberField = 'priority' | 'timeout_minutes' | 'retries';
 
@@ -102,11 +103,11 @@ function RunRobotInputsView({ form }: { form: FormDrawerForm<RunRobotInputs, Rob
           )}
         />
       ) : null}
-      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" verticalSpacing="md">
+      <FieldRow cols={3}>
         {numberInput('priority', t('run.priority'), t('run.priorityHint'))}
         {numberInput('timeout_minutes', t('run.timeout'), t('run.timeoutHint'))}
         {numberInput('retries', t('run.retries'), t('run.retriesHint'))}
-      </SimpleGrid>
+      </FieldRow>
     </>
   );
 }

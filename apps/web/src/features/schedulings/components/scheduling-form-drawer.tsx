@@ -1,12 +1,4 @@
-import {
-  Input,
-  NumberInput,
-  SegmentedControl,
-  SimpleGrid,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Input, NumberInput, SegmentedControl, Switch, Text, TextInput } from '@mantine/core';
 import { Controller, useWatch } from 'react-hook-form';
 import {
   MISSED_RUNS,
@@ -29,6 +21,7 @@ import { useCreateScheduling } from '../api/create-scheduling';
 import { useUpdateScheduling } from '../api/update-scheduling';
 import { useSchedulingsTranslation } from '../i18n';
 import { SchedulingPreview } from './scheduling-preview';
+import { FieldRow } from '../../../components/field-row';
 
 type NumberField =
   | 'interval_minutes'
@@ -241,7 +234,7 @@ function SchedulingFormInputs<TOutput>({
       ) : null}
       {trigger === 'queue' ? (
         <>
-          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
+          <FieldRow>
             {numberInput('min_pending', t('form.minPending'), t('form.minPendingHint'), true)}
             {numberInput(
               'max_concurrent',
@@ -249,7 +242,7 @@ function SchedulingFormInputs<TOutput>({
               t('form.maxConcurrentHint'),
               true,
             )}
-          </SimpleGrid>
+          </FieldRow>
           <Text size="sm" c="dimmed" role="status">
             {t('preview.waiting.queue', { count: minPending === '' ? 1 : minPending })}
           </Text>
@@ -304,12 +297,12 @@ function SchedulingFormInputs<TOutput>({
           />
         </>
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
+      <FieldRow>
         {numberInput('timeout_minutes', t('form.timeout'), t('form.timeoutHint'), true)}
         {numberInput('retries', t('form.retries'), t('form.retriesHint'))}
         {numberInput('priority', t('form.priority'), t('form.priorityHint'))}
         {numberInput('sleep', t('form.sleep'), t('form.sleepHint'))}
-      </SimpleGrid>
+      </FieldRow>
       <Controller
         control={form.control}
         name="vms"

@@ -1,4 +1,4 @@
-import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
+import { PasswordInput, TextInput } from '@mantine/core';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { AccessRequest, MeResponse, User } from '@rota/contract';
@@ -20,6 +20,7 @@ import {
   type UserFormValues,
 } from './user-form';
 import '../i18n';
+import { FieldRow } from '../../../components/field-row';
 
 type Form = UseFormReturn<UserFormValues, unknown, UserFormOutput>;
 
@@ -34,7 +35,7 @@ function UserFormInputs({ form, me, target }: { form: Form; me: MeResponse; targ
         current={target?.avatar ?? null}
         fullName={`${name} ${lastName}`.trim()}
       />
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="md">
+      <FieldRow>
         <TextInput
           label={t('form.name')}
           withAsterisk
@@ -50,7 +51,7 @@ function UserFormInputs({ form, me, target }: { form: Form; me: MeResponse; targ
           error={fieldError(errors.last_name)}
           {...form.register('last_name')}
         />
-      </SimpleGrid>
+      </FieldRow>
       <TextInput
         label={t('form.email')}
         type="email"
@@ -69,7 +70,7 @@ function UserFormInputs({ form, me, target }: { form: Form; me: MeResponse; targ
         error={fieldError(errors.access)}
         {...form.register('access')}
       />
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="md">
+      <FieldRow>
         <TextInput
           label={t('form.group')}
           withAsterisk
@@ -94,9 +95,9 @@ function UserFormInputs({ form, me, target }: { form: Form; me: MeResponse; targ
           error={fieldError(errors.role)}
           {...form.register('role')}
         />
-      </SimpleGrid>
+      </FieldRow>
       {target ? null : (
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="md">
+        <FieldRow>
           <PasswordInput
             label={t('form.password')}
             description={t('form.passwordHint')}
@@ -112,7 +113,7 @@ function UserFormInputs({ form, me, target }: { form: Form; me: MeResponse; targ
             error={fieldError(errors.confirm_password)}
             {...form.register('confirm_password')}
           />
-        </SimpleGrid>
+        </FieldRow>
       )}
       <Controller
         control={form.control}
