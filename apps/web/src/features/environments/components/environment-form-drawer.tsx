@@ -1,4 +1,4 @@
-import { Checkbox, Divider, Group, NumberInput, PasswordInput, TextInput } from '@mantine/core';
+import { Checkbox, Divider, NumberInput, PasswordInput, TextInput } from '@mantine/core';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
   environmentCreateSchema,
@@ -14,6 +14,7 @@ import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useCreateEnvironment } from '../api/create-environment';
 import { useUpdateEnvironment } from '../api/update-environment';
 import { useEnvironmentsTranslation } from '../i18n';
+import { FieldRow } from '../../../components/field-row';
 
 /** What the inputs hold. A secret's text is only ever what the user typed in this form. */
 export type EnvironmentFormValues = FormValues<
@@ -128,14 +129,14 @@ function EnvironmentFormInputs<TOutput>({
         {...form.register('title')}
       />
       <Divider label={t('form.database')} labelPosition="left" />
-      <Group grow align="flex-start" gap="sm" wrap="wrap">
+      {/* The host takes the row, the port a narrow column; stacked at full width on a phone. */}
+      <FieldRow template="minmax(0, 1fr) 8rem">
         <TextInput
           label={t('form.dbUrl')}
           description={t('form.dbUrlHint')}
           styles={MONOSPACE_INPUT}
           spellCheck={false}
           autoCapitalize="off"
-          miw={180}
           error={fieldError(errors.db_url)}
           {...form.register('db_url')}
         />
@@ -154,7 +155,6 @@ function EnvironmentFormInputs<TOutput>({
               // The contract's range message says what is wrong; clamping would hide it.
               clampBehavior="none"
               hideControls
-              maw={{ base: '100%', xs: 120 }}
               name={field.name}
               value={field.value}
               onChange={(value) => field.onChange(typeof value === 'number' ? value : '')}
@@ -163,7 +163,7 @@ function EnvironmentFormInputs<TOutput>({
             />
           )}
         />
-      </Group>
+      </FieldRow>
       <TextInput
         label={t('form.dbName')}
         styles={MONOSPACE_INPUT}
