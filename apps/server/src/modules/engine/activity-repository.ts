@@ -18,9 +18,24 @@ import { withinDays } from '../../lib/date-range.js';
 
 const e = rotaExecutions;
 
+const att = rotaExecutionAttempts;
+
+/**
+ * How long its attempts ran, summed (the current one up to now), in seconds; null before its
+ * first attempt. The waits in the queue between attempts are not in it (issue 16).
+ */
+const runTime = sql`(select extract(epoch from sum(coalesce(${att.ended_at}, now()) - ${att.started_at}))
+                       from ${att} where ${att.rota_executions_id} = ${e.rota_executions_id})`;
+
+/** An ended execution's duration: its attempts' run time, never the queue time between them. */
 const duration = sql<
   number | null
->`(extract(epoch from (${e.ended_at} - ${e.started_at})) * 1000)::bigint`;
+>`(case when ${e.ended_at} is null then null else round(${runTime} * 1000)::bigint end)`;
+
+/** The current attempt's start: null while queued (a retry waiting names no agent or start). */
+const attemptStart = sql<Date | null>`(select ${att.started_at} from ${att}
+   where ${att.rota_executions_id} = ${e.rota_executions_id}
+     and ${att.attempt} = ${e.attempts} and ${e.status} = 'processing')`.mapWith(att.started_at);
 
 /** Flagged and still processing: a run that ended after its flag is no longer stalled. */
 const stalledNow = sql<boolean>`(${e.stalled} and ${e.status} = 'processing')`;
@@ -51,6 +66,9 @@ const columns = {
   start_date: e.started_at,
   end_date: e.ended_at,
   duration_ms: duration,
+  run_seconds: sql<number | null>`round(${runTime})::int`,
+  queued_seconds: sql<number>`greatest(0, round(extract(epoch from coalesce(${e.ended_at}, now()) - ${e.queued_at}) - coalesce(${runTime}, 0)))::int`,
+  attempt_start_date: attemptStart,
   cancel_requested: sql<boolean>`${e.cancel_requested_at} is not null`,
   progress_percent: e.progress_percent,
   progress_message: e.progress_message,

@@ -39,6 +39,7 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
   duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
   pending_reason: null,
 });
+  attempt_start_date: isoOrNull(row.attempt_start_date),
 
 const CSV_COLUMNS = [
   'execution_id',

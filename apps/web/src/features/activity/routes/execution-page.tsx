@@ -43,7 +43,7 @@ import { useFailExecution } from '../api/fail-execution';
 import { useStopExecution } from '../api/stop-execution';
 import { executionQueryOptions } from '../api/get-execution';
 import { AttemptsTable } from '../components/attempts-table';
-import { useExecutionDuration } from '../components/execution-duration';
+import { useExecutionDuration, useWaitingTime } from '../components/execution-duration';
 import { ExecutionEvidence } from '../components/execution-evidence';
 import { ExecutionLogsTab } from '../components/execution-logs-tab';
 import { ExecutionStatusBadge, isFinalStatus } from '../components/execution-status';
@@ -74,8 +74,20 @@ function Details({ execution }: { execution: ExecutionDetail }) {
   const can = useCan();
   const format = useFormat();
   const duration = useExecutionDuration();
-  const running = execution.start_date !== null && execution.end_date === null;
-  const elapsed = duration(execution);
+  const waitingTime = useWaitingTime();
+  // Agent, start and "running for" are the current attempt's; a retry back in the queue has
+  // none of them and waits since its last attempt ended (issue 16).
+  const queued = execution.status === 'queued';
+  const running = execution.status === 'processing' && execution.end_date === null;
+  const currentStart = queued ? null : (execution.attempt_start_date ?? execution.start_date);
+  const lastEnd = execution.attempt_list.at(-1)?.end_date ?? null;
+  const elapsed = queued
+    ? t('detail.waitingFor', { duration: waitingTime(lastEnd ?? execution.queued_at) })
+    : duration(execution);
+  const queueTime =
+    execution.queued_seconds !== undefined && !queued && execution.start_date !== null
+      ? format.duration(execution.queued_seconds * 1000)
+      : null;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
       <Title order={2} fz="h4" mb="md">
@@ -130,7 +142,7 @@ function Details({ execution }: { execution: ExecutionDetail }) {
           },
           { label: t('detail.fields.trigger'), value: t(`trigger.${execution.trigger}`) },
           { label: t('detail.fields.vm'), value: execution.rota_vms_name ?? t('detail.anyVm') },
-          { label: t('detail.fields.agent'), value: execution.rota_executor_name },
+          { label: t('detail.fields.agent'), value: queued ? null : execution.rota_executor_name },
           {
             label: t('detail.fields.version'),
             value: execution.version ? (
@@ -156,12 +168,13 @@ function Details({ execution }: { execution: ExecutionDetail }) {
             label: t('detail.fields.queued'),
             value: <DateTimeText value={execution.queued_at} />,
           },
-          { label: t('detail.fields.start'), value: <DateTimeText value={execution.start_date} /> },
+          { label: t('detail.fields.start'), value: <DateTimeText value={currentStart} /> },
           { label: t('detail.fields.end'), value: <DateTimeText value={execution.end_date} /> },
           {
             label: t('detail.fields.duration'),
             value: running && elapsed ? t('detail.runningFor', { duration: elapsed }) : elapsed,
           },
+          { label: t('detail.fields.queueTime'), value: queueTime },
           {
             label: t('detail.fields.exitCode'),
             value: execution.exit_code !== null ? <Code>{execution.exit_code}</Code> : null,
