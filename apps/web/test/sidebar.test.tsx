@@ -63,7 +63,8 @@ describe('sidebar', () => {
   it('hides each link the user lacks the permission for', async () => {
     renderSidebar(makeUser({ permissions: ['ROBOS.LIST', 'AGENTES.LIST', 'HISTORIC.LIST'] }));
     await screen.findByRole('navigation');
-    expect(linkNames()).toEqual(['Início', 'Atividades', 'Robôs', 'Agentes']);
+    // AGENTES.LIST also lists VMs (issue 16), nested under Agents.
+    expect(linkNames()).toEqual(['Início', 'Atividades', 'Robôs', 'Agentes', 'VMs']);
     expect(screen.getByRole('link', { name: 'Robôs' })).toHaveAttribute('href', '/robot');
     expect(screen.getByRole('link', { name: 'Agentes' })).toHaveAttribute('href', '/node');
     expect(screen.queryByRole('link', { name: 'Parâmetros' })).not.toBeInTheDocument();
@@ -130,6 +131,7 @@ describe('sidebar', () => {
       'Schedulings',
       'Calendars',
       'Agents',
+      'VMs',
       'Environment',
       'Users',
       'Teams',

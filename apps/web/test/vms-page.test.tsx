@@ -116,7 +116,7 @@ describe('/vm', { timeout: 20_000 }, () => {
     await screen.findByRole('table', { name: 'Máquinas virtuais' });
     expect(screen.queryByRole('button', { name: 'Nova VM' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Ações de vm-rh' })).not.toBeInTheDocument();
-    // The agents list is reachable from here (the sidebar has no VMs entry).
+    // The agents list is reachable from the page itself, besides the sidebar.
     expect(within(screen.getByRole('main')).getByRole('link', { name: 'Agentes' })).toHaveAttribute(
       'href',
       '/node',

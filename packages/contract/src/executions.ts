@@ -10,6 +10,7 @@ import {
   PG_INT_MAX,
 } from './common.js';
 import { msg } from './messages.js';
+import { timeZoneSchema } from './schedulings.js';
 import { runMessageParamsSchema } from './run-messages.js';
 
 /** DESIGN §6: every run of a robot is an execution in one of these states. */
@@ -202,6 +203,11 @@ export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
 /** `POST /api/rota/activity/api/v1/export`: the whole filtered range as CSV (range required). */
 export const activityExportQuerySchema = z.object({
   search: z.string().trim().max(200, msg('too_long')).optional(),
+  /**
+   * The IANA zone the file's dates are written in (the browser's, as the tables show them);
+   * left out: UTC. Headers, statuses, delimiter and date format follow `Accept-Language`.
+   */
+  timeZone: timeZoneSchema.optional(),
   ...activityFilterShape,
   startDate: isoDateSchema,
   endDate: isoDateSchema,

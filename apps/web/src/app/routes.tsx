@@ -73,6 +73,11 @@ export const SHELL_DETAIL_PAGES: ReadonlyArray<{
     route: '/activity',
     load: () => import('../features/activity/routes/execution-page'),
   },
+  {
+    path: '/task/:id',
+    route: '/task',
+    load: () => import('../features/tasks/routes/task-detail-page'),
+  },
 ];
 
 export const routes: RouteObject[] = [

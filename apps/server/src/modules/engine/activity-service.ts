@@ -6,6 +6,7 @@ import {
   type ExecutionLogQuery,
   type ExecutionLogResponse,
   type ExecutionStatus,
+  type Language,
   type ListResponse,
   type LogStream,
   runMessageText,
@@ -17,6 +18,7 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { DispatchService } from './dispatch-service.js';
 import { assertDateRange } from '../../lib/date-range.js';
+import { csvWriter } from './activity-csv.js';
 import {
   exportExecutions,
   findExecution,
@@ -41,42 +43,12 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
 });
   attempt_start_date: isoOrNull(row.attempt_start_date),
 
-const CSV_COLUMNS = [
-  'execution_id',
-  'rota_robots_name',
-  'rota_executor_name',
-  'rota_schedulings_name',
-  'rota_vms_name',
-  'status',
-  'trigger',
-  'attempts',
-  'queued_at',
-  'start_date',
-  'end_date',
-  'duration_ms',
-  'exit_code',
-  'message',
-] as const satisfies readonly (keyof Execution)[];
-
-/** RFC 4180 field; a leading =, +, - or @ is defused so a spreadsheet never runs it. */
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /**
  * The last line of an export that failed after its first byte (the status was already 200):
  * visible in the file, in the first column, so nobody takes a cut export for a whole one.
  */
 export const CSV_EXPORT_FAILED_LINE =
   '"#ERROR: the export stopped early; the rows above are complete, the rest are missing"\r\n';
-
-const csvLine = (row: ExecutionListRow) => {
-  const execution = toExecution(row);
-  return `${CSV_COLUMNS.map((c) => csvField(execution[c])).join(',')}\r\n`;
-};
 
 /** The activity history (HISTORIC): executions, their attempts and logs, cancel, export. */
 export class ActivityService {
@@ -249,12 +221,15 @@ export class ActivityService {
     scope: TenantScope,
     query: ActivityExportQuery,
     onError: (error: unknown) => void,
+    lang: Language = 'en',
   ): Promise<AsyncGenerator<string>> {
     assertDateRange(query);
     const pages = exportExecutions(this.db, scope, query, this.exportBatch);
     const first = await pages.next();
+    const csv = csvWriter({ lang, timeZone: query.timeZone ?? 'UTC' });
+    const csvLine = (row: ExecutionListRow) => csv.line(toExecution(row));
     return (async function* lines() {
-      yield `${CSV_COLUMNS.join(',')}\r\n`;
+      yield csv.header();
       if (first.done) return;
       yield first.value.map(csvLine).join('');
       try {

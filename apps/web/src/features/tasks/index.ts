@@ -2,3 +2,5 @@
 export { taskKeys } from './api/keys';
 export { TaskFormDrawer } from './components/task-form-drawer';
 export { TasksTable } from './components/tasks-table';
+export { ExecutionTasks } from './components/execution-tasks';
+export { TASKS_PATH, taskPath, tasksOfRobotPath } from './paths';

@@ -39,6 +39,7 @@ import { LatestExecutions } from '../../activity';
 import { useCan } from '../../auth';
 import { TaskFormDrawer } from '../../tasks';
 import { TasksTable } from '../../tasks';
+import { tasksOfRobotPath } from '../../tasks';
 import { RobotTriggers } from '../../triggers';
 import { useDeleteRobot } from '../api/delete-robot';
 import { robotQueryOptions } from '../api/get-robot';
@@ -197,7 +198,12 @@ function RobotTasks({ robot }: { robot: Robot }) {
   }
   return (
     <Stack gap="sm">
-      {newTask ? <Group justify="flex-end">{newTask}</Group> : null}
+      <Group justify="space-between" wrap="wrap">
+        <Anchor component={Link} to={tasksOfRobotPath(robot.rota_robots_id)} size="sm">
+          {t('robotLink')}
+        </Anchor>
+        {newTask}
+      </Group>
       <TasksTable robotId={robot.rota_robots_id} prefix="tasks_" createAction={newTask} />
       <TaskFormDrawer opened={opened} onClose={close} robotId={robot.rota_robots_id} />
     </Stack>

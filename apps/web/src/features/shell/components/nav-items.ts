@@ -6,8 +6,10 @@ import {
   IconCalendarOff,
   IconCalendarTime,
   IconDatabaseCog,
+  IconDeviceDesktop,
   IconHistory,
   IconHome,
+  IconListCheck,
   IconListDetails,
   IconRobot,
   IconServer2,
@@ -24,9 +26,11 @@ export type NavItem = {
     | 'nav.activity'
     | 'nav.parameters'
     | 'nav.robots'
+    | 'nav.tasks'
     | 'nav.schedulings'
     | 'nav.calendars'
     | 'nav.agents'
+    | 'nav.vms'
     | 'nav.environment'
     | 'nav.users'
     | 'nav.teams'
@@ -37,7 +41,7 @@ export type NavItem = {
   icon: Icon;
   /** Shown only to platform administrators (on top of the route's permissions). */
   platformAdmin?: true;
-  /** A page under the entry before it (Schedulings → Calendars): shown indented. */
+  /** A page under the entry before it (Schedulings → Calendars, Robots → Tasks): shown indented. */
   nested?: true;
 };
 
@@ -47,9 +51,11 @@ export const MAIN_NAV: readonly NavItem[] = [
   { to: '/activity', label: 'nav.activity', icon: IconActivity },
   { to: '/parameter', label: 'nav.parameters', icon: IconAdjustmentsHorizontal },
   { to: '/robot', label: 'nav.robots', icon: IconRobot },
+  { to: '/task', label: 'nav.tasks', icon: IconListCheck, nested: true },
   { to: '/scheduling', label: 'nav.schedulings', icon: IconCalendarTime },
   { to: '/scheduling/calendar', label: 'nav.calendars', icon: IconCalendarOff, nested: true },
   { to: '/node', label: 'nav.agents', icon: IconServer2 },
+  { to: '/vm', label: 'nav.vms', icon: IconDeviceDesktop, nested: true },
 ];
 
 /** The Configuration dropdown's entries. */

@@ -8,4 +8,7 @@ export const taskKeys = {
   all: ['tasks'] as const,
   lists: () => [...taskKeys.all, 'list'] as const,
   list: (body: TaskListBody) => [...taskKeys.lists(), body] as const,
+  details: () => [...taskKeys.all, 'detail'] as const,
+  detail: (id: number) => [...taskKeys.details(), id] as const,
+  history: (id: number) => [...taskKeys.detail(id), 'history'] as const,
 };

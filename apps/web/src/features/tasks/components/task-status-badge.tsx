@@ -21,7 +21,13 @@ export function useTaskStatusLabels(): Record<TaskStatus, string> {
   ) as Record<TaskStatus, string>;
 }
 
-export function TaskStatusBadge({ status }: { status: TaskStatus }) {
+export function TaskStatusBadge({
+  status,
+  size,
+}: {
+  status: TaskStatus;
+  size?: 'sm' | 'md' | 'lg';
+}) {
   const labels = useTaskStatusLabels();
-  return <StatusBadge status={status} colors={TASK_STATUS_COLORS} labels={labels} />;
+  return <StatusBadge status={status} colors={TASK_STATUS_COLORS} labels={labels} size={size} />;
 }

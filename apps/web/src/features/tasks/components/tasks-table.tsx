@@ -29,6 +29,7 @@ import { robotPath } from '../../robots';
 import { useDeleteTask } from '../api/delete-task';
 import { useDeleteTasks } from '../api/delete-tasks';
 import { tasksQueryOptions, type TaskListBody } from '../api/list-tasks';
+import { taskPath } from '../paths';
 import { useRetryTasks } from '../api/retry-tasks';
 import { TaskSlaBadge, useTaskSlaLabels } from './task-sla-badge';
 import { TaskStatusBadge, useTaskStatusLabels } from './task-status-badge';
@@ -111,9 +112,16 @@ export function TasksTable({ robotId, prefix, createAction }: TasksTableProps) {
       sort: 'label',
       render: (task) => (
         <Stack gap={0} miw={140}>
-          <Text size="sm" fw={500} lineClamp={2} maw={280}>
-            {task.label ?? '—'}
-          </Text>
+          <Anchor
+            component={Link}
+            to={taskPath(task.rota_tasks_id)}
+            size="sm"
+            fw={500}
+            lineClamp={2}
+            maw={280}
+          >
+            {nameOf(task)}
+          </Anchor>
           <Text size="xs" c="dimmed">
             #{task.rota_tasks_id}
           </Text>
