@@ -105,7 +105,12 @@ export class Agent {
       token: config.token,
       logger: config.logger,
       backoff: this.timings.backoff,
-      onUnauthorized: () => this.fail(new UnauthorizedError()),
+      // A claim refused while robots run: the token was replaced ("Generate new token") and the
+      // old one still serves the runs already held. Finish them, then stop (issue 16).
+      onUnauthorized: (call) =>
+        call === 'claim' && this.active.size > 0
+          ? this.retire()
+          : this.fail(new UnauthorizedError()),
       // "hello" is said again after every outage; the first one is run()'s own.
       onReconnect: () => {
         if (this.greeted) void this.sayHello().catch(() => undefined);
@@ -185,6 +190,20 @@ export class Agent {
   /** A second signal: kill every robot's tree at once; the caller exits right after. */
   killAllNow(): void {
     for (const run of this.active.values()) run.killNow();
+  }
+
+  /**
+   * The token was replaced: no more claims, the running robots end on their own (no grace
+   * timer) and their results are delivered, then the agent exits as for a refused token.
+   */
+  private retire(): void {
+    if (this.fatalError || this.stopping.signal.aborted) return;
+    this.fatalError = new UnauthorizedError();
+    this.logger.warn(
+      `the server refused a new claim with this token (it was replaced?): finishing ${this.active.size} running robot(s), then stopping`,
+    );
+    this.stopping.abort(new Error('the agent token was replaced'));
+    this.checkIdle();
   }
 
   private fail(error: Error): void {

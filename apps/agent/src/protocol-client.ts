@@ -73,8 +73,8 @@ interface ProtocolClientOptions {
   token: string;
   logger: Logger;
   backoff?: BackoffOptions;
-  /** Called before an UnauthorizedError is thrown, whichever call met it. */
-  onUnauthorized?: () => void;
+  /** Called before an UnauthorizedError is thrown, with the call that met it. */
+  onUnauthorized?: (call: string) => void;
   /** Called when a call succeeds after the server was unreachable: the agent says hello again. */
   onReconnect?: () => void;
 }
@@ -255,7 +255,7 @@ export class ProtocolClient {
         const detail = await readDetail(res);
         if (res.status === 401) {
           this.markReachable();
-          this.options.onUnauthorized?.();
+          this.options.onUnauthorized?.(name);
           throw new UnauthorizedError();
         }
         if (res.status !== 429 && res.status < 500) {
