@@ -148,9 +148,11 @@ describe('/node', { timeout: 20_000 }, () => {
     );
     expect(
       within(modal).getByText(
-        `npm run agent -- --server ${window.location.origin} --token tok_created_123`,
+        `ROTA_AGENT_TOKEN=tok_created_123 npm run agent -- --server ${window.location.origin}`,
       ),
     ).toBeInTheDocument();
+    // Why the environment form (issue 16): npm echoes its command line.
+    expect(within(modal).getByText(/porque o npm mostra a linha de comando/)).toBeInTheDocument();
 
     await user.click(within(modal).getByRole('button', { name: 'Copiar token' }));
     await waitFor(async () => expect(await navigator.clipboard.readText()).toBe('tok_created_123'));
@@ -171,6 +173,10 @@ describe('/node', { timeout: 20_000 }, () => {
     const confirm = await screen.findByRole('dialog', {
       name: 'Gerar um novo token para o agente “agente-01”?',
     });
+    // Running runs are not killed: the confirmation says so (issue 16).
+    expect(
+      within(confirm).getByText(/As execuções que este agente está rodando agora terminam/),
+    ).toBeInTheDocument();
     expect(callsTo(calls, '/rotate_token')).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Gerar novo token' }));
 
@@ -190,6 +196,9 @@ describe('/node', { timeout: 20_000 }, () => {
     const confirm = await screen.findByRole('dialog', {
       name: 'Rotate the token of agent “agente-01”?',
     });
+    expect(
+      within(confirm).getByText(/The runs this agent is executing now finish/),
+    ).toBeInTheDocument();
     await user.click(within(confirm).getByRole('button', { name: 'Rotate token' }));
     const modal = await screen.findByRole('dialog', { name: 'Token of agent “agente-01”' });
     expect(within(modal).getByText('Copy the token now')).toBeInTheDocument();
@@ -199,6 +208,12 @@ describe('/node', { timeout: 20_000 }, () => {
     expect(
       within(modal).getByRole('button', { name: 'I have copied the token' }),
     ).toBeInTheDocument();
+    expect(
+      within(modal).getByText(
+        `ROTA_AGENT_TOKEN=tok_rotated_456 npm run agent -- --server ${window.location.origin}`,
+      ),
+    ).toBeInTheDocument();
+    expect(within(modal).getByText(/because npm prints the command line/)).toBeInTheDocument();
   });
 
   it('asks before deleting, naming the agent', async () => {

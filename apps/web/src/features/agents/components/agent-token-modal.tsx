@@ -5,9 +5,12 @@ import { CopyIcon } from '../../../components/copy-icon';
 import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { useAgentsTranslation } from '../i18n';
 
-/** The command that starts an agent on its VM, pointed at this console's server. */
+/**
+ * The command that starts an agent on its VM, pointed at this console's server. The token goes
+ * in the environment, not in `--token`: npm prints the command line it runs (issue 16).
+ */
 export function agentStartCommand(token: string, origin: string = window.location.origin): string {
-  return `npm run agent -- --server ${origin} --token ${token}`;
+  return `ROTA_AGENT_TOKEN=${token} npm run agent -- --server ${origin}`;
 }
 
 export type RevealedToken = { name: string; token: string };
