@@ -1,7 +1,7 @@
 import { DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
 import { cssVariablesResolver, theme } from './theme';
-import { contrastRatio, TEXT_RATIO } from './theme-contrast';
+import { contrastRatio, TEXT_RATIO } from '../lib/contrast';
 
 const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
 const { light, dark } = cssVariablesResolver(resolved);

@@ -1,5 +1,5 @@
 import { createTheme, type CSSVariablesResolver } from '@mantine/core';
-import { readableShade } from './theme-contrast';
+import { readableShade } from '../lib/contrast';
 
 export const theme = createTheme({
   primaryColor: 'indigo',

@@ -73,3 +73,20 @@ export function readableShade(
   }
   return towards;
 }
+
+/**
+ * `color` moved towards black (on light backgrounds) or white (on dark ones) just enough to
+ * read at 4.5:1 on every background: for colours a user picks, like a status item's.
+ */
+export function readableOn(
+  color: string,
+  backgrounds: readonly string[],
+  scheme: 'light' | 'dark',
+): string {
+  const towards = scheme === 'light' ? '#000000' : '#ffffff';
+  for (let amount = 0; amount < 1; amount += 0.05) {
+    const candidate = mix(color, towards, amount);
+    if (readsOn(candidate, backgrounds)) return candidate;
+  }
+  return towards;
+}

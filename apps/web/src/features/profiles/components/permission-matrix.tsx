@@ -18,6 +18,7 @@ import {
   togglePermission,
   type Coverage,
 } from './permission-matrix-state';
+import classes from './permission-matrix.module.css';
 import '../i18n';
 
 type PermissionMatrixProps = {
@@ -44,7 +45,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
 
   return (
     <Stack gap={6}>
-      <Table.ScrollContainer minWidth={320} type="native">
+      <Table.ScrollContainer minWidth={480} type="native">
         <Table
           aria-label={t('matrix.label')}
           withTableBorder
@@ -53,7 +54,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>
+              <Table.Th className={classes.area}>
                 <Group gap="xs" wrap="nowrap">
                   <Checkbox
                     aria-label={t('matrix.toggleAll')}
@@ -95,7 +96,7 @@ export function PermissionMatrix({ value, onChange, disabled, error }: Permissio
               const c = areaCoverage(value, area);
               return (
                 <Table.Tr key={area}>
-                  <Table.Th scope="row" fw={400}>
+                  <Table.Th scope="row" fw={400} className={classes.area}>
                     <Group gap="xs" wrap="nowrap" align="flex-start">
                       <Checkbox
                         aria-label={t('matrix.toggleArea', { area: areaName(area) })}
