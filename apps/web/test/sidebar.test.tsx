@@ -2,7 +2,7 @@ import { AppShell } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MeResponse } from '@rota/contract';
+import type { MeResponse, Permission } from '@rota/contract';
 import { Sidebar } from '../src/features/shell/components/sidebar';
 import { clientsProbe } from './admin-fixtures';
 import { makeUser } from './fixtures';
@@ -196,5 +196,35 @@ describe('sidebar', () => {
     expect(calendars).toHaveAttribute('href', '/scheduling/calendar');
     expect(calendars).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Agendamentos' })).not.toHaveAttribute('aria-current');
+  });
+});
+
+// Issue 16: Tasks (nested under Robots) and VMs (nested under Agents), each with its permission.
+describe('sidebar: Tasks under Robots, VMs under Agents', () => {
+  const show = (permissions: Permission[], path?: string) =>
+    renderSidebar(makeUser({ permissions }), path);
+  const names = linkNames;
+
+  it('shows each with its permission, nested after its parent (pt)', async () => {
+    show(['ROBOS.LIST', 'ATIVIDADES.LIST', 'AGENTES.LIST']);
+    await screen.findByRole('navigation');
+    expect(names()).toEqual(['Início', 'Robôs', 'Tarefas', 'Agentes', 'VMs']);
+    expect(screen.getByRole('link', { name: 'Tarefas' })).toHaveAttribute('href', '/task');
+    expect(screen.getByRole('link', { name: 'VMs' })).toHaveAttribute('href', '/vm');
+  });
+
+  it('hides Tasks without ATIVIDADES.LIST and VMs without AGENTES.LIST (en)', async () => {
+    await resetEnvironment('en');
+    show(['ROBOS.LIST']);
+    await screen.findByRole('navigation');
+    expect(names()).toEqual(['Home', 'Robots']);
+  });
+
+  it('keeps Tasks current on a task’s page (en)', async () => {
+    await resetEnvironment('en');
+    show(['ATIVIDADES.LIST', 'AGENTES.LIST'], '/task/7');
+    await waitFor(() => expect(names()).toEqual(['Home', 'Tasks', 'Agents', 'VMs']));
+    // A task's page keeps Tasks current, not Robots.
+    expect(screen.getByRole('link', { name: 'Tasks' })).toHaveAttribute('aria-current', 'page');
   });
 });

@@ -1,17 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { AppShell } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Language, TaskHistoryEntry } from '@rota/contract';
 import { createLiveServer, makeExecutionDetail } from '../../../test/activity-fixtures';
-import { clientsProbe } from '../../../test/admin-fixtures';
-import { makeRobotField, makeTask, makeUser } from '../../../test/fixtures';
-import { mockFetch } from '../../../test/http-mock';
+import { makeRobotField, makeTask } from '../../../test/fixtures';
 import { callsTo, listOf, openPage } from '../../../test/operations-fixtures';
-import { renderElement, resetEnvironment } from '../../../test/render';
-import { Sidebar } from '../shell/components/sidebar';
+import { resetEnvironment } from '../../../test/render';
 
-/** Issue 16: a task's page, the execution page's tasks, and the sidebar's Tasks and VMs. */
+/** Issue 16: a task's page, its links from the list, and the execution page's tasks. */
 
 const task = makeTask({
   rota_tasks_id: 7,
@@ -135,6 +131,9 @@ async function openTask(lang: Language, path = '/task/7', permissions = ['ATIVID
           : { status: 404, body: { message: 'Not found' } };
       }
       if (url.endsWith('/robot/field/api/v1/index')) return { status: 200, body: listOf(fields) };
+      if (url.endsWith('/task/api/v1/retry')) {
+        return { status: 200, body: { message: 'ok', data: { count: 1 } } };
+      }
       if (url.endsWith('/events/api/v1/stream')) return live.reply();
       return undefined;
     },
@@ -198,10 +197,18 @@ describe('/task/:id', { timeout: 20_000 }, () => {
   }
 
   it('retries a finished task after a confirmation', async () => {
-    const { user } = await openTask('pt', '/task/7', ['ATIVIDADES.LIST', 'ATIVIDADES.UPDATE']);
+    const { calls, user } = await openTask('pt', '/task/7', [
+      'ATIVIDADES.LIST',
+      'ATIVIDADES.UPDATE',
+    ]);
     await user.click(screen.getByRole('button', { name: 'Reprocessar' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Reprocessar a tarefa “Fatura 42”?')).toBeInTheDocument();
+    expect(callsTo(calls, '/task/api/v1/retry')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Reprocessar' }));
+    await waitFor(() =>
+      expect(callsTo(calls, '/task/api/v1/retry')[0]?.body).toEqual({ ids: [7] }),
+    );
   });
 });
 
@@ -281,47 +288,5 @@ describe('execution page: its tasks', { timeout: 20_000 }, () => {
     const { calls } = await openExecution('pt', [task], ['HISTORIC.LIST']);
     expect(screen.queryByRole('heading', { name: 'Tarefas', level: 2 })).not.toBeInTheDocument();
     expect(callsTo(calls, '/task/api/v1/index')).toHaveLength(0);
-  });
-});
-
-describe('sidebar: Tasks under Robots, VMs under Agents', () => {
-  function renderSidebar(permissions: string[], path = '/dashboard') {
-    const probe = clientsProbe(false);
-    mockFetch((call) => probe(call) ?? { status: 404, body: { message: 'Not found' } });
-    return renderElement(
-      <AppShell navbar={{ width: 260, breakpoint: 'lg' }}>
-        <AppShell.Navbar>
-          <Sidebar user={makeUser({ permissions })} onNavigate={vi.fn()} />
-        </AppShell.Navbar>
-      </AppShell>,
-      { path },
-    );
-  }
-  const names = () =>
-    within(screen.getByRole('navigation'))
-      .queryAllByRole('link')
-      .map((link) => link.textContent ?? '');
-
-  it('shows each with its permission, nested after its parent (pt)', async () => {
-    renderSidebar(['ROBOS.LIST', 'ATIVIDADES.LIST', 'AGENTES.LIST']);
-    await screen.findByRole('navigation');
-    expect(names()).toEqual(['Início', 'Robôs', 'Tarefas', 'Agentes', 'VMs']);
-    expect(screen.getByRole('link', { name: 'Tarefas' })).toHaveAttribute('href', '/task');
-    expect(screen.getByRole('link', { name: 'VMs' })).toHaveAttribute('href', '/vm');
-  });
-
-  it('hides Tasks without ATIVIDADES.LIST and VMs without AGENTES.LIST (en)', async () => {
-    await resetEnvironment('en');
-    renderSidebar(['ROBOS.LIST']);
-    await screen.findByRole('navigation');
-    expect(names()).toEqual(['Home', 'Robots']);
-  });
-
-  it('keeps Tasks current on a task’s page (en)', async () => {
-    await resetEnvironment('en');
-    renderSidebar(['ATIVIDADES.LIST', 'AGENTES.LIST'], '/task/7');
-    await waitFor(() => expect(names()).toEqual(['Home', 'Tasks', 'Agents', 'VMs']));
-    // A task's page keeps Tasks current, not Robots.
-    expect(screen.getByRole('link', { name: 'Tasks' })).toHaveAttribute('aria-current', 'page');
   });
 });
