@@ -7,7 +7,10 @@ import { AppError } from '../lib/errors.js';
 
 /**
  * Serves the built console and answers every non-API path with its index.html (SPA
- * fallback); unknown /api paths get a JSON 404 instead.
+ * fallback); unknown /api paths get a JSON 404 instead. The build writes a brotli (`.br`) and a
+ * gzip (`.gz`) copy next to each text file (apps/web/vite.config.ts); `preCompressed` sends the
+ * best one the browser accepts, with `Vary: Accept-Encoding`, and the file itself otherwise, so
+ * nothing is compressed per request.
  */
 export async function registerConsole(app: FastifyInstance, webRoot: string | null) {
   const index = webRoot ? path.join(webRoot, 'index.html') : null;
@@ -16,8 +19,11 @@ export async function registerConsole(app: FastifyInstance, webRoot: string | nu
     await app.register(fastifyStatic, {
       root: webRoot,
       prefix: '/',
+      preCompressed: true,
       setHeaders(reply, filePath) {
-        // Vite fingerprints everything under assets/; index.html must always be revalidated.
+        // Vite fingerprints everything it writes under assets/ (`name-<hash>.js`, and its
+        // .br/.gz copies), so a changed file gets a new name; index.html, which names them, and
+        // the unhashed files of public/ must always be revalidated.
         void reply.header(
           'cache-control',
           filePath.includes(`${path.sep}assets${path.sep}`)

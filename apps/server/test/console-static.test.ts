@@ -1,0 +1,127 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * The console's static files (issue 16): the build leaves `.br` and `.gz` copies next to each
+ * text file; the server picks one by Accept-Encoding, says it varies on it, and lets browsers keep
+ * hashed assets for a year while revalidating index.html every time.
+ */
+const INDEX = '<!doctype html><title>Rota - Control Room</title><div id="root"></div>'.repeat(20);
+const SCRIPT = 'export const answer = "the sign-in page";\n'.repeat(200);
+const STYLE = 'body{margin:0}';
+
+let t: TestApp;
+let webRoot: string;
+
+async function writeWithCopies(file: string, content: string) {
+  await writeFile(file, content);
+  await writeFile(`${file}.br`, brotliCompressSync(content));
+  await writeFile(`${file}.gz`, gzipSync(content));
+}
+
+beforeAll(async () => {
+  webRoot = await mkdtemp(path.join(os.tmpdir(), 'rota-web-static-'));
+  await mkdir(path.join(webRoot, 'assets'));
+  await writeWithCopies(path.join(webRoot, 'index.html'), INDEX);
+  await writeWithCopies(path.join(webRoot, 'assets', 'index-Da6EgosD.js'), SCRIPT);
+  // Too small to be worth a compressed copy: the build leaves it alone.
+  await writeFile(path.join(webRoot, 'assets', 'tiny-B4imGv_e.css'), STYLE);
+  await writeFile(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  t = await createTestApp({ webRoot });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(webRoot, { recursive: true, force: true });
+});
+
+function get(url: string, acceptEncoding?: string) {
+  return t.app.inject({
+    method: 'GET',
+    url,
+    headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+  });
+}
+
+function varies(headers: Record<string, unknown>) {
+  return String(headers['vary'] ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/);
+}
+
+describe('precompressed console files', () => {
+  it('sends the brotli copy of a hashed asset to a browser that takes it, cached for a year', async () => {
+    const res = await get('/assets/index-Da6EgosD.js', 'gzip, deflate, br, zstd');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(varies(res.headers)).toContain('accept-encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(SCRIPT);
+    expect(res.rawPayload.length).toBeLessThan(SCRIPT.length / 10);
+  });
+
+  it('sends the gzip copy when the browser takes gzip but not brotli', async () => {
+    const res = await get('/assets/index-Da6EgosD.js', 'gzip, deflate');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(varies(res.headers)).toContain('accept-encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(res.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('sends the file itself, still varying on Accept-Encoding, to a client that takes neither', async () => {
+    for (const acceptEncoding of [undefined, 'identity']) {
+      const res = await get('/assets/index-Da6EgosD.js', acceptEncoding);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(varies(res.headers)).toContain('accept-encoding');
+      expect(res.body).toBe(SCRIPT);
+    }
+  });
+
+  it('sends the file itself when the build left no compressed copy', async () => {
+    const res = await get('/assets/tiny-B4imGv_e.css', 'br, gzip');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toMatch(/text\/css/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.body).toBe(STYLE);
+  });
+
+  it('compresses index.html too, but has the browser revalidate it every time', async () => {
+    for (const url of ['/', '/index.html']) {
+      const res = await get(url, 'br, gzip');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(INDEX);
+    }
+  });
+
+  it('answers a console route (SPA fallback) with index.html, never cached without revalidation', async () => {
+    const res = await get('/dashboard', 'gzip');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(varies(res.headers)).toContain('accept-encoding');
+    expect(gunzipSync(res.rawPayload).toString()).toBe(INDEX);
+  });
+
+  it('revalidates the unhashed files of public/', async () => {
+    const res = await get('/favicon.svg', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a missing asset without a 500 and without a year-long cache', async () => {
+    const res = await get('/assets/missing-AAAAAAAA.js', 'br');
+    // The SPA fallback answers unknown paths with index.html; what matters is no 500.
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * Lighthouse on the built console (issue 16): sign-in, dashboard and robots, mobile and desktop,
+ * each run twice on a cold cache; prints performance and accessibility scores and LCP as a
+ * Markdown table for docs/performance.md.
+ *
+ *   npm run build && node --import tsx bench/lighthouse.ts
+ *
+ * The app runs in this process on an in-memory PGlite with the seeded admin, serving
+ * apps/web/dist (precompressed files included) on 127.0.0.1:$BENCH_PORT (3166). Chromium is
+ * Debian's (/usr/bin/chromium, CHROME_PATH overrides). Signed-in pages get the session cookie the
+ * console keeps (SESSION_COOKIE) set through puppeteer before Lighthouse loads them; Lighthouse
+ * clears caches and storage between runs but not cookies. Mobile uses Lighthouse's default
+ * (simulated slow 4G, 4× CPU slowdown, Moto G Power screen), desktop its desktop config.
+ * BENCH_RUNS changes the run count, BENCH_PAGES the pages (comma-separated names), BENCH_FORMS
+ * the form factors (mobile,desktop); BENCH_SAVE=<dir> keeps each run's full report (JSON).
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Config, type Flags } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { SESSION_COOKIE } from '@rota/contract';
+import { openBenchDatabase } from './bench-database.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+import { buildApp } from '../apps/server/src/http/app.js';
+import { SecretBox } from '../apps/server/src/lib/secret-box.js';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3166);
+const RUNS = Number(process.env.BENCH_RUNS ?? 2);
+const PASSWORD = 'bench-password-1';
+const WEB_ROOT = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+const PAGES = [
+  { name: 'sign-in', path: '/sign-in', signedIn: false },
+  { name: 'dashboard', path: '/dashboard', signedIn: true },
+  { name: 'robots', path: '/robot', signedIn: true },
+].filter(
+  (page) => !process.env.BENCH_PAGES || process.env.BENCH_PAGES.split(',').includes(page.name),
+);
+const FORM_FACTORS = [
+  { name: 'mobile', config: undefined as Config | undefined },
+  { name: 'desktop', config: desktopConfig as Config },
+].filter(
+  (form) => !process.env.BENCH_FORMS || process.env.BENCH_FORMS.split(',').includes(form.name),
+);
+
+const { database, label, drop } = await openBenchDatabase();
+await database.migrate();
+await seedDatabase(database.db, {
+  adminAccess: 'admin',
+  adminEmail: 'admin@localhost',
+  adminPassword: PASSWORD,
+});
+const app = await buildApp({
+  config: {
+    publicUrl: `http://127.0.0.1:${PORT}`,
+    SMTP_URL: undefined,
+    MAIL_FROM: 'x <x@x>',
+    TRUST_PROXY: false,
+  },
+  db: database.db,
+  webRoot: WEB_ROOT,
+  secretBox: new SecretBox(randomBytes(32)),
+  dataDir: os.tmpdir(),
+  events: database.events,
+  engine: { loop: false },
+});
+const origin = await app.listen({ port: PORT, host: '127.0.0.1' });
+
+const signIn = await fetch(`${origin}/api/user/api/auth/v1/session`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ access: 'admin', password: PASSWORD }),
+});
+const { token } = (await signIn.json()) as { token: string };
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+const chromium = await browser.version();
+
+/** One Lighthouse run; Chromium now and then loses a trace (NO_NAVSTART): that run is redone. */
+async function measure(url: string, config: Config | undefined, tab: Page, attempt = 1) {
+  const flags: Flags = {
+    logLevel: 'error',
+    output: 'json',
+    onlyCategories: ['performance', 'accessibility'],
+  };
+  const lhr = (await lighthouse(url, flags, config, tab))?.lhr;
+  if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+  if (!lhr.runtimeError) return lhr;
+  if (attempt >= 3) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  console.error(`${url}: ${lhr.runtimeError.code}, measuring again`);
+  return measure(url, config, tab, attempt + 1);
+}
+
+type Row = { page: string; form: string; run: number; perf: number; a11y: number; lcp: number };
+const rows: Row[] = [];
+
+try {
+  for (const form of FORM_FACTORS) {
+    for (const page of PAGES) {
+      for (let run = 1; run <= RUNS; run++) {
+        const tab = await browser.newPage();
+        const cookie = { name: SESSION_COOKIE, value: token, domain: '127.0.0.1', path: '/' };
+        if (page.signedIn) await browser.setCookie(cookie);
+        else await browser.deleteCookie(...(await browser.cookies()));
+        const lhr = await measure(`${origin}${page.path}`, form.config, tab);
+        await tab.close();
+        if (process.env.BENCH_SAVE) {
+          const file = `${process.env.BENCH_SAVE}/${form.name}-${page.name}-${run}.json`;
+          writeFileSync(file, JSON.stringify(lhr));
+        }
+        // A signed-in page that bounced to sign-in would measure the wrong page.
+        if (page.signedIn && new URL(lhr.finalDisplayedUrl).pathname !== page.path)
+          throw new Error(`${page.name} ended on ${lhr.finalDisplayedUrl}`);
+        const row = {
+          page: page.name,
+          form: form.name,
+          run,
+          perf: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          a11y: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+          lcp: (lhr.audits['largest-contentful-paint']?.numericValue ?? NaN) / 1000,
+        };
+        rows.push(row);
+        console.error(
+          `${form.name} ${page.name} #${run}: performance ${row.perf}, accessibility ${row.a11y}, LCP ${row.lcp.toFixed(1)} s`,
+        );
+      }
+    }
+  }
+} finally {
+  await browser.disconnect();
+  chrome.kill();
+  await app.close();
+  await database.close();
+  await drop?.();
+}
+
+const range = (values: number[], digits = 0) => {
+  const low = Math.min(...values).toFixed(digits);
+  const high = Math.max(...values).toFixed(digits);
+  return low === high ? low : `${low}–${high}`;
+};
+console.log(
+  `\n${new Date().toISOString().slice(0, 10)}; ${os.cpus().length} × ${os.cpus()[0]?.model}; ` +
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; ` +
+    `Node ${process.version}; ${chromium}; ${label}; ` +
+    `Lighthouse 12.8.2, ${RUNS} runs each\n`,
+);
+console.log('| page | form factor | performance | accessibility | LCP (s) |');
+console.log('| ---- | ----------- | ----------- | ------------- | ------- |');
+for (const form of FORM_FACTORS) {
+  for (const page of PAGES) {
+    const mine = rows.filter((row) => row.form === form.name && row.page === page.name);
+    console.log(
+      `| ${page.name} | ${form.name} | ${range(mine.map((r) => r.perf))} | ` +
+        `${range(mine.map((r) => r.a11y))} | ${range(
+          mine.map((r) => r.lcp),
+          1,
+        )} |`,
+    );
+  }
+}
