@@ -1,5 +1,31 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
-import { readableShade } from '../lib/contrast';
+import {
+  createTheme,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core';
+import { mix, readableOn, readableShade } from '../lib/contrast';
+
+/** The body colours of the two schemes (Mantine's white and dark.7). */
+const BODY = { light: '#ffffff', dark: '#242424' } as const;
+
+/**
+ * Colours given as `#rrggbb` (a client's status colours) in the light, subtle, outline and
+ * transparent variants: Mantine writes the text in that very colour, often under 4.5:1. The
+ * text is darkened (light scheme) or lightened (dark) just enough on the variant's 10% tint.
+ */
+export const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  const { color, variant } = input;
+  const custom = !parseThemeColor({ color, theme: input.theme }).isThemeColor;
+  const tinted = ['light', 'subtle', 'outline', 'transparent'].includes(variant ?? '');
+  if (!custom || !tinted || !/^#[0-9a-f]{6}$/i.test(color ?? '')) return colors;
+  const onLight = readableOn(color!, [mix(BODY.light, color!, 0.12), BODY.light], 'light');
+  const onDark = readableOn(color!, [mix(BODY.dark, color!, 0.12), BODY.dark], 'dark');
+  // Mantine sets `color-scheme` from the chosen scheme, so light-dark() follows it.
+  return { ...colors, color: `light-dark(${onLight}, ${onDark})` };
+};
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -14,6 +40,7 @@ export const theme = createTheme({
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
+  variantColorResolver,
 });
 
 /**
