@@ -77,7 +77,9 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
+    // writeBundle, not closeBundle: that one also runs after a failed build, and would hide its
+    // error behind a missing directory.
+    async writeBundle() {
       for (const file of await files(outDir)) {
         if ((await stat(file)).size < 1024) continue;
         const content = await readFile(file);

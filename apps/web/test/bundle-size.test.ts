@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -60,5 +60,26 @@ describe('bundle size', () => {
       total,
       `sign-in initial JS is ${(total / 1024).toFixed(1)} KB gzipped over ${files.length} files`,
     ).toBeLessThan(LIMIT_BYTES);
+  });
+
+  it('preloads the sign-in page with the entry, so its chunks do not wait for the router', () => {
+    const manifest = readManifest();
+    const html = readFileSync(`${distDir}index.html`, 'utf8');
+    const page = manifest[SIGN_IN_MODULE]!;
+    expect(html).toContain(`<link rel="modulepreload" crossorigin href="/${page.file}">`);
+    for (const imported of page.imports ?? [])
+      expect(html).toContain(`/${manifest[imported]!.file}`);
+    // The shell is for signed-in users only.
+    expect(html).not.toContain(manifest[SHELL_MODULE]!.file);
+  });
+
+  it('leaves a brotli and a gzip copy next to every text file of 1 KiB or more', () => {
+    const missing = readdirSync(`${distDir}assets`)
+      .map((name) => `assets/${name}`)
+      .concat('index.html')
+      .filter((file) => /\.(js|css|html|svg)$/.test(file))
+      .filter((file) => statSync(`${distDir}${file}`).size >= 1024)
+      .filter((file) => !existsSync(`${distDir}${file}.br`) || !existsSync(`${distDir}${file}.gz`));
+    expect(missing).toEqual([]);
   });
 });
