@@ -134,7 +134,7 @@ describe('environments', () => {
     expect(en.body.errors).toEqual([
       { field: 'title', message: 'Required title' },
       { field: 'db_pass', message: 'Invalid value' },
-      { field: 'db_port', message: 'Out of range' },
+      { field: 'db_port', message: 'Between 1 and 65535' },
       { field: 'rota_api_url', message: 'Must be an http(s) address' },
     ]);
     const missing = await c.admin.post(`${B}/create`, {});
@@ -147,7 +147,7 @@ describe('environments', () => {
     const inPt = await pt.post(`${B}/create`, { db_port: 0, rota_api_url: 'nope' });
     expect(inPt.body.errors).toEqual([
       { field: 'title', message: 'Título obrigatório' },
-      { field: 'db_port', message: 'Fora do intervalo permitido' },
+      { field: 'db_port', message: 'Entre 1 e 65535' },
       { field: 'rota_api_url', message: 'Deve ser um endereço http(s)' },
     ]);
     const id = await createEnvironment(c.admin, { title: 'Validated' });

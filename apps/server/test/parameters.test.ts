@@ -140,9 +140,14 @@ describe('parameters', () => {
     expect(both.status).toBe(400);
     expect(both.body.errors).toEqual([{ field: 'value', message: XOR }]);
     const neither = await c.admin.post(`${B}/create`, { name: 'NEITHER' });
-    expect(neither.body.errors).toEqual([{ field: 'value', message: XOR }]);
+    // An empty value is a missing value, not "both" (issue 16).
+    expect(neither.body.errors).toEqual([
+      { field: 'value', message: 'Required value (or a password)' },
+    ]);
     const blanks = await c.admin.post(`${B}/create`, { name: 'BLANKS', value: '', password: '' });
-    expect(blanks.body.errors).toEqual([{ field: 'value', message: XOR }]);
+    expect(blanks.body.errors).toEqual([
+      { field: 'value', message: 'Required value (or a password)' },
+    ]);
     expect((await c.admin.post(`${B}/index`, { search: 'BOTH' })).body.meta.total).toBe(0);
 
     const id = await createParameter(c.admin, { name: 'SINGLE', value: 'one', password: '' });
@@ -159,6 +164,10 @@ describe('parameters', () => {
     expect(inPt.body.errors).toEqual([
       { field: 'value', message: 'O parâmetro deve ter um valor OU uma senha, não ambos!' },
     ]);
+    const emptyPt = await pt.post(`${B}/create`, { name: 'EMPTY', value: '' });
+    expect(emptyPt.body.errors).toEqual([
+      { field: 'value', message: 'Valor obrigatório (ou uma senha)' },
+    ]);
     const namePt = await pt.post(`${B}/create`, { value: 'v' });
     expect(namePt.body.errors).toEqual([{ field: 'name', message: 'Nome obrigatório' }]);
   });
@@ -167,9 +176,15 @@ describe('parameters', () => {
     const en = await c.admin.post(`${B}/create`, { name: '', value: 'v' });
     expect(en.body.errors).toEqual([{ field: 'name', message: 'Required name' }]);
     const shape = await c.admin.post(`${B}/create`, { name: '9lives', value: 'v' });
-    expect(shape.body.errors).toEqual([
-      { field: 'name', message: 'Use letters, digits and "_", starting with a letter' },
-    ]);
+    const allowed =
+      'Use letters, digits and "_", starting with a letter: the robot reads it as ROTA_PARAM_<NAME>';
+    expect(shape.body.errors).toEqual([{ field: 'name', message: allowed }]);
+    // "." and "-" cannot be in an environment variable's name: refused, never silently missing.
+    for (const name of ['db.host', 'api-key', 'a b']) {
+      const refused = await c.admin.post(`${B}/create`, { name, value: 'v' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([{ field: 'name', message: allowed }]);
+    }
     const long = await c.admin.post(`${B}/create`, {
       name: 'LONG',
       value: 'v'.repeat(10001),

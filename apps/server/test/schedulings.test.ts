@@ -143,21 +143,21 @@ describe('schedulings', () => {
 
   it('checks the bounds of every number', async () => {
     const cases: [string, unknown, string][] = [
-      ['interval_minutes', 0, 'Out of range'],
-      ['interval_minutes', 525601, 'Out of range'],
+      ['interval_minutes', 0, 'Between 1 and 525600'],
+      ['interval_minutes', 525601, 'Between 1 and 525600'],
       ['interval_minutes', 1.5, 'Must be a whole number'],
       ['interval_minutes', '15', 'Required interval'],
-      ['timeout_minutes', 0, 'Out of range'],
-      ['timeout_minutes', 1441, 'Out of range'],
+      ['timeout_minutes', 0, 'Between 1 and 1440'],
+      ['timeout_minutes', 1441, 'Between 1 and 1440'],
       ['timeout_minutes', 2.5, 'Must be a whole number'],
-      ['retries', -1, 'Out of range'],
-      ['retries', 11, 'Out of range'],
+      ['retries', -1, 'Between 0 and 10'],
+      ['retries', 11, 'Between 0 and 10'],
       ['retries', 0.5, 'Must be a whole number'],
-      ['priority', 0, 'Out of range'],
-      ['priority', 101, 'Out of range'],
+      ['priority', 0, 'Between 1 and 100'],
+      ['priority', 101, 'Between 1 and 100'],
       ['priority', 1.5, 'Must be a whole number'],
-      ['sleep', -1, 'Out of range'],
-      ['sleep', 86401, 'Out of range'],
+      ['sleep', -1, 'Between 0 and 86400'],
+      ['sleep', 86401, 'Between 0 and 86400'],
       ['sleep', 0.5, 'Must be a whole number'],
     ];
     for (const [field, value, message] of cases) {
@@ -192,7 +192,7 @@ describe('schedulings', () => {
     expect(highest.status).toBe(201);
     const id = highest.body.data.rota_schedulings_id;
     const tooHigh = await c.admin.put(`${B}/update`, { id, priority: 101 });
-    expect(tooHigh.body.errors).toEqual([{ field: 'priority', message: 'Out of range' }]);
+    expect(tooHigh.body.errors).toEqual([{ field: 'priority', message: 'Between 1 and 100' }]);
     expect((await show(id)).priority).toBe(100);
     expect((await c.admin.post(`${B}/index`, { search: 'Bounds' })).body.meta.total).toBe(0);
   });
@@ -228,12 +228,12 @@ describe('schedulings', () => {
     const inPt = await pt.post(`${B}/create`, { name: 'Só nome' });
     expect(inPt.body.errors).toEqual([
       { field: 'rota_robots_id', message: 'Robô obrigatório' },
-      { field: 'timeout_minutes', message: 'Timeout obrigatório' },
+      { field: 'timeout_minutes', message: 'Tempo limite obrigatório' },
       { field: 'interval_minutes', message: 'Intervalo obrigatório' },
     ]);
     const range = await pt.post(`${B}/create`, scheduling('Fora', { retries: 11 }));
     expect(range.body.errors).toEqual([
-      { field: 'retries', message: 'Fora do intervalo permitido' },
+      { field: 'retries', message: 'Entre 0 e 10' },
     ]);
   });
 

@@ -165,11 +165,11 @@ describe('tasks', () => {
     expect(en.status).toBe(400);
     expect(en.body.errors).toEqual([
       { field: 'rota_robots_id', message: 'Required robot' },
-      { field: 'priority', message: 'Out of range' },
+      { field: 'priority', message: 'Between 1 and 100' },
       { field: 'expiration_date', message: 'Required expiration date' },
     ]);
     const high = await c.admin.post(`${B}/create`, task({ priority: 101 }));
-    expect(high.body.errors).toEqual([{ field: 'priority', message: 'Out of range' }]);
+    expect(high.body.errors).toEqual([{ field: 'priority', message: 'Between 1 and 100' }]);
     const text = await c.admin.post(`${B}/create`, task({ priority: 'high' }));
     expect(text.body.errors).toEqual([{ field: 'priority', message: 'Must be a number' }]);
     for (const expiration_date of ['next week', '2030-02-30', '2030']) {

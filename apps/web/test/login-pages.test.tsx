@@ -137,9 +137,20 @@ describe('request-access page', () => {
     const { calls } = forbidFetch();
     const { user } = renderWithRouter({ path: '/login/request-access' });
     await user.click(await screen.findByRole('button', { name: 'Enviar pedido' }));
-    expect(await screen.findAllByText('Nome obrigatório')).toHaveLength(2);
+    // The company has its own message, not a second "Nome obrigatório" (issue 16).
+    expect(await screen.findAllByText('Nome obrigatório')).toHaveLength(1);
+    expect(screen.getByText('Empresa obrigatória')).toBeInTheDocument();
     expect(screen.getByText('E-mail obrigatório')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
+  });
+
+  it('says an empty company in English too', async () => {
+    await resetEnvironment('en');
+    forbidFetch();
+    const { user } = renderWithRouter({ path: '/login/request-access' });
+    await user.click(await screen.findByRole('button', { name: 'Send request' }));
+    expect(await screen.findByText('Required company')).toBeInTheDocument();
+    expect(screen.getByText('Required name')).toBeInTheDocument();
   });
 
   it('posts the request and shows the answer of the server', async () => {

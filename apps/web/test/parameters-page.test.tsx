@@ -51,9 +51,16 @@ async function openParameters(permissions: string[], lang: Language = 'pt') {
   );
 }
 
-const XOR = {
-  pt: 'O parâmetro deve ter um valor OU uma senha, não ambos!',
-  en: 'The parameter must have a value OR a password, not both!',
+/** An empty value is a missing value ("not both" is only for both, which the form cannot send). */
+const EMPTY = {
+  pt: 'Valor obrigatório (ou uma senha)',
+  en: 'Required value (or a password)',
+};
+
+/** The characters a parameter's name may have, and why. */
+const NAME_RULE = {
+  pt: 'Use letras, dígitos e "_", começando por uma letra: o robô o lê como ROTA_PARAM_<NOME>',
+  en: 'Use letters, digits and "_", starting with a letter: the robot reads it as ROTA_PARAM_<NAME>',
 };
 
 beforeEach(async () => {
@@ -116,18 +123,24 @@ describe('/parameter', { timeout: 20_000 }, () => {
     ['pt', 'Novo parâmetro', 'Criar parâmetro', /^Nome/, 'Senha'],
     ['en', 'New parameter', 'Create parameter', /^Name/, 'Password'],
   ] as const)(
-    'says in %s that a parameter needs a value or a password',
+    'says in %s that a parameter needs a value or a password, and which names it takes',
     async (lang, title, submit, nameLabel, passwordKind) => {
       const { user, calls } = await openParameters(ALL, lang);
       await user.click(await screen.findByRole('button', { name: title }));
       const drawer = await screen.findByRole('dialog', { name: title });
       await user.type(within(drawer).getByRole('textbox', { name: nameLabel }), 'VAZIO');
       await user.click(within(drawer).getByRole('button', { name: submit }));
-      expect(await within(drawer).findByText(XOR[lang])).toBeInTheDocument();
+      expect(await within(drawer).findByText(EMPTY[lang])).toBeInTheDocument();
       // With the password input chosen, the message follows it.
       await user.click(within(drawer).getByRole('radio', { name: passwordKind }));
       await user.click(within(drawer).getByRole('button', { name: submit }));
-      expect(await within(drawer).findByText(XOR[lang])).toBeInTheDocument();
+      expect(await within(drawer).findByText(EMPTY[lang])).toBeInTheDocument();
+      // A name the robot could not read as ROTA_PARAM_<NAME> is refused, saying what is allowed.
+      const name = within(drawer).getByRole('textbox', { name: nameLabel });
+      await user.clear(name);
+      await user.type(name, 'db.host');
+      await user.click(within(drawer).getByRole('button', { name: submit }));
+      expect(await within(drawer).findByText(NAME_RULE[lang])).toBeInTheDocument();
       expect(callsTo(calls, '/create')).toHaveLength(0);
     },
   );

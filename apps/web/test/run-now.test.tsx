@@ -53,7 +53,9 @@ describe('run now', { timeout: 20_000 }, () => {
     await user.type(priority, '500');
     await user.type(within(drawer).getByRole('textbox', { name: /Novas tentativas/ }), '11');
     await user.click(within(drawer).getByRole('button', { name: 'Executar' }));
-    expect(await within(drawer).findAllByText('Fora do intervalo permitido')).toHaveLength(2);
+    // Each range error says its range (issue 16).
+    expect(await within(drawer).findByText('Entre 1 e 100')).toBeInTheDocument();
+    expect(within(drawer).getByText('Entre 0 e 10')).toBeInTheDocument();
     expect(callsTo(calls, '/robot/api/v1/run')).toHaveLength(0);
 
     await user.clear(priority);

@@ -205,7 +205,7 @@ describe('/scheduling', { timeout: 20_000 }, () => {
     expect(await within(drawer).findByText('Nome obrigatório')).toBeInTheDocument();
     expect(within(drawer).getByText('Robô obrigatório')).toBeInTheDocument();
     expect(within(drawer).getByText('Intervalo obrigatório')).toBeInTheDocument();
-    expect(within(drawer).getByText('Timeout obrigatório')).toBeInTheDocument();
+    expect(within(drawer).getByText('Tempo limite obrigatório')).toBeInTheDocument();
 
     await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Notas diárias');
     await user.click(within(drawer).getByRole('combobox', { name: /^Robô/ }));

@@ -139,9 +139,9 @@ export const accessRequestCreateSchema = z.object({
     .max(120, msg('too_long')),
   email: emailSchema,
   client_name: z
-    .string({ error: msg('required_name') })
+    .string({ error: msg('required_company') })
     .trim()
-    .min(1, msg('required_name'))
+    .min(1, msg('required_company'))
     .max(120, msg('too_long')),
   message: z.string().trim().max(2000, msg('too_long')).optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
-import { msg, type MessageKey } from './messages.js';
+import { msg, msgWith, type MessageKey } from './messages.js';
 
 /** Largest PostgreSQL `integer`: every whole number the contract takes fits a column. */
 export const PG_INT_MAX = 2147483647;
@@ -143,8 +143,9 @@ export const boundedIntSchema = (
   z
     .number({ error: msg(required) })
     .int(msg('invalid_integer'))
-    .min(min, msg('out_of_range'))
-    .max(max, msg('out_of_range'));
+    // The error says the range ("Between 1 and 1440"), not only that it is out of it.
+    .min(min, msgWith('out_of_range_between', { min, max }))
+    .max(max, msgWith('out_of_range_between', { min, max }));
 
 /** `ids` for the bulk actions (retry, delete many). */
 export const idsBodySchema = z.object({

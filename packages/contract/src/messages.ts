@@ -30,6 +30,11 @@ const en = {
   letters_only: 'It s not in the correct format, just type letters.',
   parameter_value_xor_password: 'The parameter must have a value OR a password, not both!',
   // Ours
+  required_value_or_password: 'Required value (or a password)',
+  required_company: 'Required company',
+  invalid_parameter_name:
+    'Use letters, digits and "_", starting with a letter: the robot reads it as ROTA_PARAM_<NAME>',
+  out_of_range_between: 'Between {{min}} and {{max}}',
   required_field: 'Required field',
   required_code: 'Required code',
   required_current_password: 'Required current password',
@@ -240,6 +245,11 @@ const pt: Record<MessageKey, string> = {
   max_date: 'Data máxima excedida',
   letters_only: 'Não está no formato correto, digite apenas letras.',
   parameter_value_xor_password: 'O parâmetro deve ter um valor OU uma senha, não ambos!',
+  required_value_or_password: 'Valor obrigatório (ou uma senha)',
+  required_company: 'Empresa obrigatória',
+  invalid_parameter_name:
+    'Use letras, dígitos e "_", começando por uma letra: o robô o lê como ROTA_PARAM_<NOME>',
+  out_of_range_between: 'Entre {{min}} e {{max}}',
   required_field: 'Campo obrigatório',
   required_code: 'Código obrigatório',
   required_current_password: 'Senha atual obrigatória',
@@ -259,7 +269,7 @@ const pt: Record<MessageKey, string> = {
   required_vm: 'VM obrigatória',
   required_file: 'Arquivo obrigatório',
   required_interval: 'Intervalo obrigatório',
-  required_timeout: 'Timeout obrigatório',
+  required_timeout: 'Tempo limite obrigatório',
   invalid_identifier: 'Use letras, dígitos e "_", começando por uma letra',
   invalid_number: 'Deve ser um número',
   invalid_integer: 'Deve ser um número inteiro',
@@ -429,14 +439,60 @@ export function isMessageKey(value: string): value is MessageKey {
   return Object.hasOwn(en, value);
 }
 
-/** Translates a key, filling {{name}} placeholders; an unknown key is returned as it is. */
+/**
+ * A key with its values in one string (`out_of_range_between?min=1&max=1440`), for the places
+ * that carry one string: a zod issue's message, a field error. Translated like a key, values
+ * filled in ("Between 1 and 1440" / "Entre 1 e 1440").
+ */
+export function msgWith(key: MessageKey, values: Record<string, string | number>): string {
+  const query = Object.entries(values)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  return `${key}?${query}`;
+}
+
+/** A key, or a key with values (`msgWith`), read apart; null when it is neither (plain text). */
+export function parseMessageRef(
+  value: string,
+): { key: MessageKey; values: Record<string, string> } | null {
+  const at = value.indexOf('?');
+  const key = at === -1 ? value : value.slice(0, at);
+  if (!isMessageKey(key)) return null;
+  const values: Record<string, string> = {};
+  if (at !== -1) {
+    for (const pair of value.slice(at + 1).split('&')) {
+      const [name = '', text = ''] = pair.split('=');
+      try {
+        values[decodeURIComponent(name)] = decodeURIComponent(text);
+      } catch {
+        return null;
+      }
+    }
+  }
+  return { key, values };
+}
+
+/** Whether a field error is one of ours (a key, with or without values) rather than text. */
+export function isMessageRef(value: string): boolean {
+  return parseMessageRef(value) !== null;
+}
+
+/**
+ * Translates a key (or a `msgWith` key with values), filling {{name}} placeholders; an unknown
+ * key is returned as it is.
+ */
 export function translateMessage(
   lang: Language,
   key: string,
   values: Record<string, string> = {},
 ): string {
-  const template = isMessageKey(key) ? MESSAGES[lang][key] : key;
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+  const ref = parseMessageRef(key);
+  if (!ref) return key.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+  const all = { ...ref.values, ...values };
+  return MESSAGES[lang][ref.key].replace(
+    /\{\{(\w+)\}\}/g,
+    (_, name: string) => all[name] ?? '',
+  );
 }
 
 /** Typed key for schema messages, so a typo fails the build instead of reaching a user. */

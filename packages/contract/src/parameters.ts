@@ -14,10 +14,12 @@ export const parameterSchema = z.object({
 });
 export type Parameter = z.infer<typeof parameterSchema>;
 
-// Blank matches too: "Required name" alone speaks for it.
+// Blank matches too: "Required name" alone speaks for it. The robot reads a parameter as the
+// environment variable ROTA_PARAM_<NAME>, and a shell cannot name one with "." or "-" (a robot
+// started from one would silently miss it): letters, digits and "_", as a variable's name.
 const name = requiredTextSchema(120, 'required_name').regex(
-  /^(?:[A-Za-z][A-Za-z0-9_.-]*)?$/,
-  msg('invalid_identifier'),
+  /^(?:[A-Za-z][A-Za-z0-9_]*)?$/,
+  msg('invalid_parameter_name'),
 );
 const secretOrValue = z.string().max(10000, msg('too_long'));
 
@@ -40,11 +42,12 @@ export const parameterCreateSchema = z
   })
   .superRefine((v, ctx) => {
     const { hasValue, hasPassword } = parameterValueOrPassword(v);
+    // Neither is a missing value; "not both" is only said when both were given.
     if (hasValue === hasPassword) {
       ctx.addIssue({
         code: 'custom',
         path: ['value'],
-        message: msg('parameter_value_xor_password'),
+        message: msg(hasValue ? 'parameter_value_xor_password' : 'required_value_or_password'),
       });
     }
   });

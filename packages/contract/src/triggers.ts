@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredIdSchema, requiredTextSchema } from './common.js';
-import { msg } from './messages.js';
+import { msg, msgWith } from './messages.js';
 import { expirationDateSchema, taskCreateSchema, taskInstantSchema } from './tasks.js';
 
 /** Tasks one fire may create. */
@@ -60,8 +60,8 @@ export const triggerFireSchema = z.object({
   priority: z
     .number({ error: msg('invalid_number') })
     .int(msg('invalid_integer'))
-    .min(1, msg('out_of_range'))
-    .max(100, msg('out_of_range'))
+    .min(1, msgWith('out_of_range_between', { min: 1, max: 100 }))
+    .max(100, msgWith('out_of_range_between', { min: 1, max: 100 }))
     .optional(),
   rota_vms_id: idSchema.optional(),
 });

@@ -3,7 +3,11 @@ import { emailSchema, newPasswordSchema } from './auth.js';
 import { idSchema, listQuerySchema, requiredTextSchema } from './common.js';
 import { msg } from './messages.js';
 
-/** SPEC §5: letters only, accents and spaces allowed. */
+/**
+ * SPEC §5: letters only, accents and spaces allowed; letters of any language with their marks,
+ * and the apostrophes and hyphens names have ("D'Ávila", "João-Pedro", "Nguyễn"), never first
+ * or doubled (docs/decisions.md "Names").
+ */
 const lettersSchema = (required: 'required_first_name' | 'required_last_name') =>
   z
     .string({ error: msg(required) })
@@ -11,7 +15,9 @@ const lettersSchema = (required: 'required_first_name' | 'required_last_name') =
     // A blank field is missing, not also badly written: one message.
     .min(1, { error: msg(required), abort: true })
     .max(80, msg('too_long'))
-    .regex(/^[\p{L}][\p{L}\p{M} ]*$/u, msg('letters_only'));
+    // Words of letters (with their marks) joined by spaces, an apostrophe or a hyphen; each
+    // joint must be followed by a letter, so a word is one run and a long input never backtracks.
+    .regex(/^\p{L}[\p{L}\p{M}]*(?:(?: +|['’-])\p{L}[\p{L}\p{M}]*)*$/u, msg('letters_only'));
 
 /** 3–50 of lowercase letters, digits, `.`, `_`, `-` (stored as typed, compared lower-case). */
 export const accessSchema = z

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isMessageKey, translateMessage, type ErrorResponse, type Language } from '@rota/contract';
+import { isMessageRef, translateMessage, type ErrorResponse, type Language } from '@rota/contract';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from '../lib/errors.js';
 
@@ -16,7 +16,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 export function translateIssues(lang: Language, issues: FieldIssue[]) {
   return issues.map((issue) => ({
     field: issue.field,
-    message: translateMessage(lang, isMessageKey(issue.message) ? issue.message : 'invalid_value'),
+    message: translateMessage(lang, isMessageRef(issue.message) ? issue.message : 'invalid_value'),
   }));
 }
 

@@ -5,7 +5,8 @@ import {
   LANGUAGES,
   LANGUAGE_STORAGE_KEY,
   MESSAGES,
-  isMessageKey,
+  isMessageRef,
+  translateMessage,
   type Language,
 } from '@rota/contract';
 import en from '../locales/en.json';
@@ -67,11 +68,12 @@ export function changeLanguage(lang: Language): Promise<unknown> {
 }
 
 /**
- * Field errors arrive either as contract message keys (from the zod schemas in the browser)
- * or as text the server already translated; only the keys go through the catalogue.
+ * Field errors arrive either as contract message keys (from the zod schemas in the browser),
+ * maybe with values (`msgWith`: "Between {{min}} and {{max}}"), or as text the server already
+ * translated; only the keys go through the catalogue.
  */
 export function localizeMessage(message: string): string {
-  return isMessageKey(message) ? i18n.t(`messages:${message}`) : message;
+  return isMessageRef(message) ? translateMessage(currentLanguage(), message) : message;
 }
 
 type Translations = Record<string, unknown>;
