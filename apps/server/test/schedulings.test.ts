@@ -232,9 +232,7 @@ describe('schedulings', () => {
       { field: 'interval_minutes', message: 'Intervalo obrigatório' },
     ]);
     const range = await pt.post(`${B}/create`, scheduling('Fora', { retries: 11 }));
-    expect(range.body.errors).toEqual([
-      { field: 'retries', message: 'Entre 0 e 10' },
-    ]);
+    expect(range.body.errors).toEqual([{ field: 'retries', message: 'Entre 0 e 10' }]);
   });
 
   it('refuses another client’s robot or VM as if it did not exist, and writes nothing', async () => {

@@ -489,10 +489,7 @@ export function translateMessage(
   const ref = parseMessageRef(key);
   if (!ref) return key.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
   const all = { ...ref.values, ...values };
-  return MESSAGES[lang][ref.key].replace(
-    /\{\{(\w+)\}\}/g,
-    (_, name: string) => all[name] ?? '',
-  );
+  return MESSAGES[lang][ref.key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => all[name] ?? '');
 }
 
 /** Typed key for schema messages, so a typo fails the build instead of reaching a user. */
