@@ -526,7 +526,8 @@ describe('activity and dashboard', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = String(csv.body).trim().split('\r\n');
-    expect(lines[0]).toMatch(/^execution_id,rota_robots_name,rota_executor_name/);
+    // trim() also drops the BOM.
+    expect(lines[0]).toMatch(/^Execution ID,Process name,Executor/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('took too long');
 

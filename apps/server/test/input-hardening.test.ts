@@ -216,7 +216,7 @@ describe('the CSV export', () => {
       (error) => errors.push(error),
     );
     const header = await lines.next();
-    expect(header.value).toMatch(/^execution_id,/);
+    expect(header.value).toMatch(/^\uFEFFExecution ID,/);
     const firstRow = await lines.next();
     expect(firstRow.value).toMatch(/Export robot/);
     // The database goes away between two pages.

@@ -29,8 +29,12 @@ export const dashboardSchema = z.object({
       ),
     }),
   ),
-  agents: z.object({ active: z.number().int(), inactive: z.number().int() }),
-  vms: z.object({ total: z.number().int(), active: z.number().int(), inactive: z.number().int() }),
+  /** Left out for a user without AGENTES.LIST: what they may not list, they do not count. */
+  agents: z.object({ active: z.number().int(), inactive: z.number().int() }).optional(),
+  /** Left out for a user without AGENTES.LIST, as `agents`. */
+  vms: z
+    .object({ total: z.number().int(), active: z.number().int(), inactive: z.number().int() })
+    .optional(),
   /** Robots with the most failed executions in the range, most first (at most 5). */
   failing_robots: z.array(
     z.object({

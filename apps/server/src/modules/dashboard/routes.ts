@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { dashboardQuerySchema, dashboardResponseSchema } from '@rota/contract';
-import { scopeOf } from '../../http/auth.js';
+import { dashboardQuerySchema, dashboardResponseSchema, hasPermissions } from '@rota/contract';
+import { actorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { DashboardService } from './service.js';
 
-/** /api/rota/dashboard/api/v1: needs only a session in a client (DESIGN §5). */
+/**
+ * /api/rota/dashboard/api/v1: needs only a session in a client (DESIGN §5); agent and VM counts
+ * only for who may list them (issue 16).
+ */
 export const dashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardService }> = async (
   app,
   { dashboard },
@@ -21,6 +24,12 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardServic
         response: { 200: dashboardResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({ data: await dashboard.show(scopeOf(request), request.body) }),
+    async (request) => ({
+      data: await dashboard.show(
+        scopeOf(request),
+        request.body,
+        hasPermissions(actorOf(request).permissions, ['AGENTES.LIST']),
+      ),
+    }),
   );
 };

@@ -45,7 +45,8 @@ export class DashboardService {
     private readonly tasks: TaskService,
   ) {}
 
-  async show(scope: TenantScope, query: DashboardQuery): Promise<Dashboard> {
+  /** `withAgents`: the user may list agents and VMs (AGENTES.LIST); else their counts are left out. */
+  async show(scope: TenantScope, query: DashboardQuery, withAgents = true): Promise<Dashboard> {
     assertDateRange(query);
     const range = { from: midnight(query.startDate), to: midnight(query.endDate, 1) };
     // The client's status items say which category each status counts in (DESIGN §6 defaults).
@@ -56,8 +57,8 @@ export class DashboardService {
       this.executions.latestStatusCounts(scope, range),
       this.executions.countsPerDay(scope, range, TIME_ZONE),
       this.executions.mostFailing(scope, range, failures),
-      this.agents.count(scope),
-      this.vms.count(scope),
+      withAgents ? this.agents.count(scope) : null,
+      withAgents ? this.vms.count(scope) : null,
       // Now, whatever the range: a deadline is at risk or breached at this moment.
       this.tasks.slaCounts(scope),
       this.executions.stalledCount(scope),
@@ -80,8 +81,15 @@ export class DashboardService {
     return {
       categories,
       per_day: [...byDay].map(([day, counts]) => ({ day, counts })),
-      agents: { active: agentCounts.active, inactive: agentCounts.total - agentCounts.active },
-      vms,
+      ...(agentCounts && vms
+        ? {
+            agents: {
+              active: agentCounts.active,
+              inactive: agentCounts.total - agentCounts.active,
+            },
+            vms,
+          }
+        : {}),
       failing_robots: failing.map((f) => ({
         rota_robots_id: f.id,
         rota_robots_name: f.name,

@@ -181,8 +181,11 @@ export const activityRoutes: FastifyPluginAsyncZod<{ activity: ActivityService }
       const { startDate, endDate } = request.body;
       // The range is checked and the first page read before the first byte goes out, so what
       // fails there is still a proper error answer; a later failure ends the file with a line.
-      const lines = await activity.exportCsv(scopeOf(request), request.body, (error) =>
-        request.log.error({ err: error }, 'the CSV export stopped early'),
+      const lines = await activity.exportCsv(
+        scopeOf(request),
+        request.body,
+        (error) => request.log.error({ err: error }, 'the CSV export stopped early'),
+        request.lang,
       );
       return reply
         .header('content-type', 'text/csv; charset=utf-8')

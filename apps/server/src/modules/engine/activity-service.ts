@@ -39,9 +39,9 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
   end_date: isoOrNull(row.end_date),
   last_activity_at: isoOrNull(row.last_activity_at),
   duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
+  attempt_start_date: isoOrNull(row.attempt_start_date),
   pending_reason: null,
 });
-  attempt_start_date: isoOrNull(row.attempt_start_date),
 
 /**
  * The last line of an export that failed after its first byte (the status was already 200):

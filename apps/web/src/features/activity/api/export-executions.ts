@@ -10,7 +10,10 @@ import { ACTIVITY_BASE } from './paths';
  * filtered range, fetched with the session's token and handed to the browser as a file.
  */
 export async function exportExecutions(body: ActivityExportQuery): Promise<void> {
-  const file = await api.download(`${ACTIVITY_BASE}/export`, body);
+  // Dates in the file read as the tables show them: in the browser's zone (the language, and
+  // with it the delimiter and the words, goes in Accept-Language).
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const file = await api.download(`${ACTIVITY_BASE}/export`, { timeZone, ...body });
   saveBlob(file.blob, file.fileName ?? `activity_${body.startDate}_${body.endDate}.csv`);
 }
 

@@ -44,44 +44,56 @@ export function FleetCards({
 }) {
   const t = useDashboardTranslation();
   const can = useCan();
+  const canListAgents = can('AGENTES.LIST');
   return (
     <Stack gap="md" h="100%">
-      <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} style={{ flex: 1 }}>
-        <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
-          <Title order={2} fz="h4">
-            {t('fleet.agents')}
-          </Title>
-          {can('AGENTES.LIST') ? (
-            <Anchor component={Link} to="/node" size="sm">
-              {t('fleet.viewAgents')}
-            </Anchor>
-          ) : null}
-        </Group>
-        <SimpleGrid cols={2} spacing="sm">
-          <Figure
-            label={t('fleet.active')}
-            value={data?.agents.active}
-            color="green"
-            loading={loading}
-          />
-          <Figure label={t('fleet.inactive')} value={data?.agents.inactive} loading={loading} />
-        </SimpleGrid>
-      </Paper>
-      <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} style={{ flex: 1 }}>
-        <Title order={2} fz="h4" mb="sm">
-          {t('fleet.vms')}
-        </Title>
-        <SimpleGrid cols={3} spacing="sm">
-          <Figure label={t('fleet.total')} value={data?.vms.total} loading={loading} />
-          <Figure
-            label={t('fleet.activeVms')}
-            value={data?.vms.active}
-            color="green"
-            loading={loading}
-          />
-          <Figure label={t('fleet.inactiveVms')} value={data?.vms.inactive} loading={loading} />
-        </SimpleGrid>
-      </Paper>
+      {/* Who may not list agents and VMs does not see them counted (the server leaves them out). */}
+      {canListAgents ? (
+        <>
+          <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} style={{ flex: 1 }}>
+            <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
+              <Title order={2} fz="h4">
+                {t('fleet.agents')}
+              </Title>
+              <Anchor component={Link} to="/node" size="sm">
+                {t('fleet.viewAgents')}
+              </Anchor>
+            </Group>
+            <SimpleGrid cols={2} spacing="sm">
+              <Figure
+                label={t('fleet.active')}
+                value={data?.agents?.active}
+                color="green"
+                loading={loading}
+              />
+              <Figure
+                label={t('fleet.inactive')}
+                value={data?.agents?.inactive}
+                loading={loading}
+              />
+            </SimpleGrid>
+          </Paper>
+          <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} style={{ flex: 1 }}>
+            <Title order={2} fz="h4" mb="sm">
+              {t('fleet.vms')}
+            </Title>
+            <SimpleGrid cols={3} spacing="sm">
+              <Figure label={t('fleet.total')} value={data?.vms?.total} loading={loading} />
+              <Figure
+                label={t('fleet.activeVms')}
+                value={data?.vms?.active}
+                color="green"
+                loading={loading}
+              />
+              <Figure
+                label={t('fleet.inactiveVms')}
+                value={data?.vms?.inactive}
+                loading={loading}
+              />
+            </SimpleGrid>
+          </Paper>
+        </>
+      ) : null}
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} data-testid="stalled-card">
         <Group justify="space-between" align="flex-start" gap="xs">
           <Figure
