@@ -108,8 +108,10 @@ describe('/activity', { timeout: 20_000 }, () => {
       ...lastTenDays(),
     });
     // The defaults stay out of the URL.
-    expect(screen.getByLabelText(/Data inicial/)).toHaveValue(lastTenDays().startDate);
-    expect(screen.getByLabelText(/Data final/)).toHaveValue(lastTenDays().endDate);
+    // Shown as the pt console writes a day (issue 16), whatever the browser's language.
+    const pt = (iso: string) => iso.split('-').reverse().join('/');
+    expect(screen.getByLabelText(/Data inicial/)).toHaveValue(pt(lastTenDays().startDate));
+    expect(screen.getByLabelText(/Data final/)).toHaveValue(pt(lastTenDays().endDate));
   });
 
   it('puts the status filter and the sort in the URL and sends them', async () => {
@@ -155,13 +157,15 @@ describe('/activity', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).not.toContain('rota_schedulings_id'));
   });
 
-  it('says why a date is refused (SPEC §5) and keeps the last valid range meanwhile', async () => {
+  it('says why a date is refused (SPEC §5) in place of the rows, which go away', async () => {
     const { calls, router } = await openActivity({
       path: '/activity?startDate=2026-02-30&endDate=2999-01-01',
     });
     expect(await screen.findByText('Data inválida')).toBeInTheDocument();
     expect(screen.getByText('Data máxima excedida')).toBeInTheDocument();
-    await screen.findByRole('table', { name: 'Execuções' });
+    // The rows of another range would read as this one's (issue 16): the error takes their place.
+    expect(screen.getByRole('alert')).toHaveTextContent('Período inválido');
+    expect(screen.queryByRole('table', { name: 'Execuções' })).not.toBeInTheDocument();
     // Neither bad day reaches the API: the default range is queried instead.
     expect(lastIndexBody(calls)).toMatchObject(lastTenDays());
     expect(screen.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
@@ -212,7 +216,10 @@ describe('/activity', { timeout: 20_000 }, () => {
       startDate: '2026-01-01',
       endDate: '2026-01-05',
       search: 'fat',
+      // The file's dates in the zone the tables show (issue 16); its language goes in a header.
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
+    expect(callsTo(calls, '/activity/api/v1/export')[0]?.headers.get('Accept-Language')).toBe('pt');
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('atividades.csv');
   });
 

@@ -128,8 +128,8 @@ describe('/task', { timeout: 20_000 }, () => {
       startDate: '2026-01-01',
       endDate: '2026-01-31',
     });
-    expect(screen.getByLabelText('Data inicial')).toHaveValue('2026-01-01');
-    expect(screen.getByLabelText('Data final')).toHaveValue('2026-01-31');
+    expect(screen.getByLabelText('Data inicial')).toHaveValue('01/01/2026');
+    expect(screen.getByLabelText('Data final')).toHaveValue('31/01/2026');
     expect(await screen.findByRole('combobox', { name: 'Robô' })).toHaveValue('Faturas');
     expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Erro de negócio');
   });
@@ -227,7 +227,11 @@ describe('new task form', { timeout: 20_000 }, () => {
       within(dialog).getByRole('textbox', { name: 'Valor' }).getAttribute('inputmode'),
     ).toMatch(/numeric|decimal/);
     expect(within(dialog).getByRole('switch', { name: 'Urgente' })).not.toBeChecked();
-    expect(within(dialog).getByLabelText('Vencimento')).toHaveAttribute('type', 'date');
+    // A day typed as the pt console shows it, not as the browser's language would.
+    expect(within(dialog).getByLabelText('Vencimento')).toHaveAttribute(
+      'placeholder',
+      'dd/mm/aaaa',
+    );
     expect(within(dialog).getByRole('textbox', { name: 'Extra' }).tagName).toBe('TEXTAREA');
     expect(callsTo(calls, '/field/api/v1/index')[0]?.body).toMatchObject({ rota_robots_id: 1 });
   });
@@ -238,7 +242,7 @@ describe('new task form', { timeout: 20_000 }, () => {
     await user.type(await within(dialog).findByRole('textbox', { name: /Cliente/ }), 'ACME');
     await user.type(within(dialog).getByRole('textbox', { name: 'Valor' }), '12.5');
     await user.click(within(dialog).getByRole('switch', { name: 'Urgente' }));
-    await user.type(within(dialog).getByLabelText('Vencimento'), '2030-01-31');
+    await user.type(within(dialog).getByLabelText('Vencimento'), '31/01/2030');
     await user.click(within(dialog).getByRole('textbox', { name: 'Extra' }));
     await user.paste('{"ids": [1, 2]}');
     await user.type(within(dialog).getByLabelText('Rótulo'), 'Lote 7');
@@ -247,7 +251,7 @@ describe('new task form', { timeout: 20_000 }, () => {
     await user.type(priority, '90');
     const expiration = within(dialog).getByLabelText('Data de expiração', { exact: false });
     await user.clear(expiration);
-    await user.type(expiration, '2030-02-01T18:30');
+    await user.type(expiration, '01/02/2030 18:30');
     await user.click(within(dialog).getByRole('button', { name: 'Criar tarefa' }));
 
     await waitFor(() => expect(callsTo(calls, '/task/api/v1/create')).toHaveLength(1));
@@ -274,7 +278,7 @@ describe('new task form', { timeout: 20_000 }, () => {
     await chooseRobot(user, dialog);
     await user.type(await within(dialog).findByRole('textbox', { name: /Cliente/ }), 'ACME');
     await user.type(within(dialog).getByRole('textbox', { name: 'Valor' }), '1');
-    await user.type(within(dialog).getByLabelText('Prazo', { exact: false }), '2030-02-01T12:00');
+    await user.type(within(dialog).getByLabelText('Prazo', { exact: false }), '01/02/2030 12:00');
     await user.click(within(dialog).getByRole('button', { name: 'Criar tarefa' }));
     await waitFor(() => expect(callsTo(calls, '/task/api/v1/create')).toHaveLength(1));
     const body = callsTo(calls, '/task/api/v1/create')[0]?.body as Record<string, unknown>;

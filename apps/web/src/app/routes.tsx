@@ -124,9 +124,11 @@ export const routes: RouteObject[] = [
             path: API_KEYS_PATH,
             lazy: lazyPage(() => import('../features/api-keys/routes/api-keys-page')),
           },
+          // Any other address: a not-found page with a way home (issue 16), inside the shell when
+          // signed in; signed out, the shell sends to sign-in as for any page.
+          { path: '*', lazy: lazyPage(() => import('../components/not-found')) },
         ],
       },
-      { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],
   },
 ];

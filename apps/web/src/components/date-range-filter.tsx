@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Group, TextInput } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DATE_RANGE_DAYS, isoDateSchema, type MessageKey } from '@rota/contract';
 import { isoDateOf, todayIsoDate } from '../lib/format';
+import { DayInput } from './date-inputs';
 import { localizeMessage } from '../lib/i18n';
 import type { ListState } from '../lib/use-list-state';
 
@@ -82,6 +83,11 @@ type DateRangeFilterProps = {
   endName?: string;
   /** Both days must be given ("Data obrigatória"), as the activity and the dashboard want. */
   required?: boolean;
+  /**
+   * `'page'`: the inputs only turn red and the page says why (Activity, in place of its rows),
+   * so an error never makes the filter row taller.
+   */
+  messages?: 'fields' | 'page';
 };
 
 /** Two day inputs ("Data inicial", "Data final") kept in the list's URL state. */
@@ -90,33 +96,38 @@ export function DateRangeFilter({
   startName = 'startDate',
   endName = 'endDate',
   required = false,
+  messages = 'fields',
 }: DateRangeFilterProps) {
   const { t } = useTranslation();
   const startDate = list.filters[startName];
   const endDate = list.filters[endName];
   const today = todayIsoDate();
   const errors = dateRangeErrors({ startDate, endDate }, today, { required });
+  const errorOf = (key: MessageKey | undefined) =>
+    key ? (messages === 'page' ? true : localizeMessage(key)) : undefined;
   return (
     <Group gap="sm" align="flex-start" wrap="wrap" w={{ base: '100%', xs: 'auto' }}>
-      <TextInput
-        type="date"
+      <DayInput
         label={t('common.dateRange.start')}
         withAsterisk={required}
+        clearable={!required}
+        allowDeselect
         value={startDate ?? ''}
-        max={endDate && endDate <= today ? endDate : today}
-        onChange={(event) => list.setFilter(startName, event.currentTarget.value)}
-        error={errors.startDate ? localizeMessage(errors.startDate) : undefined}
+        maxDate={today}
+        onChange={(value) => list.setFilter(startName, value)}
+        error={errorOf(errors.startDate)}
         w={{ base: '100%', xs: 170 }}
       />
-      <TextInput
-        type="date"
+      <DayInput
         label={t('common.dateRange.end')}
         withAsterisk={required}
+        clearable={!required}
+        allowDeselect
         value={endDate ?? ''}
-        min={startDate}
-        max={today}
-        onChange={(event) => list.setFilter(endName, event.currentTarget.value)}
-        error={errors.endDate ? localizeMessage(errors.endDate) : undefined}
+        // No minDate: an end typed before the start is told ("date_range_order"), not ignored.
+        maxDate={today}
+        onChange={(value) => list.setFilter(endName, value)}
+        error={errorOf(errors.endDate)}
         w={{ base: '100%', xs: 170 }}
       />
     </Group>

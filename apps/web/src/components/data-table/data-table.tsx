@@ -100,6 +100,8 @@ export type DataTableProps<T, K extends string | number> = {
   bulkActions?: (rows: T[]) => ReactNode;
   /** Below this width the table scrolls sideways instead of squeezing (phones). */
   minWidth?: number;
+  /** Shown in place of the rows (and the pager), e.g. why the filters cannot be applied. */
+  notice?: ReactNode;
 };
 
 const INTERACTIVE =
@@ -186,6 +188,7 @@ export function DataTable<T, K extends string | number>({
   selection,
   bulkActions,
   minWidth = 720,
+  notice,
 }: DataTableProps<T, K>) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -268,7 +271,9 @@ export function DataTable<T, K extends string | number>({
     ) : null;
 
   let body: ReactNode;
-  if (query.isError && !query.data) {
+  if (notice) {
+    body = notice;
+  } else if (query.isError && !query.data) {
     body = (
       <Alert color="red" variant="light" title={t('common.table.loadError')}>
         <Button size="xs" variant="light" color="red" mt="xs" onClick={() => void query.refetch()}>
@@ -416,7 +421,7 @@ export function DataTable<T, K extends string | number>({
   const from = total === 0 ? 0 : (currentPage - 1) * perPage + 1;
   const to = Math.min(total, currentPage * perPage);
   const footer =
-    query.data && total > 0 ? (
+    !notice && query.data && total > 0 ? (
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Group gap="sm" wrap="nowrap">
           <Select

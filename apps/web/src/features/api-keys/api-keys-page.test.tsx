@@ -208,7 +208,8 @@ describe('/apikey', { timeout: 30_000 }, () => {
     await user.click(within(drawer).getByRole('button', { name: 'Create key' }));
     expect(await within(drawer).findByText(/^Invalid dat/)).toBeInTheDocument();
     const day = within(drawer).getByLabelText(/^Last day/);
-    await user.type(day, '2027-01-31');
+    // Typed as the en console shows a day (MM/DD/YYYY), whatever the browser's language.
+    await user.type(day, '01/31/2027');
     await user.click(within(drawer).getByRole('button', { name: 'Create key' }));
     await waitFor(() => expect(callsTo(calls, '/apikey/api/v1/create')).toHaveLength(1));
     expect(callsTo(calls, '/apikey/api/v1/create')[0]?.body).toMatchObject({

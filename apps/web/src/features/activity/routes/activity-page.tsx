@@ -1,4 +1,5 @@
 import {
+  Alert,
   Anchor,
   Badge,
   Button,
@@ -9,7 +10,7 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
-import { IconDownload, IconHistory } from '@tabler/icons-react';
+import { IconCalendarX, IconDownload, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -22,6 +23,7 @@ import {
 } from '../../../components/date-range-filter';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
+import { localizeMessage } from '../../../lib/i18n';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth';
 import { LiveIndicator } from '../../live';
@@ -102,6 +104,25 @@ export default function ActivityPage() {
     isFetching: query.isFetching && query.isPlaceholderData,
     refetch: query.refetch,
   };
+  // A refused range empties the table and says why in its place: the last valid range's rows
+  // would read as the answer to the new one, and messages under the inputs would move the row.
+  const rangeMessages = [...new Set(Object.values(dates.errors))];
+  const rangeNotice =
+    rangeMessages.length > 0 ? (
+      <Alert
+        color="red"
+        variant="light"
+        role="alert"
+        title={t('list.badRangeTitle')}
+        icon={<IconCalendarX aria-hidden />}
+      >
+        {rangeMessages.map((key) => (
+          <Text key={key} size="sm">
+            {localizeMessage(key)}
+          </Text>
+        ))}
+      </Alert>
+    ) : undefined;
   const exportCsv = useExportExecutions();
   const canListRobots = can('ROBOS.LIST');
 
@@ -301,7 +322,7 @@ export default function ActivityPage() {
               style={{ alignSelf: 'flex-end' }}
               mb={8}
             />
-            <DateRangeFilter list={list} required />
+            <DateRangeFilter list={list} required messages="page" />
           </>
         }
         empty={{
@@ -311,6 +332,7 @@ export default function ActivityPage() {
         }}
         onRowClick={(execution) => void navigate(executionPath(execution.execution_id))}
         minWidth={900}
+        notice={rangeNotice}
       />
     </>
   );

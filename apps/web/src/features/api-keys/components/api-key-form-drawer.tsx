@@ -1,6 +1,7 @@
 import { Input, SegmentedControl, TextInput } from '@mantine/core';
 import { Controller, useWatch, type FieldError } from 'react-hook-form';
 import { apiKeyCreateSchema, type ApiKeyWithSecret, type Permission } from '@rota/contract';
+import { DayInput } from '../../../components/date-inputs';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
@@ -87,13 +88,22 @@ function ApiKeyFormInputs<TOutput>({ form }: { form: FormDrawerForm<ApiKeyInputs
         )}
       />
       {expiry === 'date' ? (
-        <TextInput
-          type="date"
-          label={t('form.expiresOn')}
-          withAsterisk
-          min={isoDateOf(new Date(now + DAY_MS))}
-          error={fieldError(errors.expires_at)}
-          {...form.register('expires_at')}
+        <Controller
+          control={form.control}
+          name="expires_at"
+          render={({ field }) => (
+            <DayInput
+              label={t('form.expiresOn')}
+              withAsterisk
+              minDate={isoDateOf(new Date(now + DAY_MS))}
+              error={fieldError(errors.expires_at)}
+              value={field.value ?? ''}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              name={field.name}
+              ref={field.ref}
+            />
+          )}
         />
       ) : null}
       <Controller

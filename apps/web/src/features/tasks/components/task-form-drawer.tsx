@@ -27,6 +27,7 @@ import {
   type RobotField,
   type TaskCreate,
 } from '@rota/contract';
+import { DayInput, DayTimeInput } from '../../../components/date-inputs';
 import { FormDrawer } from '../../../components/form-drawer';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
@@ -232,8 +233,27 @@ function DataInput({
           )}
         />
       );
+    case 'date':
+      // `YYYY-MM-DD`, typed in the console's language.
+      return (
+        <Controller
+          control={form.control}
+          name={name}
+          defaultValue=""
+          render={({ field: input }) => (
+            <DayInput
+              {...common}
+              clearable
+              value={input.value as string}
+              onChange={input.onChange}
+              onBlur={input.onBlur}
+              name={input.name}
+              ref={input.ref}
+            />
+          )}
+        />
+      );
     default:
-      // text and date (`YYYY-MM-DD`, what `<input type="date">` gives).
       return (
         <Controller
           control={form.control}
@@ -242,7 +262,7 @@ function DataInput({
           render={({ field: input }) => (
             <TextInput
               {...common}
-              type={field.type === 'date' ? 'date' : 'text'}
+              type="text"
               value={input.value as string}
               onChange={(event) => input.onChange(event.currentTarget.value)}
               onBlur={input.onBlur}
@@ -406,27 +426,57 @@ export function TaskFormDrawer({ opened, onClose, robotId }: TaskFormDrawerProps
               />
             )}
           />
-          <TextInput
-            type="datetime-local"
-            label={t('form.expirationDate')}
-            description={t('form.expirationHint')}
-            withAsterisk
-            error={fieldError(form.formState.errors.expiration_date)}
-            {...form.register('expiration_date')}
+          <Controller
+            control={form.control}
+            name="expiration_date"
+            render={({ field: input }) => (
+              <DayTimeInput
+                label={t('form.expirationDate')}
+                description={t('form.expirationHint')}
+                withAsterisk
+
+                error={fieldError(form.formState.errors.expiration_date)}
+                value={input.value}
+                onChange={input.onChange}
+                onBlur={input.onBlur}
+                name={input.name}
+                ref={input.ref}
+              />
+            )}
           />
-          <TextInput
-            type="datetime-local"
-            label={t('form.deadline')}
-            description={t('form.deadlineHint')}
-            error={fieldError(form.formState.errors.deadline)}
-            {...form.register('deadline')}
+          <Controller
+            control={form.control}
+            name="deadline"
+            render={({ field: input }) => (
+              <DayTimeInput
+                label={t('form.deadline')}
+                description={t('form.deadlineHint')}
+                clearable
+                error={fieldError(form.formState.errors.deadline)}
+                value={input.value}
+                onChange={input.onChange}
+                onBlur={input.onBlur}
+                name={input.name}
+                ref={input.ref}
+              />
+            )}
           />
-          <TextInput
-            type="datetime-local"
-            label={t('form.postponeUntil')}
-            description={t('form.postponeHint')}
-            error={fieldError(form.formState.errors.postpone_until)}
-            {...form.register('postpone_until')}
+          <Controller
+            control={form.control}
+            name="postpone_until"
+            render={({ field: input }) => (
+              <DayTimeInput
+                label={t('form.postponeUntil')}
+                description={t('form.postponeHint')}
+                clearable
+                error={fieldError(form.formState.errors.postpone_until)}
+                value={input.value}
+                onChange={input.onChange}
+                onBlur={input.onBlur}
+                name={input.name}
+                ref={input.ref}
+              />
+            )}
           />
         </>
       )}
