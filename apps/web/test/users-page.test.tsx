@@ -145,6 +145,43 @@ describe('/user', { timeout: 30_000 }, () => {
     expect(callsTo(calls, '/user/api/v1/create')).toHaveLength(0);
   });
 
+  it.each([
+    [
+      'pt',
+      'Novo usuário',
+      'Criar usuário',
+      /^Nome/,
+      /^Sobrenome/,
+      'Não está no formato correto, digite apenas letras.',
+    ],
+    [
+      'en',
+      'New user',
+      'Create user',
+      /^First name/,
+      /^Last name/,
+      'It s not in the correct format, just type letters.',
+    ],
+  ] as const)(
+    'takes names of any language with apostrophes and hyphens (%s)',
+    async (lang, title, submit, first, last, lettersOnly) => {
+      const { user } = await openUsers(ALL, { lang });
+      await user.click(await screen.findByRole('button', { name: title }));
+      const dialog = await screen.findByRole('dialog', { name: title });
+      await user.type(within(dialog).getByLabelText(first), 'João-Pedro');
+      await user.type(within(dialog).getByLabelText(last), 'D’Ávila Nguyễn');
+      await user.click(within(dialog).getByRole('button', { name: submit }));
+      // The form was checked (other fields say they are missing), the names were not refused.
+      expect(await within(dialog).findAllByText(/obrigatório|Required/)).not.toHaveLength(0);
+      expect(within(dialog).queryByText(lettersOnly)).not.toBeInTheDocument();
+      // A digit is still not a name, with SPEC's message.
+      await user.clear(within(dialog).getByLabelText(first));
+      await user.type(within(dialog).getByLabelText(first), 'João2');
+      await user.click(within(dialog).getByRole('button', { name: submit }));
+      expect(await within(dialog).findByText(lettersOnly)).toBeInTheDocument();
+    },
+  );
+
   it('shows the same messages in English', async () => {
     const { user } = await openUsers(ALL, { lang: 'en' });
     await user.click(await screen.findByRole('button', { name: 'New user' }));
