@@ -17,6 +17,8 @@ import apiKeysEn from '../src/features/api-keys/locales/en.json';
 import apiKeysPt from '../src/features/api-keys/locales/pt.json';
 import triggersEn from '../src/features/triggers/locales/en.json';
 import triggersPt from '../src/features/triggers/locales/pt.json';
+import accountEn from '../src/features/account/locales/en.json';
+import accountPt from '../src/features/account/locales/pt.json';
 import en from '../src/locales/en.json';
 import pt from '../src/locales/pt.json';
 
@@ -38,6 +40,7 @@ describe.each([
   ['live', livePt, liveEn],
   ['calendars', calendarsPt, calendarsEn],
   ['alerts', alertsPt, alertsEn],
+  ['account', accountPt, accountEn],
   ['apiKeys', apiKeysPt, apiKeysEn],
   ['triggers', triggersPt, triggersEn],
   ['common', pt.common, en.common],

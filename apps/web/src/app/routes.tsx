@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import type { ConsoleRoute } from '@rota/contract';
 import { FullPageLoader } from '../components/full-page-loader';
 import { RouteError } from '../components/route-error';
+import { ACCOUNT_PATH } from '../features/account/paths';
 import { API_KEYS_PATH } from '../features/api-keys/paths';
 import type { ShellRouteHandle } from '../features/shell/routes/shell-layout';
 import {
@@ -123,6 +124,11 @@ export const routes: RouteObject[] = [
           {
             path: API_KEYS_PATH,
             lazy: lazyPage(() => import('../features/api-keys/routes/api-keys-page')),
+          },
+          // "My account" (issue 16): one's own, no permission.
+          {
+            path: ACCOUNT_PATH,
+            lazy: lazyPage(() => import('../features/account/routes/account-page')),
           },
           // Any other address: a not-found page with a way home (issue 16), inside the shell when
           // signed in; signed out, the shell sends to sign-in as for any page.

@@ -1,8 +1,10 @@
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import type { ColorScheme } from '@rota/contract';
 
-export function ColorSchemeToggle() {
+/** Light or dark; signed in, `onChange` also keeps the choice with the account (issue 16). */
+export function ColorSchemeToggle({ onChange }: { onChange?: (scheme: ColorScheme) => void } = {}) {
   const { t } = useTranslation();
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light', { getInitialValueInEffect: true });
@@ -11,7 +13,7 @@ export function ColorSchemeToggle() {
       variant="default"
       size="lg"
       aria-label={t('theme.toggle')}
-      onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}
+      onClick={() => (onChange ?? setColorScheme)(scheme === 'dark' ? 'light' : 'dark')}
     >
       {scheme === 'dark' ? <IconSun size={18} aria-hidden /> : <IconMoon size={18} aria-hidden />}
     </ActionIcon>

@@ -21,6 +21,7 @@ import type teamsEn from '../features/teams/locales/en.json';
 import type alertsEn from '../features/alerts/locales/en.json';
 import type apiKeysEn from '../features/api-keys/locales/en.json';
 import type triggersEn from '../features/triggers/locales/en.json';
+import type accountEn from '../features/account/locales/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -51,6 +52,7 @@ declare module 'i18next' {
       alerts: typeof alertsEn;
       apiKeys: typeof apiKeysEn;
       triggers: typeof triggersEn;
+      account: typeof accountEn;
     };
   }
 }

@@ -2,3 +2,4 @@
 export { userKeys } from './api/keys';
 export { selectClient } from './api/select-client';
 export { updatePassword } from './api/update-password';
+export { useUploadAvatar } from './api/upload-avatar';

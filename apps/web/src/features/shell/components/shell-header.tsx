@@ -6,6 +6,7 @@ import { Brand } from '../../../components/brand';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle';
 import { LanguageMenu } from '../../../components/language-menu';
 import { HOME_PATH } from '../../../lib/paths';
+import { useApplyAccountPreferences, useSavePreferences } from '../../account';
 import { AlertBell } from '../../alerts';
 import { ClientSelector } from './client-selector';
 import { UserMenu } from './user-menu';
@@ -26,6 +27,9 @@ export function ShellHeader({
   onNavigate,
 }: ShellHeaderProps) {
   const { t } = useTranslation();
+  // Language and colour scheme follow the account between browsers (issue 16).
+  useApplyAccountPreferences(user);
+  const save = useSavePreferences(user !== undefined);
   return (
     <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap={8}>
       <Group gap={8} wrap="nowrap">
@@ -55,8 +59,8 @@ export function ShellHeader({
         {user ? <ClientSelector user={user} /> : null}
         {/* The selected client's alerts (issue 15). */}
         {user?.rota_clients_id_selected ? <AlertBell /> : null}
-        <ColorSchemeToggle />
-        <LanguageMenu />
+        <ColorSchemeToggle onChange={save.colorScheme} />
+        <LanguageMenu onChange={save.language} />
         {user ? <UserMenu user={user} /> : <Skeleton circle height={34} />}
       </Group>
     </Group>

@@ -10,16 +10,18 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
-import { IconKey } from '@tabler/icons-react';
+import { IconKey, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MeResponse } from '@rota/contract';
+import { ACCOUNT_PATH, useAccountTranslation } from '../../account';
 import { API_KEYS_PATH } from '../../api-keys';
 import { useSignOut } from '../../auth';
 
 /** SPEC §2: the user's name and avatar in a popover that offers to sign out (and their API keys). */
 export function UserMenu({ user }: { user: MeResponse }) {
   const { t } = useTranslation();
+  const ta = useAccountTranslation();
   const [opened, setOpened] = useState(false);
   const { signOut, pending } = useSignOut();
   const fullName = `${user.name} ${user.last_name}`.trim();
@@ -64,11 +66,19 @@ export function UserMenu({ user }: { user: MeResponse }) {
           </Text>
           <NavLink
             component={Link}
+            to={ACCOUNT_PATH}
+            label={ta('menu')}
+            leftSection={<IconUserCircle size={16} aria-hidden />}
+            onClick={() => setOpened(false)}
+            mt="xs"
+            px={4}
+          />
+          <NavLink
+            component={Link}
             to={API_KEYS_PATH}
             label={t('shell.apiKeys')}
             leftSection={<IconKey size={16} aria-hidden />}
             onClick={() => setOpened(false)}
-            mt="xs"
             px={4}
           />
           <Divider />
