@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, Table, Text, Timeline, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TaskHistoryEntry } from '@rota/contract';
@@ -89,48 +89,58 @@ export function TaskExecutions({ entries }: { entries: readonly TaskHistoryEntry
           {t('detail.noExecutions')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table verticalSpacing="xs" aria-label={t('detail.executions')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('detail.execution')}</Table.Th>
-                <Table.Th>{t('detail.executionStatus')}</Table.Th>
-                <Table.Th>{t('detail.agent')}</Table.Th>
-                <Table.Th>{t('detail.started')}</Table.Th>
-                <Table.Th>{t('detail.ended')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {executions.map(([id, entry]) => (
-                <Table.Tr key={id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={executionPath(id)} size="sm">
-                      #{id}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    {entry.execution ? (
-                      <ExecutionStatusBadge status={entry.execution.status} />
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        {t('detail.executionGone')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{entry.execution?.rota_nodes_name ?? '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <DateTimeText value={entry.execution?.started_at} />
-                  </Table.Td>
-                  <Table.Td>
-                    <DateTimeText value={entry.execution?.ended_at} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        // A list, not a table: each execution wraps onto two lines on a phone instead of scrolling.
+        <Stack
+          component="ul"
+          gap="sm"
+          p={0}
+          m={0}
+          style={{ listStyle: 'none' }}
+          aria-label={t('detail.executions')}
+        >
+          {executions.map(([id, entry]) => (
+            <Group
+              key={id}
+              component="li"
+              gap="xs"
+              wrap="wrap"
+              data-testid="task-execution"
+              aria-label={t('detail.heldBy', { id })}
+            >
+              <Anchor component={Link} to={executionPath(id)} size="sm" fw={500}>
+                #{id}
+              </Anchor>
+              {entry.execution ? (
+                <ExecutionStatusBadge status={entry.execution.status} />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {t('detail.executionGone')}
+                </Text>
+              )}
+              {entry.execution?.rota_nodes_name ? (
+                <Text size="sm">
+                  {t('detail.agent')}: {entry.execution.rota_nodes_name}
+                </Text>
+              ) : null}
+              {entry.execution?.started_at ? (
+                <Group gap={4} wrap="nowrap">
+                  <Text size="sm" c="dimmed">
+                    {t('detail.started')}
+                  </Text>
+                  <DateTimeText value={entry.execution.started_at} />
+                </Group>
+              ) : null}
+              {entry.execution?.ended_at ? (
+                <Group gap={4} wrap="nowrap">
+                  <Text size="sm" c="dimmed">
+                    {t('detail.ended')}
+                  </Text>
+                  <DateTimeText value={entry.execution.ended_at} />
+                </Group>
+              ) : null}
+            </Group>
+          ))}
+        </Stack>
       )}
     </Paper>
   );

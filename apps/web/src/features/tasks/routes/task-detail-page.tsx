@@ -167,10 +167,11 @@ export default function TaskDetailPage() {
             <Text size="sm">{history.error.message}</Text>
           </Alert>
         ) : (
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <>
+            {/* Full width: the executions table needs its five columns side by side. */}
             <TaskHistoryTimeline entries={entries} />
             <TaskExecutions entries={entries} />
-          </SimpleGrid>
+          </>
         )}
       </Stack>
       <ConfirmDialog
