@@ -131,6 +131,15 @@ describe('/robot/:id', { timeout: 20_000 }, () => {
     expect(callsTo(calls, '/task/api/v1/index')[0]?.body).toMatchObject({ rota_robots_id: 1 });
     // Filtered to this robot: no robot filter nor robot column.
     expect(within(table).queryByRole('columnheader', { name: 'Robô' })).not.toBeInTheDocument();
+    // The Tasks page, filtered to this robot (issue 16), and each task's own page.
+    expect(screen.getByRole('link', { name: 'Abrir na página de Tarefas' })).toHaveAttribute(
+      'href',
+      '/task?rota_robots_id=1',
+    );
+    expect(within(table).getByRole('link', { name: 'Fatura 42' })).toHaveAttribute(
+      'href',
+      '/task/100',
+    );
   });
 
   it('shows the current version with its file details, and downloads it', async () => {
