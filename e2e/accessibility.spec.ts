@@ -100,9 +100,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await signIn(page, USERS.admin);
     const { robot, execution } = await robotAndRun(page);
     for (const path of SHELL_PAGES) {
-      const url = path
-        .replace(':robot', String(robot))
-        .replace(':execution', String(execution));
+      const url = path.replace(':robot', String(robot)).replace(':execution', String(execution));
       await check(page, url, found);
     }
 
