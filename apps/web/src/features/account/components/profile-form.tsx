@@ -4,6 +4,7 @@ import {
   FileButton,
   Group,
   Paper,
+  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -121,22 +122,21 @@ export function ProfileForm({ user }: { user: MeResponse }) {
         </Group>
         <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
           <Stack gap="md">
-            <Group grow align="flex-start" gap="md" wrap="wrap">
+            {/* Side by side from `sm`, each full width on a phone. */}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
               <TextInput
                 label={t('profile.name')}
                 autoComplete="given-name"
-                miw={200}
                 error={fieldError(errors.name)}
                 {...form.register('name')}
               />
               <TextInput
                 label={t('profile.lastName')}
                 autoComplete="family-name"
-                miw={200}
                 error={fieldError(errors.last_name)}
                 {...form.register('last_name')}
               />
-            </Group>
+            </SimpleGrid>
             <TextInput label={t('profile.email')} value={user.email} readOnly />
             <Group justify="flex-end">
               <Button type="submit" loading={isSubmitting}>

@@ -21,7 +21,10 @@ export default function AccountPage() {
           <ProfileForm key={`${me.data.name}\n${me.data.last_name}`} user={me.data} />
           <PreferencesForm user={me.data} />
         </Stack>
-        <PasswordForm />
+        {/* In a stack, so the card keeps its own height beside the longer column. */}
+        <Stack gap="lg">
+          <PasswordForm />
+        </Stack>
       </SimpleGrid>
     </>
   );
