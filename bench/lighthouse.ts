@@ -24,6 +24,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { SESSION_COOKIE } from '@rota/contract';
 import { openBenchDatabase } from './bench-database.js';
+import { SIGN_IN_PATH } from '../apps/web/src/lib/paths.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
@@ -33,7 +34,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const PASSWORD = 'bench-password-1';
 const WEB_ROOT = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 const PAGES = [
-  { name: 'sign-in', path: '/sign-in', signedIn: false },
+  { name: 'sign-in', path: SIGN_IN_PATH, signedIn: false },
   { name: 'dashboard', path: '/dashboard', signedIn: true },
   { name: 'robots', path: '/robot', signedIn: true },
 ].filter(
@@ -115,8 +116,9 @@ try {
           const file = `${process.env.BENCH_SAVE}/${form.name}-${page.name}-${run}.json`;
           writeFileSync(file, JSON.stringify(lhr));
         }
-        // A signed-in page that bounced to sign-in would measure the wrong page.
-        if (page.signedIn && new URL(lhr.finalDisplayedUrl).pathname !== page.path)
+        // A page that redirected (signed-in page to sign-in, a renamed path to not-found) would
+        // measure the wrong page.
+        if (new URL(lhr.finalDisplayedUrl).pathname !== page.path)
           throw new Error(`${page.name} ended on ${lhr.finalDisplayedUrl}`);
         const row = {
           page: page.name,
