@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { USERS } from './fixtures/constants';
 import { signIn } from './fixtures/helpers';
 
@@ -24,12 +24,15 @@ async function switchLanguage(page: Page, from: 'Idioma' | 'Language', to: strin
   await page.getByRole('menuitem', { name: to }).click();
 }
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, ready: Locator) {
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
+    // Loaded at that width, so the phone layout is not caught mid-transition.
+    await page.reload();
+    await expect(ready).toBeVisible();
     await page.screenshot({ path: `${SHOTS}-${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -46,7 +49,7 @@ test('an unknown address shows a not-found page with a way home, in pt and en', 
   // Still inside the shell: the sidebar is there, the address is kept.
   await expect(page.getByRole('navigation')).toBeAttached();
   await expect(page).toHaveURL(/\/no\/such\/page$/);
-  await shoot(page, 'not-found-pt');
+  await shoot(page, 'not-found-pt', page.getByRole('link', { name: 'Ir para o início' }));
   await page.getByRole('link', { name: 'Ir para o início' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Início', level: 1 })).toBeVisible();
@@ -54,7 +57,7 @@ test('an unknown address shows a not-found page with a way home, in pt and en', 
   await switchLanguage(page, 'Idioma', 'English');
   await page.goto('/robot/field/nothing/here');
   await expect(page.getByRole('heading', { name: 'Page not found', level: 1 })).toBeVisible();
-  await shoot(page, 'not-found-en');
+  await shoot(page, 'not-found-en', page.getByRole('link', { name: 'Go to home' }));
   const scheme = page.locator('header').getByRole('button', { name: THEME_TOGGLE });
   await scheme.click();
   await page.screenshot({ path: `${SHOTS}-not-found-en-dark-1440.png` });
@@ -82,7 +85,6 @@ test('the denied page has a way back to where the user came from', async ({ page
   });
   await expect(page.getByText('O acesso a pagina foi negado!')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Ir para o início' })).toBeVisible();
-  await shoot(page, 'denied-pt');
   await page.getByRole('button', { name: 'Voltar' }).click();
   await expect(page).toHaveURL(/\/robot$/);
   await expect(page.getByRole('heading', { name: 'Robôs', level: 1 })).toBeVisible();
@@ -91,6 +93,7 @@ test('the denied page has a way back to where the user came from', async ({ page
   await page.goto('/user');
   await expect(page.getByText('O acesso a pagina foi negado!')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Voltar' })).toHaveCount(0);
+  await shoot(page, 'denied-pt', page.getByRole('link', { name: 'Ir para o início' }));
   await page.getByRole('link', { name: 'Ir para o início' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
@@ -127,7 +130,7 @@ test('Activity: a bad range clears the rows and says why in place, the filters s
   expect(after.status?.y).toBe(before.status?.y);
   expect(after.end?.height).toBe(before.end?.height);
   await page.mouse.click(5, 5);
-  await shoot(page, 'activity-bad-range-pt');
+  await shoot(page, 'activity-bad-range-pt', alert);
 
   // A valid range again: the alert goes, the export comes back.
   await end.fill(`${pad(first.getDate())}/${pad(first.getMonth() + 1)}/${first.getFullYear()}`);

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { useState } from 'react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Language } from '@rota/contract';
 import { DayInput, DayTimeInput } from '../src/components/date-inputs';
 import { createLiveServer, makeDashboard } from './activity-fixtures';
@@ -24,6 +24,17 @@ function quietApi() {
     return undefined;
   };
 }
+
+// The pages' chunks, loaded once here, so the first test's 5 s wait for a heading is not
+// spent transforming modules on a busy machine.
+beforeAll(async () => {
+  await Promise.all([
+    import('../src/components/not-found'),
+    import('../src/features/shell/routes/shell-layout'),
+    import('../src/features/dashboard/routes/dashboard-page'),
+    import('../src/features/activity/routes/activity-page'),
+  ]);
+}, 60_000);
 
 beforeEach(async () => {
   await resetEnvironment('pt');

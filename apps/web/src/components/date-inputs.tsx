@@ -85,6 +85,8 @@ export function DayInput({ value, onChange, ...props }: DayInputProps) {
       // A new language re-mounts the input so the typed text is re-formatted too.
       key={formats.locale}
       locale={formats.locale}
+      // Weeks start on Sunday in Brazil and the US alike (Mantine defaults to Monday).
+      firstDayOfWeek={0}
       valueFormat={formats.day}
       dateParser={(text) => parseDay(text, formats)}
       placeholder={formats.dayPlaceholder}
@@ -110,6 +112,8 @@ export function DayTimeInput({ value, onChange, ...props }: DayTimeInputProps) {
     <DateInput
       key={formats.locale}
       locale={formats.locale}
+      // Weeks start on Sunday in Brazil and the US alike (Mantine defaults to Monday).
+      firstDayOfWeek={0}
       withTime
       valueFormat={formats.dayTime}
       dateParser={(text) => parseDayTime(text, formats)}
