@@ -114,7 +114,8 @@ for (const name of names) {
     console.log(`${name}: up to date, not rebuilt`);
     continue;
   }
-  console.log(`${name}: ${built ? 'sources changed' : 'not built yet'}, building`);
+  const why = !built ? 'not built yet' : previous === null ? 'no stamp yet' : 'sources changed';
+  console.log(`${name}: ${why}, building`);
   const result = spawnSync('npm', ['run', 'build', '-w', target.workspace], {
     cwd: root,
     stdio: 'inherit',
