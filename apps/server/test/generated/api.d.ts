@@ -11366,6 +11366,9 @@ export interface operations {
                             start_date: string | null;
                             end_date: string | null;
                             duration_ms: number | null;
+                            run_seconds?: number | null;
+                            queued_seconds?: number;
+                            attempt_start_date?: string | null;
                             cancel_requested: boolean;
                             /** @enum {string|null} */
                             pending_reason: "no_current_version" | "no_vm" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
@@ -11490,6 +11493,9 @@ export interface operations {
                             start_date: string | null;
                             end_date: string | null;
                             duration_ms: number | null;
+                            run_seconds?: number | null;
+                            queued_seconds?: number;
+                            attempt_start_date?: string | null;
                             cancel_requested: boolean;
                             /** @enum {string|null} */
                             pending_reason: "no_current_version" | "no_vm" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
