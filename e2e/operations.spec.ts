@@ -75,7 +75,7 @@ test('an operator sets up a robot end to end: field, version, task, VM, agent, s
   await page.getByRole('button', { name: 'Nova tarefa' }).first().click();
   const taskForm = page.getByRole('dialog');
   await taskForm.getByRole('textbox', { name: 'Número da nota', exact: true }).fill('NF-123');
-  await taskForm.getByLabel(/^Data de expiração/).fill('2031-01-01T10:00');
+  await taskForm.getByLabel(/^Data de expiração/).fill('01/01/2031 10:00');
   await taskForm.getByRole('button', { name: 'Criar tarefa' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByText('Pendente').first()).toBeVisible();

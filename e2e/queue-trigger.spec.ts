@@ -122,7 +122,7 @@ test('tasks created in the console start the robot of a queue scheduling, and ge
     await page.getByRole('button', { name: 'Nova tarefa' }).first().click();
     const form = page.getByRole('dialog');
     await form.getByRole('textbox', { name: 'Rótulo', exact: true }).fill(label);
-    await form.getByLabel(/^Data de expiração/).fill('2031-01-01T10:00');
+    await form.getByLabel(/^Data de expiração/).fill('01/01/2031 10:00');
     await form.getByRole('button', { name: 'Criar tarefa' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
   }
