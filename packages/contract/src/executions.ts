@@ -117,15 +117,16 @@ export const executionSchema = z.object({
   queued_at: z.string(),
   start_date: z.string().nullable(),
   end_date: z.string().nullable(),
+  /** The sum of its attempts' run times (ended: the duration); queue time is apart (issue 16). */
   duration_ms: z.number().int().nullable(),
-  cancel_requested: z.boolean(),
-  /** Why a queued execution still waits (PENDING_REASONS); null when not queued or about to run. */
   /** Its attempts' run times summed, the current one up to now; null before the first (issue 16). */
   run_seconds: z.number().int().nullable().optional(),
   /** Time spent waiting in the queue, before the first attempt and between attempts (issue 16). */
   queued_seconds: z.number().int().optional(),
   /** The current attempt's start (ISO); null when not processing (a queued retry). */
   attempt_start_date: z.string().nullable().optional(),
+  cancel_requested: z.boolean(),
+  /** Why a queued execution still waits (PENDING_REASONS); null when not queued or about to run. */
   pending_reason: z.enum(PENDING_REASONS).nullable(),
   /** What the robot last said of its progress (robot API `progress`); null: nothing yet. */
   progress_percent: z.number().int().nullable(),
