@@ -123,7 +123,7 @@ describe('/env', { timeout: 20_000 }, () => {
       /^Endereço da API/,
       {
         title: 'Título obrigatório',
-        port: 'Fora do intervalo permitido',
+        port: 'Entre 1 e 65535',
         url: 'Deve ser um endereço http(s)',
       },
     ],
@@ -136,7 +136,7 @@ describe('/env', { timeout: 20_000 }, () => {
       /^API address/,
       {
         title: 'Required title',
-        port: 'Out of range',
+        port: 'Between 1 and 65535',
         url: 'Must be an http(s) address',
       },
     ],
