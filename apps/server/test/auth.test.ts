@@ -41,8 +41,11 @@ describe('POST session', () => {
     expect(Object.keys(res.body).sort()).toEqual(
       [
         'clients',
+        'color_scheme',
         'email',
         'group',
+        // The account's console preferences (issue 16), beside SPEC §7's fields.
+        'language',
         'last_name',
         'name',
         'password_change_required',
