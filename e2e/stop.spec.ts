@@ -67,6 +67,7 @@ test('stop a running robot from the execution page and watch it end', async ({ p
   await expect(log.getByText('robot got SIGTERM', { exact: true })).toBeVisible(live);
   await expect(main.getByText('Cancelada', { exact: true }).first()).toBeVisible(live);
   await page.getByRole('tab', { name: 'Detalhes' }).click();
-  await expect(main.getByText('stopped', { exact: true })).toBeVisible(live);
+  // The agent's message, in the console's language (issue 16).
+  await expect(main.getByText('parada', { exact: true })).toBeVisible(live);
   await expect(page.getByRole('button', { name: 'Cancelar execução' })).toHaveCount(0);
 });
