@@ -26,3 +26,4 @@ export * from './alerts.js';
 export * from './triggers.js';
 export * from './api-keys.js';
 export * from './account.js';
+export * from './identity.js';

@@ -190,6 +190,8 @@ export const clientSchema = z.object({
   retention_days: z.number().int(),
   /** Audit records older than this are pruned nightly. */
   audit_retention_days: z.number().int(),
+  /** Members sign in with a second factor; those without one enrol at their next sign-in. */
+  require_mfa: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -209,6 +211,7 @@ export const clientCreateSchema = z.object({
   name: requiredTextSchema(120, 'required_name'),
   retention_days: retentionDaysSchema.optional(),
   audit_retention_days: retentionDaysSchema.optional(),
+  require_mfa: z.boolean().optional(),
 });
 export type ClientCreate = z.infer<typeof clientCreateSchema>;
 
@@ -218,6 +221,7 @@ export const clientUpdateSchema = z.object({
   /** Left out: unchanged. */
   retention_days: retentionDaysSchema.optional(),
   audit_retention_days: retentionDaysSchema.optional(),
+  require_mfa: z.boolean().optional(),
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 

@@ -10,6 +10,8 @@
  *   profiles: profiles
  *   user-clients: userClients
  *   auth: sessions, passwordResetCodes, signInThrottles, recoveryOutbox
+ *   mfa: userMfa, userMfaRecoveryCodes, mfaChallenges
+ *   oidc: oidcMappings
  *   robots: rotaRobots
  *   robot-versions: rotaRobotVersions
  *   robot-fields: rotaRobotFields
@@ -62,6 +64,8 @@ export const rotaClients = pgTable(
     retention_days: integer('retention_days').notNull().default(90),
     /** Audit records older than this many days are pruned. */
     audit_retention_days: integer('audit_retention_days').notNull().default(365),
+    /** Members must sign in with a second factor (issue 17); un-enrolled members enrol first. */
+    require_mfa: boolean('require_mfa').notNull().default(false),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
@@ -90,6 +94,8 @@ export const users = pgTable(
     language: text('language'),
     color_scheme: text('color_scheme'),
     is_platform_admin: boolean('is_platform_admin').notNull().default(false),
+    /** The OpenID Connect subject (`sub`) this account is linked to (issue 17); unique. */
+    oidc_subject: text('oidc_subject'),
     rota_clients_id_selected: integer('rota_clients_id_selected').references(
       () => rotaClients.rota_clients_id,
       { onDelete: 'set null' },
@@ -97,7 +103,11 @@ export const users = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_access_key').on(t.access)],
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_access_key').on(t.access),
+    uniqueIndex('users_oidc_subject_key').on(t.oidc_subject),
+  ],
 );
 
 /** A named permission set inside one client (DESIGN §5). */
@@ -155,6 +165,10 @@ export const sessions = pgTable(
     revoked_at: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     user_agent: text('user_agent'),
+    /** Stamped at most once a minute by the requests the session makes (issue 17). */
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    /** How the session was opened: password, password+totp, recovery code or oidc. */
+    method: text('method').notNull().default('password'),
     created_at: createdAt(),
   },
   (t) => [
@@ -1176,5 +1190,78 @@ export const rotaTaskHistory = pgTable(
   (t) => [
     index('rota_task_history_task_idx').on(t.rota_tasks_id, t.rota_task_history_id),
     index('rota_task_history_execution_idx').on(t.rota_executions_id),
+  ],
+);
+
+/** A user's TOTP second factor (issue 17): the secret sealed with SecretBox; enabled once confirmed. */
+export const userMfa = pgTable('user_mfa', {
+  users_id: integer('users_id')
+    .primaryKey()
+    .references(() => users.users_id, { onDelete: 'cascade' }),
+  secret_sealed: text('secret_sealed').notNull(),
+  /** Null while enrolment waits for its first code. */
+  enabled_at: timestamp('enabled_at', { withTimezone: true }),
+  /** The last accepted time step, so one code is never accepted twice. */
+  last_step: bigint('last_step', { mode: 'number' }),
+  created_at: createdAt(),
+});
+
+/** Single-use recovery codes of a second factor; only their SHA-256 is kept. */
+export const userMfaRecoveryCodes = pgTable(
+  'user_mfa_recovery_codes',
+  {
+    user_mfa_recovery_codes_id: integer('user_mfa_recovery_codes_id')
+      .primaryKey()
+      .generatedAlwaysAsIdentity(),
+    users_id: integer('users_id')
+      .notNull()
+      .references(() => users.users_id, { onDelete: 'cascade' }),
+    code_hash: text('code_hash').notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex('user_mfa_recovery_codes_hash_key').on(t.users_id, t.code_hash)],
+);
+
+/** A password accepted, a second factor awaited: short-lived, single-use; only the SHA-256 is kept. */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    mfa_challenges_id: integer('mfa_challenges_id').primaryKey().generatedAlwaysAsIdentity(),
+    users_id: integer('users_id')
+      .notNull()
+      .references(() => users.users_id, { onDelete: 'cascade' }),
+    challenge_hash: text('challenge_hash').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failures: integer('failures').notNull().default(0),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    ip: text('ip'),
+    user_agent: text('user_agent'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('mfa_challenges_hash_key').on(t.challenge_hash),
+    index('mfa_challenges_user_idx').on(t.users_id),
+  ],
+);
+
+/** OpenID Connect claim value (a group) → client membership with a profile (issue 17). */
+export const oidcMappings = pgTable(
+  'oidc_mappings',
+  {
+    oidc_mappings_id: integer('oidc_mappings_id').primaryKey().generatedAlwaysAsIdentity(),
+    claim_value: text('claim_value').notNull(),
+    rota_clients_id: integer('rota_clients_id')
+      .notNull()
+      .references(() => rotaClients.rota_clients_id, { onDelete: 'cascade' }),
+    profiles_id: integer('profiles_id')
+      .notNull()
+      .references(() => profiles.profiles_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('oidc_mappings_claim_client_key').on(t.claim_value, t.rota_clients_id),
+    index('oidc_mappings_client_idx').on(t.rota_clients_id),
   ],
 );

@@ -5,14 +5,24 @@ export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_json: 400,
   code_invalid: 400,
+  /** A wrong TOTP or recovery code (issue 17). */
+  invalid_mfa_code: 400,
+  mfa_already_enabled: 409,
+  mfa_not_enabled: 409,
   invalid_idempotency_key: 400,
   unauthorized: 401,
   session_expired: 401,
+  /** A second-factor challenge unknown, spent or expired: sign in again. */
+  mfa_challenge_expired: 401,
   invalid_credentials: 401,
   /** A run trigger's token unknown or revoked (issue 15). */
   invalid_trigger_token: 401,
   forbidden: 403,
   password_change_required: 403,
+  /** A client requires a second factor the caller has not set up. */
+  mfa_setup_required: 403,
+  /** OIDC_LOCAL_LOGIN=false: only platform administrators use the password form. */
+  local_login_disabled: 403,
   client_not_member: 403,
   not_found: 404,
   route_not_found: 404,
@@ -26,6 +36,7 @@ export const ERROR_STATUS = {
   connection_tests_too_many: 429,
   internal_error: 500,
   service_unavailable: 503,
+  oidc_not_configured: 404,
 } as const satisfies Partial<Record<MessageKey, number>>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,6 +18,7 @@ function selectClients(db: Db) {
       users: membersOfClient,
       retention_days: rotaClients.retention_days,
       audit_retention_days: rotaClients.audit_retention_days,
+      require_mfa: rotaClients.require_mfa,
       created_at: rotaClients.created_at,
       updated_at: rotaClients.updated_at,
     })
@@ -50,6 +51,7 @@ export interface ClientChanges {
   name: string;
   retention_days?: number | undefined;
   audit_retention_days?: number | undefined;
+  require_mfa?: boolean | undefined;
 }
 
 export async function updateClient(db: Db, id: number, changes: ClientChanges): Promise<boolean> {
@@ -61,6 +63,7 @@ export async function updateClient(db: Db, id: number, changes: ClientChanges): 
       ...(changes.audit_retention_days !== undefined && {
         audit_retention_days: changes.audit_retention_days,
       }),
+      ...(changes.require_mfa !== undefined && { require_mfa: changes.require_mfa }),
       updated_at: sql`now()`,
     })
     .where(eq(rotaClients.rota_clients_id, id))
@@ -72,6 +75,7 @@ export async function updateClient(db: Db, id: number, changes: ClientChanges): 
 export interface ClientRetention {
   retention_days?: number | undefined;
   audit_retention_days?: number | undefined;
+  require_mfa?: boolean | undefined;
 }
 
 export async function insertClient(db: Db, name: string, retention: ClientRetention = {}) {
@@ -83,6 +87,7 @@ export async function insertClient(db: Db, name: string, retention: ClientRetent
       ...(retention.audit_retention_days !== undefined && {
         audit_retention_days: retention.audit_retention_days,
       }),
+      ...(retention.require_mfa !== undefined && { require_mfa: retention.require_mfa }),
     })
     .returning();
   return client!;

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { idSchema, listQuerySchema, requiredIdSchema, storableString } from './common.js';
+import { msg } from './messages.js';
+
+/*
+ * Issue 17: single sign-on with OpenID Connect, a TOTP second factor for local accounts, and the
+ * user's own sessions. One file, three areas; each server module owns its part.
+ */
+
+/* ---------- Second factor (TOTP, RFC 6238) ---------- */
+
+/** Digits of a TOTP code; recovery codes are `xxxxx-xxxxx` of [a-z0-9]. */
+export const TOTP_DIGITS = 6;
+export const MFA_RECOVERY_CODE_COUNT = 10;
+/** How long a password-accepted sign-in waits for its code. */
+export const MFA_CHALLENGE_TTL_SECONDS = 300;
+/** Wrong codes a challenge takes before it is spent. */
+export const MFA_CHALLENGE_MAX_FAILURES = 5;
+
+/** A six-digit code or a recovery code; spaces and dashes typed by people are tolerated. */
+export const mfaCodeSchema = z
+  .string({ error: msg('required_mfa_code') })
+  .trim()
+  .min(1, msg('required_mfa_code'))
+  .max(32, msg('invalid_mfa_code'));
+
+/**
+ * `POST /user/api/auth/v1/session` answers this instead of the SPEC §7 session when the account
+ * has a second factor (or must enrol one): no token until `mfa` completes it.
+ */
+export const mfaChallengeResponseSchema = z.object({
+  mfa_required: z.literal(true),
+  challenge: z.string(),
+  /** True when the account has no second factor yet and a client requires one: enrol first. */
+  enrolment_required: z.boolean(),
+  expires_in: z.number().int(),
+});
+export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
+
+/** POST /user/api/auth/v1/mfa: completes a challenge; answers the SPEC §7 session. */
+export const mfaVerifySchema = z.object({
+  challenge: z
+    .string({ error: msg('mfa_challenge_expired') })
+    .min(1)
+    .max(200),
+  code: mfaCodeSchema,
+});
+export type MfaVerify = z.infer<typeof mfaVerifySchema>;
+
+/** The account's second factor as its owner (and `me`) sees it. */
+export const mfaStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabled_at: z.string().nullable(),
+  recovery_codes_left: z.number().int(),
+  /** A client of the user requires a second factor. */
+  required: z.boolean(),
+});
+export type MfaStatus = z.infer<typeof mfaStatusSchema>;
+
+/** Enrolment start: the secret once, its otpauth:// address and a QR code (SVG data URL). */
+export const mfaEnrolmentSchema = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+  qr_code: z.string(),
+});
+export type MfaEnrolment = z.infer<typeof mfaEnrolmentSchema>;
+
+/** Enrolment confirmed by one code. During a sign-in enrolment the challenge goes with it. */
+export const mfaEnrolConfirmSchema = z.object({
+  code: mfaCodeSchema,
+  challenge: z.string().min(1).max(200).optional(),
+});
+export type MfaEnrolConfirm = z.infer<typeof mfaEnrolConfirmSchema>;
+
+/** The recovery codes, shown once (at enrolment and when regenerated). */
+export const mfaRecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+export type MfaRecoveryCodes = z.infer<typeof mfaRecoveryCodesSchema>;
+
+/** Turning the factor off or regenerating codes asks for a current code. */
+export const mfaCodeBodySchema = z.object({ code: mfaCodeSchema });
+export type MfaCodeBody = z.infer<typeof mfaCodeBodySchema>;
+
+/** An administrator resets a member's enrolment (audited). */
+export const mfaResetSchema = z.object({ users_id: idSchema });
+export type MfaReset = z.infer<typeof mfaResetSchema>;
+
+/* ---------- OpenID Connect ---------- */
+
+/** What the sign-in page needs to know, from `GET /user/api/auth/v1/oidc/config` (public). */
+export const oidcPublicConfigSchema = z.object({
+  enabled: z.boolean(),
+  /** The button's text after "Sign in with". */
+  label: z.string().nullable(),
+  /** False: the local form is shown only at `/login/sign-in?local=1`. */
+  local_login: z.boolean(),
+});
+export type OidcPublicConfig = z.infer<typeof oidcPublicConfigSchema>;
+
+/** Error codes the callback puts in `/login/sign-in?sso_error=<code>`; the console translates them. */
+export const OIDC_ERROR_CODES = [
+  'oidc_failed',
+  'oidc_state',
+  'oidc_denied',
+  'oidc_no_access',
+  'oidc_email_unverified',
+  'oidc_disabled_user',
+] as const;
+export type OidcErrorCode = (typeof OIDC_ERROR_CODES)[number];
+
+/** A claim value (a group) mapped to a client and one of its profiles (platform administrators). */
+export const oidcMappingSchema = z.object({
+  oidc_mappings_id: z.number().int(),
+  claim_value: z.string(),
+  rota_clients_id: z.number().int(),
+  client_name: z.string(),
+  profiles_id: z.number().int(),
+  profile_name: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type OidcMapping = z.infer<typeof oidcMappingSchema>;
+
+const claimValueSchema = storableString({ error: msg('required_claim_value') })
+  .trim()
+  .min(1, msg('required_claim_value'))
+  .max(200, msg('too_long'));
+
+export const oidcMappingCreateSchema = z.object({
+  claim_value: claimValueSchema,
+  rota_clients_id: requiredIdSchema('client_required'),
+  profiles_id: requiredIdSchema('required_profile'),
+});
+export type OidcMappingCreate = z.infer<typeof oidcMappingCreateSchema>;
+
+export const oidcMappingUpdateSchema = oidcMappingCreateSchema.extend({ id: idSchema });
+export type OidcMappingUpdate = z.infer<typeof oidcMappingUpdateSchema>;
+
+export const oidcMappingListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(['claim_value', 'created_at']).default('claim_value'),
+  rota_clients_id: idSchema.optional(),
+});
+export type OidcMappingListQuery = z.infer<typeof oidcMappingListQuerySchema>;
+
+/* ---------- Sessions ---------- */
+
+export const SESSION_METHODS = ['password', 'password_totp', 'recovery_code', 'oidc'] as const;
+export type SessionMethod = (typeof SESSION_METHODS)[number];
+
+/** One of the caller's own sessions; never its token. */
+export const userSessionSchema = z.object({
+  sessions_id: z.number().int(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  expires_at: z.string(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  method: z.enum(SESSION_METHODS),
+  current: z.boolean(),
+});
+export type UserSession = z.infer<typeof userSessionSchema>;
