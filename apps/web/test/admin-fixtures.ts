@@ -49,6 +49,7 @@ export function makeClient(overrides: Partial<Client> = {}): Client {
     users: 4,
     retention_days: 90,
     audit_retention_days: 365,
+    require_mfa: false,
     created_at: STAMP,
     updated_at: STAMP,
     ...overrides,
