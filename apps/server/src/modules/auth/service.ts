@@ -11,6 +11,7 @@ import {
   type RecoverPassword,
   type ResetPassword,
   type SessionCreate,
+  type SessionMethod,
   type SessionResponse,
   type SignedInUser,
 } from '@rota/contract';
@@ -57,6 +58,8 @@ export interface AuthServiceDeps {
   userClients: UserClientService;
   accessRequests: AccessRequestService;
   audit: AuditService;
+  /** False when OIDC_LOCAL_LOGIN=false: only platform administrators sign in with a password. */
+  localLogin?: boolean;
 }
 
 const toClientSummary = (m: { rota_clients_id: number; name: string }): ClientSummary => ({
@@ -147,7 +150,7 @@ export class AuthService {
     meta: RequestMeta,
     author: AuditAuthor,
   ): Promise<SessionResponse> {
-    const { db, limiter, audit } = this.deps;
+    const { db, limiter } = this.deps;
     const identifier = input.access.toLowerCase();
     const user = await this.deps.accounts.byIdentifier(identifier);
     // Keyed by the account when it exists, so its access id and its email share one budget.
@@ -193,6 +196,23 @@ export class AuthService {
       limiter.release(ipKey),
     ]);
 
+    // OIDC_LOCAL_LOGIN=false (issue 17): the provider owns sign-in; administrators keep a way in.
+    if (this.deps.localLogin === false && !user.is_platform_admin)
+      throw new AppError('local_login_disabled');
+    return this.issueSession(user, meta, author, 'password');
+  }
+
+  /**
+   * Opens a session for a user whose identity is proven (password, or an OpenID Connect
+   * provider, issue 17): the same record, audit entry and SPEC §7 answer whatever the method.
+   */
+  async issueSession(
+    user: UserRow,
+    meta: RequestMeta,
+    author: AuditAuthor,
+    method: SessionMethod,
+  ): Promise<SessionResponse> {
+    const { db, audit } = this.deps;
     const signedIn = await this.signedInUser(user);
     const token = generateToken();
     await db.transaction(async (tx) => {
@@ -202,6 +222,7 @@ export class AuthService {
         expires_at: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
         ip: meta.ip,
         user_agent: meta.userAgent?.slice(0, 500) ?? null,
+        method,
       });
       await audit.write(tx, author, {
         action: 'sign_in',

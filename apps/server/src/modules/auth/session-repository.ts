@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Permission } from '@rota/contract';
+import type { Permission, SessionMethod } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { sessions } from '../../db/schema.js';
 import { profileGrants } from '../profiles/views.js';
@@ -57,6 +57,7 @@ export async function insertSession(
     expires_at: Date;
     ip: string | null;
     user_agent: string | null;
+    method?: SessionMethod;
   },
 ) {
   const [row] = await db.insert(sessions).values(values).returning({ id: sessions.sessions_id });
