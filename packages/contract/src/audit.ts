@@ -16,6 +16,12 @@ export const AUDIT_ACTIONS = [
   'stop',
   'mark_failed',
   'revoke',
+  // Issue 17: second factor and sessions.
+  'mfa_enable',
+  'mfa_disable',
+  'mfa_recovery_codes',
+  'mfa_reset',
+  'session_revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -70,6 +70,8 @@ export const signedInUserSchema = z.object({
   /** Kept on the server so they follow the user between browsers (issue 16); null: not chosen. */
   language: z.enum(LANGUAGES).nullable().optional(),
   color_scheme: z.enum(COLOR_SCHEMES).nullable().optional(),
+  /** The account has a TOTP second factor on (issue 17). */
+  mfa_enabled: z.boolean().optional(),
 });
 export type SignedInUser = z.infer<typeof signedInUserSchema>;
 

@@ -59,4 +59,6 @@ export const RATE_LIMITS = {
   recoverPerIp: 100,
   /** Wrong recovery codes (check-code and reset-password together) per address per window. */
   resetCodeFailuresPerIp: 10,
+  /** Wrong second-factor codes per address (sign-in) or per account (signed in) per window. */
+  mfaFailuresPerIp: 30,
 } as const;

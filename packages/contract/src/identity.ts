@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredIdSchema, storableString } from './common.js';
+import { sessionResponseSchema } from './auth.js';
 import { msg } from './messages.js';
 
 /*
@@ -75,6 +76,23 @@ export type MfaEnrolConfirm = z.infer<typeof mfaEnrolConfirmSchema>;
 /** The recovery codes, shown once (at enrolment and when regenerated). */
 export const mfaRecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
 export type MfaRecoveryCodes = z.infer<typeof mfaRecoveryCodesSchema>;
+
+/** Enrolment at sign-in: a challenge and the code from the new secret. */
+export const mfaSignInEnrolStartSchema = z.object({
+  challenge: z
+    .string({ error: msg('mfa_challenge_expired') })
+    .min(1)
+    .max(200),
+});
+export type MfaSignInEnrolStart = z.infer<typeof mfaSignInEnrolStartSchema>;
+export const mfaSignInEnrolConfirmSchema = mfaVerifySchema;
+export type MfaSignInEnrolConfirm = z.infer<typeof mfaSignInEnrolConfirmSchema>;
+
+/** The session an enrolment at sign-in opens, with the recovery codes shown this once. */
+export const mfaEnrolSessionResponseSchema = sessionResponseSchema.extend({
+  recovery_codes: z.array(z.string()),
+});
+export type MfaEnrolSessionResponse = z.infer<typeof mfaEnrolSessionResponseSchema>;
 
 /** Turning the factor off or regenerating codes asks for a current code. */
 export const mfaCodeBodySchema = z.object({ code: mfaCodeSchema });

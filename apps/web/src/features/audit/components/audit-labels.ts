@@ -49,4 +49,9 @@ export const AUDIT_ACTION_COLORS: Record<AuditAction, MantineColor> = {
   stop: 'orange',
   mark_failed: 'red',
   revoke: 'red',
+  mfa_enable: 'teal',
+  mfa_disable: 'orange',
+  mfa_recovery_codes: 'yellow',
+  mfa_reset: 'grape',
+  session_revoke: 'red',
 };
