@@ -225,6 +225,7 @@ const en = {
   mfa_disabled: 'Second factor turned off',
   mfa_reset: 'Second factor reset: the user sets it up again at the next sign-in',
   required_claim_value: 'Required group',
+  duplicate_oidc_mapping: 'This group is already mapped to this client',
   oidc_failed: 'Single sign-on did not complete. Try again or ask your administrator.',
   oidc_state: 'The single sign-on attempt expired or was opened in another browser. Try again.',
   oidc_denied: 'The identity provider refused the sign-in.',
@@ -462,6 +463,7 @@ const pt: Record<MessageKey, string> = {
   mfa_reset:
     'Verificação em duas etapas redefinida: o usuário a configura de novo no próximo acesso',
   required_claim_value: 'Grupo obrigatório',
+  duplicate_oidc_mapping: 'Este grupo já está mapeado para este cliente',
   oidc_failed: 'O login único não foi concluído. Tente de novo ou fale com seu administrador.',
   oidc_state: 'A tentativa de login único expirou ou foi aberta em outro navegador. Tente de novo.',
   oidc_denied: 'O provedor de identidade recusou o acesso.',
