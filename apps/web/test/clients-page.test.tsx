@@ -58,12 +58,17 @@ describe('/client', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Criar cliente' }));
     expect(await within(dialog).findByText('Nome obrigatório')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText(/^Nome/), 'Gama');
+    // Issue 17: the client's members must sign in with a second factor.
+    await user.click(
+      within(dialog).getByRole('switch', { name: 'Exigir verificação em duas etapas' }),
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Criar cliente' }));
     await waitFor(() => expect(callsTo(calls, '/client/api/v1/create')).toHaveLength(1));
     expect(callsTo(calls, '/client/api/v1/create')[0]?.body).toEqual({
       name: 'Gama',
       retention_days: 90,
       audit_retention_days: 365,
+      require_mfa: true,
     });
     await waitFor(() => expect(meCalls(calls)).toBeGreaterThan(before));
   });
@@ -88,6 +93,7 @@ describe('/client', { timeout: 30_000 }, () => {
       name: 'Beta Ltda',
       retention_days: 30,
       audit_retention_days: 365,
+      require_mfa: false,
     });
   });
 

@@ -5,6 +5,8 @@ import { FullPageLoader } from '../components/full-page-loader';
 import { RouteError } from '../components/route-error';
 import { ACCOUNT_PATH } from '../features/account/paths';
 import { API_KEYS_PATH } from '../features/api-keys/paths';
+import { MFA_PATH } from '../features/mfa/paths';
+import { SESSIONS_PATH } from '../features/sessions/paths';
 import type { ShellRouteHandle } from '../features/shell/routes/shell-layout';
 import {
   CHANGE_PASSWORD_PATH,
@@ -129,6 +131,12 @@ export const routes: RouteObject[] = [
           {
             path: ACCOUNT_PATH,
             lazy: lazyPage(() => import('../features/account/routes/account-page')),
+          },
+          // Two-step verification and sessions (issue 17): one's own, no permission.
+          { path: MFA_PATH, lazy: lazyPage(() => import('../features/mfa/routes/mfa-page')) },
+          {
+            path: SESSIONS_PATH,
+            lazy: lazyPage(() => import('../features/sessions/routes/sessions-page')),
           },
           // Any other address: a not-found page with a way home (issue 16), inside the shell when
           // signed in; signed out, the shell sends to sign-in as for any page.

@@ -22,6 +22,8 @@ import type alertsEn from '../features/alerts/locales/en.json';
 import type apiKeysEn from '../features/api-keys/locales/en.json';
 import type triggersEn from '../features/triggers/locales/en.json';
 import type accountEn from '../features/account/locales/en.json';
+import type mfaEn from '../features/mfa/locales/en.json';
+import type sessionsEn from '../features/sessions/locales/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -53,6 +55,8 @@ declare module 'i18next' {
       apiKeys: typeof apiKeysEn;
       triggers: typeof triggersEn;
       account: typeof accountEn;
+      mfa: typeof mfaEn;
+      sessions: typeof sessionsEn;
     };
   }
 }

@@ -1,15 +1,22 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { sessionCreateSchema, type MeResponse, type SessionCreate } from '@rota/contract';
+import {
+  sessionCreateSchema,
+  type MeResponse,
+  type MfaChallengeResponse,
+  type SessionCreate,
+  type SessionResponse,
+} from '@rota/contract';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
 import { errorText } from '../../../lib/http';
 import { REQUEST_ACCESS_PATH, RECOVER_PASSWORD_PATH, safeRedirect } from '../../../lib/paths';
 import { setToken } from '../../../lib/session';
+import { MfaCodeStep, MfaEnrolStep } from '../../mfa';
 import { createSession } from '../api/create-session';
 import { meQueryOptions } from '../api/me';
 import { AuthCard } from '../components/auth-card';
@@ -23,6 +30,7 @@ export default function SignInPage() {
   const [searchParams] = useSearchParams();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
   const form = useForm({
     resolver: zodResolver(sessionCreateSchema),
     defaultValues: { access: '', password: '' },
@@ -35,21 +43,45 @@ export default function SignInPage() {
     queryClient.clear();
   }, [queryClient]);
 
+  async function finish({ token, ...user }: SessionResponse) {
+    setToken(token);
+    const me: MeResponse = { ...user, avatar: null };
+    const { queryKey } = meQueryOptions();
+    queryClient.setQueryData(queryKey, me);
+    // Stale at once, so the shell fetches `me` for what the session answer lacks (the avatar).
+    await queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+    await navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
+  }
+
   async function onSubmit(values: SessionCreate) {
     setFailure(null);
     try {
-      const { token, ...user } = await createSession(values);
-      setToken(token);
-      const me: MeResponse = { ...user, avatar: null };
-      const { queryKey } = meQueryOptions();
-      queryClient.setQueryData(queryKey, me);
-      // Stale at once, so the shell fetches `me` for what the session answer lacks (the avatar).
-      await queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
-      await navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
+      const answer = await createSession(values);
+      // A second factor (issue 17): the password was right, a code comes next.
+      if ('mfa_required' in answer) setChallenge(answer);
+      else await finish(answer);
     } catch (error) {
       // 401 wrong credentials and 429 throttling show inline with the server's message.
       if (!applyFieldErrors(error, FIELDS, form.setError)) setFailure(errorText(error));
     }
+  }
+
+  if (challenge) {
+    const Step = challenge.enrolment_required ? MfaEnrolStep : MfaCodeStep;
+    return (
+      <AuthCard title={t('signIn.title')}>
+        <Suspense fallback={null}>
+          <Step
+            challenge={challenge.challenge}
+            onSignedIn={finish}
+            onBack={() => {
+              setChallenge(null);
+              form.resetField('password');
+            }}
+          />
+        </Suspense>
+      </AuthCard>
+    );
   }
 
   return (

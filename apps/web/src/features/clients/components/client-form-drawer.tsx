@@ -10,6 +10,7 @@ import {
   type Client,
 } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
+import { SwitchField } from '../../../components/switch-field';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { fieldError } from '../../../lib/form-errors';
 import { useCreateClient } from '../api/create-client';
@@ -95,6 +96,19 @@ function ClientFormInputs<TOutput>({ form }: { form: FormDrawerForm<ClientInputs
           />
         </Stack>
       </Fieldset>
+      <Controller
+        control={form.control}
+        name="require_mfa"
+        render={({ field: { value, onChange, ...field } }) => (
+          <SwitchField
+            label={t('form.requireMfa')}
+            hint={t('form.requireMfaHint')}
+            checked={value ?? false}
+            onChange={(event) => onChange(event.currentTarget.checked)}
+            {...field}
+          />
+        )}
+      />
     </>
   );
 }
@@ -119,6 +133,7 @@ export function ClientFormDrawer({ opened, onClose, client }: ClientFormDrawerPr
           name: client.name,
           retention_days: client.retention_days,
           audit_retention_days: client.audit_retention_days,
+          require_mfa: client.require_mfa,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -137,6 +152,7 @@ export function ClientFormDrawer({ opened, onClose, client }: ClientFormDrawerPr
         name: '',
         retention_days: CLIENT_RETENTION_DAYS_DEFAULT,
         audit_retention_days: CLIENT_AUDIT_RETENTION_DAYS_DEFAULT,
+        require_mfa: false,
       }}
       onSubmit={(values) => create.mutateAsync(values)}
     >

@@ -10,13 +10,15 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
-import { IconKey, IconUserCircle } from '@tabler/icons-react';
+import { IconDevices, IconKey, IconShieldLock, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MeResponse } from '@rota/contract';
 import { ACCOUNT_PATH, useAccountTranslation } from '../../account';
 import { API_KEYS_PATH } from '../../api-keys';
 import { useSignOut } from '../../auth';
+import { MFA_PATH } from '../../mfa';
+import { SESSIONS_PATH } from '../../sessions';
 
 /** SPEC §2: the user's name and avatar in a popover that offers to sign out (and their API keys). */
 export function UserMenu({ user }: { user: MeResponse }) {
@@ -78,6 +80,22 @@ export function UserMenu({ user }: { user: MeResponse }) {
             to={API_KEYS_PATH}
             label={t('shell.apiKeys')}
             leftSection={<IconKey size={16} aria-hidden />}
+            onClick={() => setOpened(false)}
+            px={4}
+          />
+          <NavLink
+            component={Link}
+            to={MFA_PATH}
+            label={t('shell.twoStep')}
+            leftSection={<IconShieldLock size={16} aria-hidden />}
+            onClick={() => setOpened(false)}
+            px={4}
+          />
+          <NavLink
+            component={Link}
+            to={SESSIONS_PATH}
+            label={t('shell.sessions')}
+            leftSection={<IconDevices size={16} aria-hidden />}
             onClick={() => setOpened(false)}
             px={4}
           />

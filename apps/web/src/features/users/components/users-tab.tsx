@@ -1,9 +1,9 @@
 import { Avatar, Badge, Code, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
-import { IconKey, IconUsers } from '@tabler/icons-react';
+import { IconKey, IconShieldOff, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MeResponse, User } from '@rota/contract';
-import { ConfirmDelete } from '../../../components/confirm-dialog';
+import { ConfirmDelete, ConfirmDialog } from '../../../components/confirm-dialog';
 import {
   CreateButton,
   DataTable,
@@ -15,6 +15,7 @@ import { DateTimeText } from '../../../components/date-time';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth';
+import { useResetMfa } from '../../mfa';
 import { profileOptionsQueryOptions } from '../../profiles';
 import { useDeleteUser } from '../api/delete-user';
 import { USER_SORTS, usersQueryOptions, type UserListBody } from '../api/list-users';
@@ -53,6 +54,8 @@ export function UsersTab({ me, drawer }: UsersTabProps) {
   const password = useDialog<User>();
   const remove = useDialog<User>();
   const deleteUser = useDeleteUser();
+  const resetMfa = useDialog<User>();
+  const resetMfaCall = useResetMfa();
   const canCreate = can('USUARIOS.CREATE');
   const selected = me.rota_clients_id_selected;
   const isMe = (user: User) => user.users_id === me.users_id;
@@ -155,6 +158,13 @@ export function UsersTab({ me, drawer }: UsersTabProps) {
       hidden: (user) => !can('USUARIOS.UPDATE') || isMe(user),
       onClick: (user) => password.open(user),
     },
+    {
+      key: 'reset-mfa',
+      label: t('list.resetMfa'),
+      icon: <IconShieldOff size={16} aria-hidden />,
+      hidden: (user) => !can('USUARIOS.UPDATE') || isMe(user),
+      onClick: (user) => resetMfa.open(user),
+    },
     actions.remove({
       hidden: (user) => !can('USUARIOS.DELETE') || isMe(user),
       onClick: (user) => remove.open(user),
@@ -201,6 +211,16 @@ export function UsersTab({ me, drawer }: UsersTabProps) {
       />
       <UserFormDrawer opened={drawer.opened} onClose={drawer.close} me={me} user={drawer.target} />
       <SetPasswordDrawer opened={password.opened} onClose={password.close} user={password.target} />
+      <ConfirmDialog
+        opened={resetMfa.opened}
+        onClose={resetMfa.close}
+        title={t('resetMfa.title', { name: resetMfa.target ? fullNameOf(resetMfa.target) : '' })}
+        confirmLabel={t('resetMfa.confirm')}
+        confirmColor="red"
+        onConfirm={() => resetMfa.target && resetMfaCall.mutateAsync(resetMfa.target.users_id)}
+      >
+        {t('resetMfa.description')}
+      </ConfirmDialog>
       <ConfirmDelete
         opened={remove.opened}
         onClose={remove.close}
