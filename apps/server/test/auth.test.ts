@@ -47,6 +47,8 @@ describe('POST session', () => {
         // The account's console preferences (issue 16), beside SPEC §7's fields.
         'language',
         'last_name',
+        // Whether the account has a second factor on (issue 17).
+        'mfa_enabled',
         'name',
         'password_change_required',
         'permissions',

@@ -19,6 +19,9 @@ import { RateLimiter } from '../lib/rate-limiter.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { AuthService } from '../modules/auth/service.js';
+import { sessionRoutes } from '../modules/auth/session-routes.js';
+import { mfaRoutes, mfaSignInRoutes } from '../modules/mfa/routes.js';
+import { MfaService } from '../modules/mfa/service.js';
 import { healthRoutes } from '../modules/health/routes.js';
 import { profileRoutes } from '../modules/profiles/routes.js';
 import { ProfileService } from '../modules/profiles/service.js';
@@ -97,6 +100,10 @@ import { AlertWorker, type AlertWorkerOptions } from '../modules/alerts/alert-wo
 import { alertDeliveryRoutes, alertFeedRoutes, alertRoutes } from '../modules/alerts/routes.js';
 import { AlertService } from '../modules/alerts/service.js';
 import { metricsRoutes } from '../modules/metrics/routes.js';
+import type { OidcClient } from '../modules/oidc/oidc-client.js';
+import { oidcAuthRoutes, oidcMappingRoutes } from '../modules/oidc/routes.js';
+import { OidcMappingService } from '../modules/oidc/service.js';
+import { OidcSignInService } from '../modules/oidc/sign-in.js';
 import { MetricsService } from '../modules/metrics/service.js';
 import { registerAuthHooks } from './auth.js';
 import { registerConsole } from './console.js';
@@ -131,6 +138,8 @@ export interface AppOptions {
   engine?: { loop?: boolean; intervalMs?: number; timings?: DispatchTimings };
   /** The alert worker's seams: outbound name resolution (tests) and per-outcome counts. */
   alerts?: Pick<AlertWorkerOptions, 'lookup' | 'onOutcome'>;
+  /** The discovered OpenID provider (issue 17); null or absent: no single sign-on. */
+  oidc?: OidcClient | null;
 }
 
 const CSP_DIRECTIVES = {
@@ -244,8 +253,20 @@ export async function buildApp(options: AppOptions) {
   const accounts = new AccountService(db);
   const userClients = new UserClientService(db, accounts, teams, audit);
   const accessRequests = new AccessRequestService(db, audit);
-  const auth = new AuthService({
+  // The second factor (issue 17) opens sessions through auth, which asks it at each sign-in.
+  const mfa = new MfaService({
     db,
+    secretBox: options.secretBox,
+    clock,
+    limiter,
+    audit,
+    accounts,
+    sessions: (): AuthService => auth,
+  });
+  const auth: AuthService = new AuthService({
+    db,
+    mfa,
+    clock,
     config: options.config,
     mailer,
     limiter,
@@ -254,6 +275,7 @@ export async function buildApp(options: AppOptions) {
     userClients,
     accessRequests,
     audit,
+    localLogin: options.oidc?.settings.localLogin ?? true,
   });
   // Schedulings check their robot, and deleting a robot takes its deleted schedulings along.
   const robots: RobotService = new RobotService(db, audit, teams, () => schedulings);
@@ -401,6 +423,30 @@ export async function buildApp(options: AppOptions) {
       });
       await api.register(healthRoutes, { probe: () => db.execute(sql`select 1`) });
       await api.register(authRoutes, { auth, prefix: '/user/api/auth/v1' });
+      await api.register(sessionRoutes, { auth, prefix: '/user/api/auth/v1/sessions' });
+      await api.register(mfaSignInRoutes, { mfa, prefix: '/user/api/auth/v1' });
+      await api.register(mfaRoutes, { mfa, prefix: '/user/mfa/api/v1' });
+      await api.register(oidcAuthRoutes, {
+        oidc: options.oidc ?? null,
+        signIn: options.oidc
+          ? new OidcSignInService({
+              db,
+              groupsClaim: options.oidc.settings.groupsClaim,
+              accounts,
+              userClients,
+              auth,
+              audit,
+              logger: app.log,
+            })
+          : null,
+        secretBox: options.secretBox,
+        publicUrl: options.config.publicUrl,
+        prefix: '/user/api/auth/v1/oidc',
+      });
+      await api.register(oidcMappingRoutes, {
+        mappings: new OidcMappingService(db, userClients, audit),
+        prefix: '/user/oidc/mapping/api/v1',
+      });
       await api.register(userRoutes, { users: services.users, prefix: '/user/api/v1' });
       await api.register(profileRoutes, {
         profiles: services.profiles,

@@ -16,7 +16,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /** The actor behind a bearer token; the one place a user's scope is built (userScope). */
 export async function resolveActor(
-  auth: Pick<AuthService, 'sessionOf'>,
+  auth: Pick<AuthService, 'sessionOf' | 'touchSession'>,
   token: string,
   apiKeys?: Pick<ApiKeyService, 'identify'>,
 ): Promise<Actor> {
@@ -35,6 +35,7 @@ export async function resolveActor(
   const found = await auth.sessionOf(token);
   if (!found || found.revoked_at) throw new AppError('unauthorized');
   if (found.expires_at.getTime() <= Date.now()) throw new AppError('session_expired');
+  await auth.touchSession(found);
   return {
     sessionId: found.sessions_id,
     user: found.user,
@@ -52,7 +53,7 @@ export async function resolveActor(
  */
 export function registerAuthHooks(
   app: FastifyInstance,
-  auth: Pick<AuthService, 'sessionOf'>,
+  auth: Pick<AuthService, 'sessionOf' | 'touchSession'>,
   apiKeys?: Pick<ApiKeyService, 'identify'>,
 ) {
   app.decorateRequest('actor', null);

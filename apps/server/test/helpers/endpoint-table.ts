@@ -82,6 +82,39 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/user/api/auth/v1/check-code': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/reset-password': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/request-access': { guard: 'public', foreign: NO_ROW },
+  // Second factor and sessions (issue 17)
+  'POST /api/user/api/auth/v1/mfa': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/mfa/enrol/start': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/mfa/enrol/confirm': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/api/auth/v1/sessions/index': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/sessions/revoke': {
+    guard: 'session',
+    body: () => ({ id: 1 }),
+    foreign: 'one’s own sessions only (sessions tests)',
+  },
+  'POST /api/user/api/auth/v1/sessions/revoke-others': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/mfa/api/v1/status': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/mfa/api/v1/enrol/start': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/mfa/api/v1/enrol/confirm': {
+    guard: 'session',
+    body: () => ({ code: '000000' }),
+    foreign: OWN_ONLY,
+  },
+  'POST /api/user/mfa/api/v1/recovery-codes': {
+    guard: 'session',
+    body: () => ({ code: '000000' }),
+    foreign: OWN_ONLY,
+  },
+  'POST /api/user/mfa/api/v1/disable': {
+    guard: 'session',
+    body: () => ({ code: '000000' }),
+    foreign: OWN_ONLY,
+  },
+  'POST /api/user/mfa/api/v1/reset': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ users_id: r.user }),
+    foreign: 404,
+  },
   'PUT /api/user/api/v1/update/password': {
     guard: 'session',
     foreign: 'one’s own password; setting another user’s needs USUARIOS.UPDATE (users tests)',
@@ -684,6 +717,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: PLATFORM,
   },
   'POST /api/rota/client/api/v1/show': {
+    guard: 'platform_admin',
+    body: (r) => ({ id: r.client }),
+    foreign: PLATFORM,
+  },
+  'POST /api/rota/client/api/v1/profiles': {
     guard: 'platform_admin',
     body: (r) => ({ id: r.client }),
     foreign: PLATFORM,

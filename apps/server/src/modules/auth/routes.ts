@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   accessRequestCreateSchema,
   checkCodeSchema,
   meResponseSchema,
   messageResponseSchema,
+  mfaChallengeResponseSchema,
   recoverPasswordSchema,
   resetPasswordSchema,
   sessionCreateSchema,
@@ -32,10 +34,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       config: { public: true },
       schema: {
         tags,
-        summary: 'Sign in with the access identifier (or email) and password',
+        summary:
+          'Sign in with the access identifier (or email) and password; a second factor answers a challenge instead of the token',
         body: sessionCreateSchema,
         response: {
-          200: sessionResponseSchema,
+          200: z.union([sessionResponseSchema, mfaChallengeResponseSchema]),
           400: badRequest,
           401: unauthorized,
           429: throttled,

@@ -3,21 +3,25 @@ import {
   COLOR_SCHEMES,
   LANGUAGES,
   RATE_LIMITS,
+  SESSION_METHODS,
   SESSION_TTL_SECONDS,
   type AccessRequestCreate,
   type ClientSummary,
   type Language,
   type MeResponse,
+  type MfaChallengeResponse,
   type RecoverPassword,
   type ResetPassword,
   type SessionCreate,
   type SessionMethod,
   type SessionResponse,
   type SignedInUser,
+  type UserSession,
 } from '@rota/contract';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../lib/errors.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
@@ -37,8 +41,11 @@ import {
   findSessionByTokenHash,
   insertSession,
   isKnownAddress,
+  listUserSessions,
+  revokeOwnSession,
   revokeSession,
   revokeUserSessions,
+  touchSession,
 } from './session-repository.js';
 import { SignInThrottle, type ThrottlePolicy } from './sign-in-throttle.js';
 
@@ -60,7 +67,21 @@ export interface AuthServiceDeps {
   audit: AuditService;
   /** False when OIDC_LOCAL_LOGIN=false: only platform administrators sign in with a password. */
   localLogin?: boolean;
+  /** The TOTP second factor (issue 17): absent, every password opens a session. */
+  mfa?: SecondFactorGate;
+  /** Stamps sessions' last use; tests pass a FakeClock. */
+  clock?: Clock;
 }
+
+/** What sign-in asks of the second factor (module mfa), without depending on its module. */
+export interface SecondFactorGate {
+  /** A challenge instead of a session when the user has a factor on, or must enrol one. */
+  challengeFor(usersId: number, meta: RequestMeta): Promise<MfaChallengeResponse | null>;
+  isEnabled(usersId: number): Promise<boolean>;
+}
+
+/** A session's last use is written at most this often (issue 17). */
+const TOUCH_EVERY_MS = 60_000;
 
 const toClientSummary = (m: { rota_clients_id: number; name: string }): ClientSummary => ({
   rota_clients_id: m.rota_clients_id,
@@ -149,7 +170,7 @@ export class AuthService {
     input: SessionCreate,
     meta: RequestMeta,
     author: AuditAuthor,
-  ): Promise<SessionResponse> {
+  ): Promise<SessionResponse | MfaChallengeResponse> {
     const { db, limiter } = this.deps;
     const identifier = input.access.toLowerCase();
     const user = await this.deps.accounts.byIdentifier(identifier);
@@ -199,7 +220,22 @@ export class AuthService {
     // OIDC_LOCAL_LOGIN=false (issue 17): the provider owns sign-in; administrators keep a way in.
     if (this.deps.localLogin === false && !user.is_platform_admin)
       throw new AppError('local_login_disabled');
+    // A factor on, or one a client requires: the password alone opens nothing (issue 17).
+    const challenge = await this.deps.mfa?.challengeFor(user.users_id, meta);
+    if (challenge) return challenge;
     return this.issueSession(user, meta, author, 'password');
+  }
+
+  /** A session for a user whose second factor was just checked (module mfa). */
+  async openSessionFor(
+    usersId: number,
+    meta: RequestMeta,
+    author: AuditAuthor,
+    method: SessionMethod,
+  ): Promise<SessionResponse> {
+    const user = await this.deps.accounts.withPassword(this.deps.db, usersId);
+    if (!user) throw new AppError('mfa_challenge_expired');
+    return this.issueSession(user, meta, author, method);
   }
 
   /**
@@ -241,6 +277,65 @@ export class AuthService {
    */
   sessionOf(token: string) {
     return findSessionByTokenHash(this.deps.db, hashToken(token));
+  }
+
+  /**
+   * Stamps the session's last use when the stamp read with it is a minute old or missing: a
+   * fresh one costs no statement; a stale one one conditional UPDATE (issue 17).
+   */
+  async touchSession(session: { sessions_id: number; last_used_at: Date | null }) {
+    const now = (this.deps.clock ?? systemClock).now();
+    if (session.last_used_at && now.getTime() - session.last_used_at.getTime() < TOUCH_EVERY_MS)
+      return;
+    await touchSession(this.deps.db, session.sessions_id, now);
+  }
+
+  /** The caller's live sessions, newest first; `current` marks the caller's own. */
+  async listSessions(actor: Actor): Promise<UserSession[]> {
+    const now = (this.deps.clock ?? systemClock).now();
+    const rows = await listUserSessions(this.deps.db, actor.user.users_id, now);
+    return rows.map((row) => ({
+      sessions_id: row.sessions_id,
+      created_at: row.created_at.toISOString(),
+      last_used_at: row.last_used_at?.toISOString() ?? null,
+      expires_at: row.expires_at.toISOString(),
+      ip: row.ip,
+      user_agent: row.user_agent,
+      method: (SESSION_METHODS as readonly string[]).includes(row.method)
+        ? (row.method as SessionMethod)
+        : 'password',
+      current: row.sessions_id === actor.sessionId,
+    }));
+  }
+
+  /** Ends one of the caller's own sessions (another user's id reads as absent). */
+  async revokeOwnSession(actor: Actor, sessionsId: number, author: AuditAuthor): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      if (!(await revokeOwnSession(tx, actor.user.users_id, sessionsId))) throw notFound();
+      await this.deps.audit.write(tx, author, {
+        action: 'session_revoke',
+        entity: 'session',
+        entity_id: sessionsId,
+      });
+    });
+  }
+
+  /** "Sign out everywhere else": every session of the caller but the current one. */
+  async revokeOtherSessions(actor: Actor, author: AuditAuthor): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await revokeUserSessions(tx, actor.user.users_id, actor.sessionId);
+      await this.deps.audit.write(tx, author, {
+        action: 'session_revoke',
+        entity: 'session',
+        entity_id: null,
+        after: { kept: actor.sessionId },
+      });
+    });
+  }
+
+  /** Every session of a user ends (an administrator reset their second factor), in `tx`. */
+  endSessions(tx: Db, usersId: number): Promise<void> {
+    return revokeUserSessions(tx, usersId);
   }
 
   /**
@@ -362,6 +457,7 @@ export class AuthService {
       rota_clients_id_selected: selected?.rota_clients_id ?? null,
       group: user.group,
       ...preferencesOf(user),
+      ...(this.deps.mfa ? { mfa_enabled: await this.deps.mfa.isEnabled(usersId) } : {}),
     };
   }
 

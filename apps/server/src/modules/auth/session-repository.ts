@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Permission, SessionMethod } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { sessions } from '../../db/schema.js';
@@ -28,6 +28,8 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       sessions_id: sessions.sessions_id,
       expires_at: sessions.expires_at,
       revoked_at: sessions.revoked_at,
+      // Read with the session so a fresh stamp costs no statement (issue 17).
+      last_used_at: sessions.last_used_at,
       user: sessionUserColumns,
       membership_client_id: memberships.rota_clients_id,
       permissions: profileGrants.permissions,
@@ -104,4 +106,64 @@ export async function isKnownAddress(
     )
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * Stamps a session's last use unless another request did within the minute: the condition is
+ * in the statement, so concurrent requests of one session write it once.
+ */
+export async function touchSession(db: Db, sessionsId: number, now: Date) {
+  const staleBefore = new Date(now.getTime() - 60_000);
+  await db
+    .update(sessions)
+    .set({ last_used_at: now })
+    .where(
+      and(
+        eq(sessions.sessions_id, sessionsId),
+        or(isNull(sessions.last_used_at), sql`${sessions.last_used_at} < ${staleBefore}`),
+      ),
+    );
+}
+
+/** A user's live sessions (not revoked, not expired), newest first; never their token hash. */
+export function listUserSessions(db: Db, usersId: number, now: Date) {
+  return db
+    .select({
+      sessions_id: sessions.sessions_id,
+      created_at: sessions.created_at,
+      last_used_at: sessions.last_used_at,
+      expires_at: sessions.expires_at,
+      ip: sessions.ip,
+      user_agent: sessions.user_agent,
+      method: sessions.method,
+    })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.users_id, usersId),
+        isNull(sessions.revoked_at),
+        gt(sessions.expires_at, now),
+      ),
+    )
+    .orderBy(desc(sessions.created_at), desc(sessions.sessions_id));
+}
+
+/** Ends one of the user's own open sessions; false when it is not theirs or already ended. */
+export async function revokeOwnSession(
+  db: Db,
+  usersId: number,
+  sessionsId: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revoked_at: sql`now()` })
+    .where(
+      and(
+        eq(sessions.sessions_id, sessionsId),
+        eq(sessions.users_id, usersId),
+        isNull(sessions.revoked_at),
+      ),
+    )
+    .returning({ id: sessions.sessions_id });
+  return rows.length > 0;
 }

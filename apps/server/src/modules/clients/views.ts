@@ -11,3 +11,9 @@ export const clientNames = qb
   .select({ rota_clients_id: rotaClients.rota_clients_id, name: rotaClients.name })
   .from(rotaClients)
   .as('client_names');
+
+/** Which clients require a second factor of their members (issue 17, module mfa). */
+export const clientMfaPolicies = qb
+  .select({ rota_clients_id: rotaClients.rota_clients_id, require_mfa: rotaClients.require_mfa })
+  .from(rotaClients)
+  .as('client_mfa_policies');
