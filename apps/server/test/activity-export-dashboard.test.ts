@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY, runNow } from './helpers/engine.js';
+import { ACTIVITY, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { client, createTestApp, type TestApp } from './helpers/test-app.js';
+import { createAgent, createVm } from './helpers/vms.js';
 
 /** Issue 16: the CSV export opens in the user's spreadsheet; the dashboard hides agents. */
 let t: TestApp;
@@ -115,6 +116,22 @@ describe('the activity CSV export', () => {
         `${pad(hour12)}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} ` +
         (at.getUTCHours() < 12 ? 'AM' : 'PM'),
     );
+  });
+
+  it('writes the run message in the reader’s language', async () => {
+    const vm = await createVm(c.admin, 'Export VM');
+    const { token } = await createAgent(c.admin, 'Export agent', vm);
+    const agent = simulatedAgent(t.app, token);
+    expect((await agent.hello()).status).toBe(200);
+    const claimed = (await agent.claim())!.execution_id;
+    expect((await c.admin.post(`${ACTIVITY}/fail`, { id: claimed })).status).toBe(200);
+    const messageOf = (text: string, delimiter: string, column: string) => {
+      const [header, ...lines] = parseCsv(text.slice(1), delimiter) as [string[], ...string[][]];
+      const line = lines.find((l) => l[0] === String(claimed))!;
+      return line[header.indexOf(column)];
+    };
+    expect(messageOf(await exportAs('pt'), ';', 'Mensagem')).toMatch(/^encerrada por /);
+    expect(messageOf(await exportAs('en'), ',', 'Message')).toMatch(/^ended by /);
   });
 
   it('refuses an unknown time zone with a field error', async () => {

@@ -1,4 +1,10 @@
-import type { Execution, ExecutionStatus, ExecutionTrigger, Language } from '@rota/contract';
+import {
+  renderRunMessage,
+  type Execution,
+  type ExecutionStatus,
+  type ExecutionTrigger,
+  type Language,
+} from '@rota/contract';
 
 /**
  * The activity export as a spreadsheet in the user's language opens it (issue 16): pt-BR
@@ -141,6 +147,14 @@ export function csvWriter({ lang, timeZone }: CsvStyle) {
       case 'start_date':
       case 'end_date':
         return date(execution[column]);
+      case 'message':
+        // The run's own message in the reader's language; an older agent's text as it came.
+        return renderRunMessage(
+          lang,
+          execution.message_code,
+          execution.message_params,
+          execution.message,
+        );
       default:
         return execution[column];
     }
