@@ -159,6 +159,16 @@ export const oidcMappingListQuerySchema = listQuerySchema.extend({
 });
 export type OidcMappingListQuery = z.infer<typeof oidcMappingListQuerySchema>;
 
+/**
+ * A profile of one client, for choosing it from outside that client (a platform administrator
+ * mapping a group to it): the profiles API lists only the selected client's.
+ */
+export const clientProfileOptionSchema = z.object({
+  profiles_id: z.number().int(),
+  name: z.string(),
+});
+export type ClientProfileOption = z.infer<typeof clientProfileOptionSchema>;
+
 /* ---------- Sessions ---------- */
 
 export const SESSION_METHODS = ['password', 'password_totp', 'recovery_code', 'oidc'] as const;

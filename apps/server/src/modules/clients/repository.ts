@@ -3,6 +3,7 @@ import type { ClientListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaClients } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { profileGrants } from '../profiles/views.js';
 import { memberships } from '../user-clients/views.js';
 
 /** Members of the client; its key written qualified (a single-table select leaves it bare). */
@@ -91,4 +92,13 @@ export async function insertClient(db: Db, name: string, retention: ClientRetent
     })
     .returning();
   return client!;
+}
+
+/** A client's profiles by name (through the profiles module's view). */
+export function listClientProfiles(db: Db, id: number) {
+  return db
+    .select({ profiles_id: profileGrants.profiles_id, name: profileGrants.name })
+    .from(profileGrants)
+    .where(eq(profileGrants.rota_clients_id, id))
+    .orderBy(profileGrants.name, profileGrants.profiles_id);
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   clientCreateSchema,
+  clientProfileOptionSchema,
   clientListQuerySchema,
   clientSchema,
   clientUpdateSchema,
@@ -52,6 +53,23 @@ export const clientRoutes: FastifyPluginAsyncZod<{ clients: ClientService }> = a
       },
     },
     async (request) => ({ data: await clients.show(actorOf(request), request.body.id) }),
+  );
+
+  app.post(
+    '/profiles',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "One client's profiles (to map a single sign-on group to one of them)",
+        body: idBodySchema,
+        response: {
+          200: dataResponseSchema(z.array(clientProfileOptionSchema)),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({ data: await clients.profiles(actorOf(request), request.body.id) }),
   );
 
   app.post(

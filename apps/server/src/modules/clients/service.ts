@@ -1,6 +1,7 @@
 import type {
   Client,
   ClientCreate,
+  ClientProfileOption,
   ClientListQuery,
   ClientUpdate,
   ListResponse,
@@ -12,7 +13,13 @@ import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { UserClientService } from '../user-clients/service.js';
-import { findClient, listClients, updateClient, type ClientRow } from './repository.js';
+import {
+  findClient,
+  listClientProfiles,
+  listClients,
+  updateClient,
+  type ClientRow,
+} from './repository.js';
 import { provisionClient } from './provision-client.js';
 
 const toClient = (row: ClientRow): Client => ({
@@ -47,6 +54,13 @@ export class ClientService {
   async show(actor: Actor, id: number): Promise<Client> {
     this.assertPlatformAdmin(actor);
     return this.showIn(this.db, id);
+  }
+
+  /** A client's profiles, for a platform administrator choosing one outside that client. */
+  async profiles(actor: Actor, id: number): Promise<ClientProfileOption[]> {
+    this.assertPlatformAdmin(actor);
+    await this.showIn(this.db, id);
+    return listClientProfiles(this.db, id);
   }
 
   private async showIn(db: Db, id: number): Promise<Client> {
