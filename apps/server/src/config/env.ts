@@ -57,6 +57,23 @@ const envSchema = z.object({
       .max(256)
       .regex(/^\S+$/, 'must not contain spaces'),
   ),
+  /** OpenID Connect sign-in (issue 17): unset, only local accounts sign in. */
+  OIDC_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),
+  OIDC_CLIENT_ID: optional(z.string().min(1).max(500)),
+  OIDC_CLIENT_SECRET: optional(z.string().min(1).max(2000)),
+  OIDC_SCOPES: withDefault(
+    z
+      .string()
+      .trim()
+      .refine((v) => v.split(/\s+/).includes('openid'), 'must include "openid"'),
+    'openid email profile',
+  ),
+  /** The sign-in button's text after "Sign in with". */
+  OIDC_LABEL: withDefault(z.string().trim().min(1).max(60), 'SSO'),
+  /** False: the password form is for platform administrators only. */
+  OIDC_LOCAL_LOGIN: withDefault(z.stringbool(), 'true'),
+  /** The ID token claim whose values (groups) the mappings match. */
+  OIDC_GROUPS_CLAIM: withDefault(z.string().trim().min(1).max(200), 'groups'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -76,13 +93,19 @@ export class ConfigError extends Error {
 /** Parses the whole environment at once, so one failure lists every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const name = issue.path.join('.');
-      return `${name}: ${issue.message}${env[name] !== undefined ? ` (got "${mask(name, env[name])}")` : ''}`;
-    });
-    throw new ConfigError(problems);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        return `${name}: ${issue.message}${env[name] !== undefined ? ` (got "${mask(name, env[name])}")` : ''}`;
+      });
+  // Checked apart from the schema so they are listed with every other bad variable.
+  if (env.OIDC_ISSUER) {
+    for (const name of ['OIDC_CLIENT_ID', 'PUBLIC_URL']) {
+      if (!env[name]) problems.push(`${name}: required when OIDC_ISSUER is set`);
+    }
   }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const value = parsed.data;
   const publicUrl = (value.PUBLIC_URL ?? `http://${value.HOST}:${value.PORT}`).replace(/\/+$/, '');
   return { ...value, publicUrl };

@@ -46,6 +46,8 @@ export async function createTestApp(
     alerts?: AppOptions['alerts'];
     /** METRICS_TOKEN: a bearer that may scrape /metrics from another machine. */
     metricsToken?: string;
+    /** A discovered OpenID provider (issue 17, test/helpers/oidc-provider.ts). */
+    oidc?: AppOptions['oidc'];
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -70,6 +72,7 @@ export async function createTestApp(
     clock: options.clock,
     mailer: options.mailer ?? mailbox,
     alerts: options.alerts,
+    oidc: options.oidc,
     secretBox: new SecretBox(secretKey),
     dataDir,
     events: database.events,

@@ -4,8 +4,11 @@ import {
   findUserByEmail,
   findUserById,
   findUserByIdentifier,
+  findUserBySubject,
+  insertAccount,
   lockUser,
   repairSelectedClient,
+  setOidcSubject,
   setPassword,
   setSelectedClient,
 } from './repository.js';
@@ -25,6 +28,20 @@ export class AccountService {
 
   byEmail(email: string) {
     return findUserByEmail(this.db, email);
+  }
+
+  /** By the OpenID Connect subject it is linked to (issue 17), with the password hash. */
+  bySubject(db: Db, subject: string) {
+    return findUserBySubject(db, subject);
+  }
+
+  linkSubject(db: Db, usersId: number, subject: string) {
+    return setOidcSubject(db, usersId, subject);
+  }
+
+  /** An account created at its first OpenID Connect sign-in (the caller audits it). */
+  create(db: Db, values: Parameters<typeof insertAccount>[1]) {
+    return insertAccount(db, values);
   }
 
   /** With the password hash: for checking a password, never for an answer. */
