@@ -82,6 +82,39 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/user/api/auth/v1/check-code': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/reset-password': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/request-access': { guard: 'public', foreign: NO_ROW },
+  // Single sign-on (issue 17): the browser's redirects, and the platform's group mappings
+  'GET /api/user/api/auth/v1/oidc/config': { guard: 'public', foreign: NO_ROW },
+  'GET /api/user/api/auth/v1/oidc/start': { guard: 'public', foreign: NO_ROW },
+  'GET /api/user/api/auth/v1/oidc/callback': { guard: 'public', foreign: NO_ROW },
+  'POST /api/user/oidc/mapping/api/v1/index': {
+    guard: 'platform_admin',
+    body: () => ({}),
+    foreign: PLATFORM,
+  },
+  'POST /api/user/oidc/mapping/api/v1/create': {
+    guard: 'platform_admin',
+    body: (r) => ({
+      claim_value: 'matrix-group',
+      rota_clients_id: r.client,
+      profiles_id: r.profile,
+    }),
+    foreign: PLATFORM,
+  },
+  'PUT /api/user/oidc/mapping/api/v1/update': {
+    guard: 'platform_admin',
+    body: (r) => ({
+      id: 1,
+      claim_value: 'matrix-group',
+      rota_clients_id: r.client,
+      profiles_id: r.profile,
+    }),
+    foreign: PLATFORM,
+  },
+  'POST /api/user/oidc/mapping/api/v1/delete': {
+    guard: 'platform_admin',
+    body: () => ({ id: 1 }),
+    foreign: PLATFORM,
+  },
   // Second factor and sessions (issue 17)
   'POST /api/user/api/auth/v1/mfa': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/mfa/enrol/start': { guard: 'public', foreign: NO_ROW },
