@@ -8,6 +8,7 @@ import { VERSION_LABEL } from '@rota/contract';
 import { buildApp } from './http/app.js';
 import { dispatchTimingsFor } from './modules/engine/dispatch-service.js';
 import { SecretBox } from './lib/secret-box.js';
+import { discoverOidc, OidcDiscoveryError, oidcSettingsOf } from './modules/oidc/oidc-client.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -31,6 +32,9 @@ async function main() {
   const dataDir = path.resolve(config.DATA_DIR);
   // Created now so a missing or unwritable DATA_DIR fails at boot, not at the first secret.
   const secretBox = new SecretBox(await resolveSecretKey(config.ROTA_SECRET_KEY, dataDir));
+  // Single sign-on's provider is found now: a wrong OIDC_ISSUER stops the boot (issue 17).
+  const oidcSettings = oidcSettingsOf(config);
+  const oidc = oidcSettings ? await discoverOidc(oidcSettings) : null;
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   let seeded: SeedResult | null = null;
   await database.migrate(async () => {
@@ -48,6 +52,7 @@ async function main() {
     secretBox,
     dataDir,
     events: database.events,
+    oidc,
     engine: { timings: dispatchTimingsFor(config.ROTA_LEASE_SECONDS) },
     logger: {
       level: config.LOG_LEVEL,
@@ -82,7 +87,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof OidcDiscoveryError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(
