@@ -28,6 +28,7 @@ export const AUDIT_ENTITIES = [
   'trigger',
   'api_key',
   'alert',
+  'oidc_mapping',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
