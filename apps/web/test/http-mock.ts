@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { OidcPublicConfig } from '@rota/contract';
 
 export type MockCall = {
   url: string;
@@ -20,10 +21,18 @@ export type MockReply = {
 type Handler = (call: MockCall) => MockReply | Promise<MockReply>;
 
 /**
+ * The sign-in page asks the server whether single sign-on is on (issue 17). Answered here, and
+ * not recorded, so tests about other calls need not know: off, unless a test passes its own.
+ */
+const OIDC_CONFIG_URL = '/api/user/api/auth/v1/oidc/config';
+const OIDC_OFF: OidcPublicConfig = { enabled: false, label: null, local_login: true };
+export type MockOptions = { oidcConfig?: OidcPublicConfig };
+
+/**
  * Stubs `fetch` with a function of the request; every call is recorded, so tests can assert
  * what was (and what was not) sent to the server.
  */
-export function mockFetch(handler: Handler) {
+export function mockFetch(handler: Handler, options: MockOptions = {}) {
   const calls: MockCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const call: MockCall = {
@@ -33,8 +42,13 @@ export function mockFetch(handler: Handler) {
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
       form: init.body instanceof FormData ? init.body : undefined,
     };
-    calls.push(call);
-    const reply = await handler(call);
+    let reply: MockReply;
+    if (call.url === OIDC_CONFIG_URL) {
+      reply = { status: 200, body: options.oidcConfig ?? OIDC_OFF };
+    } else {
+      calls.push(call);
+      reply = await handler(call);
+    }
     if (reply.raw !== undefined) {
       return new Response(reply.raw, { status: reply.status, headers: reply.headers ?? {} });
     }

@@ -6,6 +6,7 @@ import { RouteError } from '../components/route-error';
 import { ACCOUNT_PATH } from '../features/account/paths';
 import { API_KEYS_PATH } from '../features/api-keys/paths';
 import { MFA_PATH } from '../features/mfa/paths';
+import { NO_ACCESS_PATH } from '../features/oidc/paths';
 import { SESSIONS_PATH } from '../features/sessions/paths';
 import type { ShellRouteHandle } from '../features/shell/routes/shell-layout';
 import {
@@ -106,6 +107,11 @@ export const routes: RouteObject[] = [
       {
         path: CHANGE_PASSWORD_PATH,
         lazy: lazyPage(() => import('../features/auth/routes/change-password-page')),
+      },
+      // Single sign-on found no client for the account (issue 17).
+      {
+        path: NO_ACCESS_PATH,
+        lazy: lazyPage(() => import('../features/oidc/routes/no-access-page')),
       },
       { path: '/login', element: <Navigate to={SIGN_IN_PATH} replace /> },
       {

@@ -24,6 +24,8 @@ import type triggersEn from '../features/triggers/locales/en.json';
 import type accountEn from '../features/account/locales/en.json';
 import type mfaEn from '../features/mfa/locales/en.json';
 import type sessionsEn from '../features/sessions/locales/en.json';
+import type oidcEn from '../features/oidc/locales/en.json';
+import type oidcSignInEn from '../features/oidc/locales/sign-in/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -57,6 +59,8 @@ declare module 'i18next' {
       account: typeof accountEn;
       mfa: typeof mfaEn;
       sessions: typeof sessionsEn;
+      oidc: typeof oidcEn;
+      oidcSignIn: typeof oidcSignInEn;
     };
   }
 }

@@ -17,6 +17,7 @@ import { errorText } from '../../../lib/http';
 import { REQUEST_ACCESS_PATH, RECOVER_PASSWORD_PATH, safeRedirect } from '../../../lib/paths';
 import { setToken } from '../../../lib/session';
 import { MfaCodeStep, MfaEnrolStep } from '../../mfa';
+import { OidcSignIn, useLocalSignInShown } from '../../oidc';
 import { createSession } from '../api/create-session';
 import { meQueryOptions } from '../api/me';
 import { AuthCard } from '../components/auth-card';
@@ -36,6 +37,7 @@ export default function SignInPage() {
     defaultValues: { access: '', password: '' },
   });
   const { errors, isSubmitting } = form.formState;
+  const showLocal = useLocalSignInShown();
 
   // Whoever lands here (signed out, here or in another tab, or sent by a 401) leaves no data of
   // the previous session behind. The shell is unmounted by now, so nothing refetches it.
@@ -86,7 +88,13 @@ export default function SignInPage() {
 
   return (
     <AuthCard title={t('signIn.title')}>
-      <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
+      {/* Single sign-on (issue 17): its button above; the form stays unless local sign-in is off. */}
+      <OidcSignIn />
+      <form
+        hidden={!showLocal}
+        noValidate
+        onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}
+      >
         <Stack gap="md">
           <FailureAlert title={t('signIn.errorTitle')}>{failure}</FailureAlert>
           <TextInput

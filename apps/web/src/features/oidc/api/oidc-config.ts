@@ -1,0 +1,29 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { OidcPublicConfig } from '@rota/contract';
+import { plainApi } from '../../../lib/http';
+import { API_BASE } from '../../../lib/http/request';
+import { oidcKeys } from './keys';
+import { OIDC_AUTH_BASE } from './paths';
+
+/** GET config (public) → `{enabled, label, local_login}`, not wrapped. */
+export function fetchOidcConfig(): Promise<OidcPublicConfig> {
+  return plainApi.get<OidcPublicConfig>(`${OIDC_AUTH_BASE}/config`, { quiet: true });
+}
+
+export function oidcConfigQueryOptions() {
+  return queryOptions({
+    queryKey: oidcKeys.config(),
+    queryFn: fetchOidcConfig,
+    // Set from the server's environment: it does not change while the page is open.
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+/**
+ * The start address: a full navigation (the provider's page follows), so a link, not a fetch.
+ * `returnTo` was already made same-origin by `safeRedirect`; the server checks it again.
+ */
+export function oidcStartUrl(returnTo: string): string {
+  return `${API_BASE}${OIDC_AUTH_BASE}/start?return_to=${encodeURIComponent(returnTo)}`;
+}

@@ -1,0 +1,7 @@
+/**
+ * What other features may use of single sign-on (lint: no reaching into a feature's files).
+ * The sign-in page imports this, so it holds only the small sign-in part; the mappings page
+ * and the no-access page are routes of their own (lazy).
+ */
+export { OidcSignIn, useLocalSignInShown } from './components/oidc-sign-in';
+export { NO_ACCESS_PATH } from './paths';
