@@ -349,6 +349,24 @@ describe('OpenID Connect sign-in', () => {
       [a.clientId, unmapped.rota_clients_id].sort((x, y) => x - y),
     );
     expect((await auditOf(t.db, 'user_client')).some((e) => e.action === 'delete')).toBe(true);
+
+    // The mapping now gives another profile: the membership follows at the next sign-in.
+    const viewer = await createProfile(t.db, a.clientId, 'SSO viewer', ['HISTORIC.LIST']);
+    const moved = await client(t.app, { token: adminToken }).put(`${MAPPINGS}/update`, {
+      id: a.mapping.oidc_mappings_id,
+      claim_value: 'refresh-a',
+      rota_clients_id: a.clientId,
+      profiles_id: viewer.profiles_id,
+    });
+    expect(moved.status).toBe(200);
+    expect((await ssoSignIn('refresh-1')).location).toBe('/dashboard');
+    const rows = await t.db
+      .select()
+      .from(userClients)
+      .where(eq(userClients.users_id, local.users_id));
+    expect(rows.find((r) => r.rota_clients_id === a.clientId)!.profiles_id).toBe(
+      viewer.profiles_id,
+    );
   });
 
   it('does not link an unverified email to an existing local account', async () => {
