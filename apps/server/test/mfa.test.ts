@@ -254,6 +254,47 @@ describe('wrong, replayed and expired', () => {
     nextStep();
   });
 
+  it('gives one session to two concurrent completions of one challenge', async () => {
+    const m = await enrolled('mfa.twice');
+    const caller = anon();
+    const challenge = await challengeOf(m.access, m.password, caller);
+    const code = await codeAt(m.secret);
+    const results = await Promise.all([
+      caller.post(`${AUTH}/mfa`, { challenge: challenge.challenge, code }),
+      caller.post(`${AUTH}/mfa`, { challenge: challenge.challenge, code }),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    nextStep();
+  });
+
+  it('limits wrong codes per address (429 past 30 a window)', async () => {
+    const m = await enrolled('mfa.guesser');
+    const caller = anon();
+    const wrongCode = async () => ((await codeAt(m.secret)) === '000000' ? '111111' : '000000');
+    const statuses: number[] = [];
+    for (let round = 0; round < 7; round++) {
+      const challenge = await challengeOf(m.access, m.password, caller);
+      for (let i = 0; i < 5; i++) {
+        const res = await caller.post(`${AUTH}/mfa`, {
+          challenge: challenge.challenge,
+          code: await wrongCode(),
+        });
+        statuses.push(res.status);
+      }
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429]);
+    // Another address is not barred.
+    const other = anon();
+    const challenge = await challengeOf(m.access, m.password, other);
+    const ok = await other.post(`${AUTH}/mfa`, {
+      challenge: challenge.challenge,
+      code: await codeAt(m.secret),
+    });
+    expect(ok.status).toBe(200);
+    nextStep();
+  });
+
   it('still applies the password step’s throttle', async () => {
     const m = await enrolled('mfa.throttled');
     const caller = anon();
