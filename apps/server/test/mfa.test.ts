@@ -28,6 +28,10 @@ let clock: FakeClock;
 let clientId: number;
 let memberProfile: number;
 let ipSeq = 0;
+/** Every log line the app wrote, to check no secret or code reaches the log. */
+const logLines: string[] = [];
+/** What must never be logged: secrets, codes and challenges seen during the tests. */
+const secrets: string[] = [];
 
 /** Each scenario its own address, so the per-address limits of one never reach another. */
 const anon = () => client(t.app, { lang: 'en', ip: `10.0.0.${++ipSeq}` });
@@ -57,6 +61,7 @@ async function enrolled(access: string) {
   });
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
   nextStep();
+  secrets.push(started.body.secret, ...confirmed.body.recovery_codes);
   return {
     ...member,
     token,
@@ -70,6 +75,7 @@ async function challengeOf(access: string, password: string, caller = anon()) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).not.toHaveProperty('token');
   expect(res.body.mfa_required).toBe(true);
+  secrets.push(res.body.challenge);
   return res.body as { challenge: string; enrolment_required: boolean; expires_in: number };
 }
 
@@ -83,7 +89,10 @@ async function sessionMethodOf(token: string) {
 
 beforeAll(async () => {
   clock = new FakeClock(new Date());
-  t = await createTestApp({ clock });
+  t = await createTestApp({
+    clock,
+    logger: { level: 'trace', stream: { write: (line: string) => void logLines.push(line) } },
+  });
   clientId = (await findClient(t.db, 'Default')).rota_clients_id;
   memberProfile = (await createProfile(t.db, clientId, 'MFA members', ['ROBOS.LIST'])).profiles_id;
 }, 60_000);
@@ -506,5 +515,14 @@ describe('API keys', () => {
     expect((await key.post('/api/rota/robot/api/v1/index', {})).status).toBe(200);
     expect((await key.post(`${MFA}/status`)).status).toBe(403);
     expect((await key.post(`${MFA}/disable`, { code: '123456' })).status).toBe(403);
+  });
+});
+
+describe('the log', () => {
+  it('holds no secret, recovery code or challenge of these tests', () => {
+    expect(logLines.length).toBeGreaterThan(100);
+    expect(secrets.length).toBeGreaterThan(50);
+    const log = logLines.join('');
+    for (const secret of secrets) expect(log).not.toContain(secret);
   });
 });

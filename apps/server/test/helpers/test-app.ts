@@ -48,6 +48,8 @@ export async function createTestApp(
     metricsToken?: string;
     /** A discovered OpenID provider (issue 17, test/helpers/oidc-provider.ts). */
     oidc?: AppOptions['oidc'];
+    /** Fastify's logger (a test that reads the log passes a stream); none by default. */
+    logger?: AppOptions['logger'];
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -69,6 +71,7 @@ export async function createTestApp(
     },
     db: database.db,
     webRoot: options.webRoot ?? null,
+    ...(options.logger ? { logger: options.logger } : {}),
     clock: options.clock,
     mailer: options.mailer ?? mailbox,
     alerts: options.alerts,
