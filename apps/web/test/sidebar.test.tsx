@@ -141,7 +141,7 @@ describe('sidebar', () => {
     ]);
   });
 
-  it('adds Clients under Configuration for a platform administrator', async () => {
+  it('adds Clients and its single sign-on page under Configuration for a platform administrator', async () => {
     const { calls } = answerClientsProbe(true);
     const { user } = renderSidebar(makeUser({ permissions: ['USUARIOS.LIST'] }));
     await user.click(await screen.findByRole('button', { name: 'Configuração' }));
@@ -156,6 +156,8 @@ describe('sidebar', () => {
       'Equipes',
       'Item de configuração',
       'Clientes',
+      // Single sign-on group mappings, under Clients (issue 17).
+      'Login único',
       'Log de auditoria',
       'Alertas',
     ]);

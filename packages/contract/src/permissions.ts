@@ -57,6 +57,8 @@ export const ROUTE_PERMISSIONS = {
   '/configuration': ['USUARIOS.LIST'],
   /** Also only for platform administrators (issue 5). */
   '/client': ['USUARIOS.LIST'],
+  /** Single sign-on group mappings, under Clients; also only for platform administrators (issue 17). */
+  '/client/sso': ['USUARIOS.LIST'],
   '/audit': ['USUARIOS.LIST'],
   /** Alert rules and their delivery log (issue 15). */
   '/alert': ['USUARIOS.LIST'],

@@ -54,6 +54,7 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
       load: () => import('../features/status-items/routes/status-items-page'),
     },
     { route: '/client', load: () => import('../features/clients/routes/clients-page') },
+    { route: '/client/sso', load: () => import('../features/oidc/routes/mappings-page') },
     { route: '/audit', load: () => import('../features/audit/routes/audit-page') },
     { route: '/alert', load: () => import('../features/alerts/routes/alerts-page') },
   ];

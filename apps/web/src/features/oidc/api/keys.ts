@@ -9,4 +9,6 @@ export const oidcKeys = {
   config: () => [...oidcKeys.all, 'config'] as const,
   mappings: () => [...oidcKeys.all, 'mappings'] as const,
   mappingList: (body: OidcMappingListBody) => [...oidcKeys.mappings(), body] as const,
+  clientOptions: (search: string) => [...oidcKeys.all, 'client-options', search] as const,
+  clientProfiles: (id: number) => [...oidcKeys.all, 'client-profiles', id] as const,
 };

@@ -9,6 +9,7 @@ import {
   IconDeviceDesktop,
   IconHistory,
   IconHome,
+  IconKey,
   IconListCheck,
   IconListDetails,
   IconRobot,
@@ -36,6 +37,7 @@ export type NavItem = {
     | 'nav.teams'
     | 'nav.configurationItem'
     | 'nav.clients'
+    | 'nav.sso'
     | 'nav.audit'
     | 'nav.alerts';
   icon: Icon;
@@ -65,6 +67,7 @@ export const CONFIGURATION_NAV: readonly NavItem[] = [
   { to: '/team', label: 'nav.teams', icon: IconUsersGroup },
   { to: '/connector', label: 'nav.configurationItem', icon: IconListDetails },
   { to: '/client', label: 'nav.clients', icon: IconBuildingSkyscraper, platformAdmin: true },
+  { to: '/client/sso', label: 'nav.sso', icon: IconKey, platformAdmin: true, nested: true },
   { to: '/audit', label: 'nav.audit', icon: IconHistory },
   { to: '/alert', label: 'nav.alerts', icon: IconBell },
 ];

@@ -38,7 +38,7 @@ export function Sidebar({ user, onNavigate }: SidebarProps) {
   );
 
   const renderLink = (item: NavItem) => {
-    const active = isActiveItem(pathname, item.to, MAIN_NAV);
+    const active = isActiveItem(pathname, item.to, [...MAIN_NAV, ...CONFIGURATION_NAV]);
     const Icon = item.icon;
     return (
       <NavLink
