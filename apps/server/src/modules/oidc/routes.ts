@@ -88,7 +88,10 @@ export const oidcAuthRoutes: FastifyPluginAsyncZod<OidcRouteOptions> = async (ap
         tags,
         summary: 'Send the browser to the identity provider (authorization code with PKCE)',
         querystring: z.object({ return_to: z.string().max(2000).optional() }),
-        response: { 404: errorResponses[404] },
+        response: {
+          302: z.null().describe('To the provider’s authorization page (`Location`)'),
+          404: errorResponses[404],
+        },
       },
     },
     async (request, reply) => {
@@ -110,7 +113,14 @@ export const oidcAuthRoutes: FastifyPluginAsyncZod<OidcRouteOptions> = async (ap
       schema: {
         tags,
         summary: 'The provider sends the browser back here: sign in, then go to the page asked for',
-        response: { 404: errorResponses[404] },
+        response: {
+          302: z
+            .null()
+            .describe(
+              'Signed in: to the page asked for, with the session cookie; refused: to the sign-in page with `sso_error`',
+            ),
+          404: errorResponses[404],
+        },
       },
     },
     async (request, reply) => {
