@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { OIDC_ERROR_CODES, type OidcErrorCode } from '@rota/contract';
 import { safeRedirect } from '../../../lib/paths';
 import { oidcConfigQueryOptions, oidcStartUrl } from '../api/oidc-config';
-import '../sign-in-i18n';
+import '../sign-in/i18n';
 
 function isOidcErrorCode(value: string): value is OidcErrorCode {
   return (OIDC_ERROR_CODES as readonly string[]).includes(value);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SIGN_IN_PATH } from '../../../lib/paths';
 import { AuthCard } from '../../auth';
-import '../sign-in-i18n';
+import '../sign-in/i18n';
 
 /**
  * `/login/no-access`: the provider signed the person in, but no mapping gives their groups a
