@@ -4570,6 +4570,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description To the provider’s authorization page (`Location`) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
             /** @description Absent, or in another client */
             404: {
                 headers: {
@@ -4590,6 +4599,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Signed in: to the page asked for, with the session cookie; refused: to the sign-in page with `sso_error` */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
             /** @description Absent, or in another client */
             404: {
                 headers: {
