@@ -1,15 +1,19 @@
-import { Alert, Button, Divider, Stack } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconKey } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { OIDC_ERROR_CODES, type OidcErrorCode } from '@rota/contract';
+import type { OidcErrorCode } from '@rota/contract';
 import { safeRedirect } from '../../../lib/paths';
 import { oidcConfigQueryOptions, oidcStartUrl } from '../api/oidc-config';
 import '../sign-in/i18n';
 
-function isOidcErrorCode(value: string): value is OidcErrorCode {
-  return (OIDC_ERROR_CODES as readonly string[]).includes(value);
+/**
+ * The callback's codes (OIDC_ERROR_CODES) are message keys; read by prefix rather than with the
+ * contract's list, which would bring one more chunk into the sign-in page's first download.
+ */
+function isOidcErrorCode(value: string, known: (key: string) => boolean): value is OidcErrorCode {
+  return value.startsWith('oidc_') && known(value);
 }
 
 /** The configuration when single sign-on is on; undefined while unknown, off or unreadable. */
@@ -36,13 +40,20 @@ export function useLocalSignInShown(): boolean {
  */
 export function OidcSignIn() {
   const { t } = useTranslation('oidcSignIn');
-  const { t: tm } = useTranslation('messages');
+  const { t: tm, i18n } = useTranslation('messages');
   const [searchParams] = useSearchParams();
   const sso = useEnabledConfig();
   const showLocal = useLocalSignInShown();
   const code = searchParams.get('sso_error');
   // An unknown code is still a failed attempt: say so in general words.
-  const failure = code === null ? null : tm(isOidcErrorCode(code) ? code : 'oidc_failed');
+  const failure =
+    code === null
+      ? null
+      : tm(
+          isOidcErrorCode(code, (key) => i18n.exists(key, { ns: 'messages' }))
+            ? code
+            : 'oidc_failed',
+        );
   if (!sso && !failure) return null;
 
   return (
@@ -68,7 +79,11 @@ export function OidcSignIn() {
           {t('button', { label: sso.label ?? 'SSO' })}
         </Button>
       ) : null}
-      {sso && showLocal ? <Divider label={t('or')} labelPosition="center" /> : null}
+      {sso && showLocal ? (
+        <Text size="sm" c="dimmed" ta="center">
+          {t('or')}
+        </Text>
+      ) : null}
     </Stack>
   );
 }
