@@ -57,7 +57,15 @@ describe('sign-out', () => {
     expect(logout?.headers.get('Authorization')).toBe('Bearer token-1');
     expect(Cookies.get(SESSION_COOKIE)).toBeUndefined();
     expect(heard).toEqual([{ type: 'sign-out' }]);
-    await waitFor(() => expect(queryClient.getQueryCache().getAll()).toHaveLength(0));
+    // Nothing of the user stays cached; the sign-in page asks only for the public SSO config.
+    await waitFor(() =>
+      expect(
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .map((q) => q.queryKey),
+      ).toEqual([['oidc', 'config']]),
+    );
   });
 
   it('signs out all the same when the logout call fails', async () => {
