@@ -32,7 +32,8 @@ import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 const PORT = Number(process.env.BENCH_PORT ?? 3166);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const PASSWORD = 'bench-password-1';
-const WEB_ROOT = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+const WEB_ROOT =
+  process.env.BENCH_WEB_ROOT ?? fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 const PAGES = [
   { name: 'sign-in', path: SIGN_IN_PATH, signedIn: false },
   { name: 'dashboard', path: '/dashboard', signedIn: true },

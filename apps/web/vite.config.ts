@@ -9,40 +9,85 @@ import { defineConfig } from 'vitest/config';
 
 /** The page a first visit ends on; its chunks are fetched alongside the entry. */
 const FIRST_PAGE = 'src/features/auth/routes/sign-in-page.tsx';
+/** What every signed-in page waits for first; `shell.html` preloads it instead. */
+const SHELL = 'src/features/shell/routes/shell-layout.tsx';
+/** index.html for a browser that holds a session (apps/server/src/http/console.ts). */
+const SIGNED_IN_HTML = 'shell.html';
+
+type BundleChunk = {
+  type: string;
+  fileName: string;
+  isEntry?: boolean;
+  imports?: string[];
+  facadeModuleId?: string | null;
+};
+type Bundle = Record<string, BundleChunk>;
+
+/** A route module's chunk and, recursively, the chunks it imports, less the entry's. */
+function chunksOf(bundle: Bundle, module: string): string[] {
+  const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+  const entry = chunks.find((c) => c.isEntry);
+  const page = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+  if (!page || !entry) throw new Error(`${module} is no longer a chunk of its own`);
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const wanted = new Set<string>();
+  const visit = (fileName: string) => {
+    if (wanted.has(fileName) || fileName === entry.fileName) return;
+    wanted.add(fileName);
+    for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+  };
+  visit(page.fileName);
+  // Already preloaded by Vite as the entry's own imports.
+  for (const imported of entry.imports ?? []) wanted.delete(imported);
+  return [...wanted];
+}
+
+const preloadLink = (fileName: string) =>
+  `<link rel="modulepreload" crossorigin href="/${fileName}">`;
 
 /**
  * Adds `<link rel="modulepreload">` for the sign-in page's chunk and the chunks it imports
  * (the HTTP client, the contract's schemas, paths, shared by every page). Vite preloads only what
  * the entry imports statically; without this, a route's chunks are requested only once the entry
  * has downloaded and run the router, one round trip and one evaluation later (issue 16).
+ *
+ * A signed-in visit wants the shell's chunks instead, and the sign-in page's would only compete
+ * with them for the network: `shell.html` is the same page preloading the shell, which the server
+ * sends when the request carries a session cookie.
  */
 function preloadFirstPage(): Plugin {
   return {
     name: 'rota-preload-first-page',
     apply: 'build',
+    enforce: 'post',
     transformIndexHtml: {
       order: 'post',
-      handler(_html, { bundle, chunk: entry }) {
-        if (!bundle || !entry) return;
-        const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-        const page = chunks.find((c) => c.facadeModuleId?.endsWith(FIRST_PAGE));
-        if (!page) throw new Error(`${FIRST_PAGE} is no longer a chunk of its own`);
-        const byName = new Map(chunks.map((c) => [c.fileName, c]));
-        const wanted = new Set<string>();
-        const visit = (fileName: string) => {
-          if (wanted.has(fileName) || fileName === entry.fileName) return;
-          wanted.add(fileName);
-          for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
-        };
-        visit(page.fileName);
-        // Already preloaded by Vite as the entry's own imports.
-        for (const imported of entry.imports) wanted.delete(imported);
-        return [...wanted].map((fileName): HtmlTagDescriptor => ({
+      handler(_html, { bundle }) {
+        if (!bundle) return;
+        return chunksOf(bundle as Bundle, FIRST_PAGE).map((fileName): HtmlTagDescriptor => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
           injectTo: 'head',
         }));
       },
+    },
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') throw new Error('index.html is missing from the build');
+      let html = String(index.source);
+      const signIn = chunksOf(bundle as unknown as Bundle, FIRST_PAGE);
+      const signInLinks = new Set(signIn.map(preloadLink));
+      html = html
+        .split('\n')
+        .filter((line) => !signInLinks.has(line.trim()))
+        .join('\n');
+      const shell = chunksOf(bundle as unknown as Bundle, SHELL).map(preloadLink);
+      html = html.replace('</head>', `  ${shell.join('\n    ')}\n  </head>`);
+      if (
+        signIn.some((fileName) => html.includes(fileName) && !shell.includes(preloadLink(fileName)))
+      )
+        throw new Error(`${SIGNED_IN_HTML} still preloads the sign-in page`);
+      this.emitFile({ type: 'asset', fileName: SIGNED_IN_HTML, source: html });
     },
   };
 }
@@ -105,6 +150,20 @@ const contractSource = fileURLToPath(
   new URL('../../packages/contract/src/index.ts', import.meta.url),
 );
 
+/**
+ * The console's own modules run nothing on import except these: the entry, zod's setup, the
+ * i18n set-up and each feature's `i18n.ts` (registers its translations, often imported bare).
+ * Telling the bundler so lets it drop what a feature's `index.ts` re-exports but the importer does
+ * not use: without it, the shell's import of a feature's query keys pulled that feature's tables,
+ * forms and date inputs into the shell's first download (issue 16).
+ */
+const SOURCE_DIR = fileURLToPath(new URL('./src/', import.meta.url));
+const SIDE_EFFECTS = /(?:\/main\.tsx|\/zod-config\.ts|\/i18n\.ts)$/;
+function moduleSideEffects(id: string): boolean | undefined {
+  if (!id.startsWith(SOURCE_DIR) || !/\.tsx?$/.test(id)) return undefined;
+  return SIDE_EFFECTS.test(id);
+}
+
 const apiProxy = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } };
 
 export default defineConfig({
@@ -132,6 +191,7 @@ export default defineConfig({
     // holds under 250 KB. The dashboard's chart chunk (recharts) is ≈420 kB raw.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
+      treeshake: { moduleSideEffects },
       output: {
         codeSplitting: {
           // Everything the entry imports statically is downloaded up front anyway: one chunk

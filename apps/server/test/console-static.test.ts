@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '@rota/contract';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -13,6 +14,8 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 const INDEX = '<!doctype html><title>Rota - Control Room</title><div id="root"></div>'.repeat(20);
 const SCRIPT = 'export const answer = "the sign-in page";\n'.repeat(200);
 const STYLE = 'body{margin:0}';
+// The build's index.html preloading the shell instead of the sign-in page (apps/web/vite.config.ts).
+const SHELL_INDEX = INDEX.replace('<div id="root">', '<link rel="modulepreload"><div id="root">');
 
 let t: TestApp;
 let webRoot: string;
@@ -27,6 +30,7 @@ beforeAll(async () => {
   webRoot = await mkdtemp(path.join(os.tmpdir(), 'rota-web-static-'));
   await mkdir(path.join(webRoot, 'assets'));
   await writeWithCopies(path.join(webRoot, 'index.html'), INDEX);
+  await writeWithCopies(path.join(webRoot, 'shell.html'), SHELL_INDEX);
   await writeWithCopies(path.join(webRoot, 'assets', 'index-Da6EgosD.js'), SCRIPT);
   // Too small to be worth a compressed copy: the build leaves it alone.
   await writeFile(path.join(webRoot, 'assets', 'tiny-B4imGv_e.css'), STYLE);
@@ -38,11 +42,14 @@ afterAll(async () => {
   await rm(webRoot, { recursive: true, force: true });
 });
 
-function get(url: string, acceptEncoding?: string) {
+function get(url: string, acceptEncoding?: string, cookie?: string) {
   return t.app.inject({
     method: 'GET',
     url,
-    headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+    headers: {
+      ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+      ...(cookie === undefined ? {} : { cookie }),
+    },
   });
 }
 
@@ -92,7 +99,7 @@ describe('precompressed console files', () => {
   });
 
   it('compresses index.html too, but has the browser revalidate it every time', async () => {
-    for (const url of ['/', '/index.html']) {
+    for (const url of ['/', '/index.html', '/sign-in']) {
       const res = await get(url, 'br, gzip');
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-encoding'], url).toBe('br');
@@ -123,5 +130,23 @@ describe('precompressed console files', () => {
     // The SPA fallback answers unknown paths with index.html; what matters is no 500.
     expect(res.statusCode).toBeLessThan(500);
     expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a browser holding a session with the page that preloads the shell', async () => {
+    for (const url of ['/', '/dashboard', '/robot/3?tab=versions']) {
+      const res = await get(url, 'br', `theme=dark; ${SESSION_COOKIE}=abc123`);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(varies(res.headers), url).toEqual(
+        expect.arrayContaining(['accept-encoding', 'cookie']),
+      );
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(SHELL_INDEX);
+    }
+    // An emptied cookie (signed out) or another cookie of a similar name is no session.
+    for (const cookie of [`${SESSION_COOKIE}=`, `x${SESSION_COOKIE}=abc`]) {
+      const res = await get('/dashboard', 'br', cookie);
+      expect(brotliDecompressSync(res.rawPayload).toString(), cookie).toBe(INDEX);
+    }
   });
 });

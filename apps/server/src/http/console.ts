@@ -2,8 +2,19 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { translateMessage } from '@rota/contract';
+import { SESSION_COOKIE, translateMessage } from '@rota/contract';
 import { AppError } from '../lib/errors.js';
+
+/**
+ * The build's copy of index.html that preloads the shell's chunks instead of the sign-in page's
+ * (apps/web/vite.config.ts): a browser holding a session cookie is on its way to a signed-in page.
+ * Both pages run the same entry and route by path, so either is correct for any path; only what
+ * is fetched early differs (issue 16).
+ */
+const SIGNED_IN_HTML = 'shell.html';
+const SESSION_COOKIE_PATTERN = new RegExp(
+  `(?:^|;\\s*)${SESSION_COOKIE.replace(/\./g, '\\.')}=[^;]`,
+);
 
 /**
  * Serves the built console and answers every non-API path with its index.html (SPA
@@ -15,11 +26,14 @@ import { AppError } from '../lib/errors.js';
 export async function registerConsole(app: FastifyInstance, webRoot: string | null) {
   const index = webRoot ? path.join(webRoot, 'index.html') : null;
   const built = index !== null && existsSync(index);
+  const signedInHtml = webRoot !== null && existsSync(path.join(webRoot, SIGNED_IN_HTML));
   if (built && webRoot) {
     await app.register(fastifyStatic, {
       root: webRoot,
       prefix: '/',
       preCompressed: true,
+      // `/` goes through the fallback below, which picks the page for the visitor.
+      index: false,
       setHeaders(reply, filePath) {
         // Vite fingerprints everything it writes under assets/ (`name-<hash>.js`, and its
         // .br/.gz copies), so a changed file gets a new name; index.html, which names them, and
@@ -48,6 +62,10 @@ export async function registerConsole(app: FastifyInstance, webRoot: string | nu
             ': the console is not built. Run `npm run build`.',
         );
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const signedIn = signedInHtml && SESSION_COOKIE_PATTERN.test(request.headers.cookie ?? '');
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Cookie')
+      .sendFile(signedIn ? SIGNED_IN_HTML : 'index.html');
   });
 }

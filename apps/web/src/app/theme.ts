@@ -21,11 +21,22 @@ export const variantColorResolver: VariantColorsResolver = (input) => {
   const custom = !parseThemeColor({ color, theme: input.theme }).isThemeColor;
   const tinted = ['light', 'subtle', 'outline', 'transparent'].includes(variant ?? '');
   if (!custom || !tinted || !/^#[0-9a-f]{6}$/i.test(color ?? '')) return colors;
-  const onLight = readableOn(color!, [mix(BODY.light, color!, 0.12), BODY.light], 'light');
-  const onDark = readableOn(color!, [mix(BODY.dark, color!, 0.12), BODY.dark], 'dark');
-  // Mantine sets `color-scheme` from the chosen scheme, so light-dark() follows it.
-  return { ...colors, color: `light-dark(${onLight}, ${onDark})` };
+  return { ...colors, color: readableTint(color!) };
 };
+
+/** Every badge of a colour asks again; the search costs more than the answer (issue 16). */
+const tints = new Map<string, string>();
+function readableTint(color: string): string {
+  let tint = tints.get(color);
+  if (tint === undefined) {
+    const onLight = readableOn(color, [mix(BODY.light, color, 0.12), BODY.light], 'light');
+    const onDark = readableOn(color, [mix(BODY.dark, color, 0.12), BODY.dark], 'dark');
+    // Mantine sets `color-scheme` from the chosen scheme, so light-dark() follows it.
+    tint = `light-dark(${onLight}, ${onDark})`;
+    tints.set(color, tint);
+  }
+  return tint;
+}
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -50,6 +61,21 @@ export const theme = createTheme({
  * hovered rows, the light variant's own tint).
  */
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
+  // Mantine asks on every render of its provider; the palette hardly ever changes (issue 16).
+  const key = JSON.stringify([resolved.white, resolved.primaryColor, resolved.colors]);
+  let variables = resolvedVariables.get(key);
+  if (!variables) {
+    variables = readableVariables(resolved);
+    resolvedVariables.set(key, variables);
+  }
+  return variables;
+};
+
+const resolvedVariables = new Map<string, ReturnType<CSSVariablesResolver>>();
+
+function readableVariables(
+  resolved: Parameters<CSSVariablesResolver>[0],
+): ReturnType<CSSVariablesResolver> {
   const { colors, primaryColor } = resolved;
   const lightGrounds = [resolved.white, colors.gray[0], colors.gray[1]];
   const darkGrounds = [colors.dark[7], colors.dark[6], colors.dark[8]];
@@ -86,4 +112,4 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
     dark[`--mantine-color-${name}-outline`] = darkText;
   }
   return { variables: {}, light, dark };
-};
+}

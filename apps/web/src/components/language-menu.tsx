@@ -1,36 +1,39 @@
-import { ActionIcon, Menu } from '@mantine/core';
-import { IconCheck, IconLanguage } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon } from '@mantine/core';
+import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '@rota/contract';
-import { changeLanguage, currentLanguage } from '../lib/i18n';
+import type { Language } from '@rota/contract';
+
+const loadDropdown = () => import('./language-menu-dropdown');
+const LanguageMenuDropdown = lazy(loadDropdown);
 
 /**
  * Language switch: i18n saves the choice in localStorage.lang and sets <html lang>; signed in,
- * `onChange` also keeps it with the account (issue 16).
+ * `onChange` also keeps it with the account (issue 16). Only the button is part of the first
+ * paint: the menu (and the popover, focus trap and positioning code under it) loads when the
+ * button is first pointed at, focused or clicked, and opens at once (issue 16: it was most of
+ * the sign-in page's own JavaScript).
  */
 export function LanguageMenu({ onChange }: { onChange?: (lang: Language) => void } = {}) {
   const { t } = useTranslation();
-  const current = currentLanguage();
+  const [used, setUsed] = useState(false);
+  const button = (
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label={t('language.label')}
+      aria-haspopup="menu"
+      onPointerEnter={() => void loadDropdown()}
+      onFocus={() => void loadDropdown()}
+      onClick={() => setUsed(true)}
+    >
+      <IconLanguage size={18} aria-hidden />
+    </ActionIcon>
+  );
+  if (!used) return button;
   return (
-    <Menu position="bottom-end" shadow="md" width={160}>
-      <Menu.Target>
-        <ActionIcon variant="default" size="lg" aria-label={t('language.label')}>
-          <IconLanguage size={18} aria-hidden />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LANGUAGES.map((lang) => (
-          <Menu.Item
-            key={lang}
-            lang={lang === 'pt' ? 'pt-BR' : 'en'}
-            aria-current={lang === current ? 'true' : undefined}
-            rightSection={lang === current ? <IconCheck size={16} aria-hidden /> : null}
-            onClick={() => (onChange ? onChange(lang) : void changeLanguage(lang))}
-          >
-            {t(`language.${lang}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={button}>
+      <LanguageMenuDropdown onChange={onChange} />
+    </Suspense>
   );
 }
