@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Alert, AppShell, Box, Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
@@ -54,7 +54,11 @@ function ShellFrame() {
     // Also while a 401 waits to redirect: the popup explains, nothing else is worth showing.
     content = <PageSkeleton />;
   } else if (mustChangePassword) {
-    content = <ForcedPasswordChange />;
+    content = (
+      <Suspense fallback={<PageSkeleton />}>
+        <ForcedPasswordChange />
+      </Suspense>
+    );
   } else if (handle) {
     content = (
       <PermissionGuard route={handle.route}>
