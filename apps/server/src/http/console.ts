@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { SESSION_COOKIE, translateMessage } from '@rota/contract';
 import { AppError } from '../lib/errors.js';
@@ -48,6 +48,15 @@ export async function registerConsole(app: FastifyInstance, webRoot: string | nu
     });
   }
 
+  /** index.html, or shell.html for a browser holding a session cookie: same app, other preloads. */
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = signedInHtml && SESSION_COOKIE_PATTERN.test(request.headers.cookie ?? '');
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Cookie')
+      .sendFile(signedIn ? SIGNED_IN_HTML : 'index.html');
+  };
+
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname === '/api' || pathname.startsWith('/api/')) throw new AppError('route_not_found');
@@ -62,10 +71,8 @@ export async function registerConsole(app: FastifyInstance, webRoot: string | nu
             ': the console is not built. Run `npm run build`.',
         );
     }
-    const signedIn = signedInHtml && SESSION_COOKIE_PATTERN.test(request.headers.cookie ?? '');
-    return reply
-      .header('cache-control', 'no-cache')
-      .header('vary', 'Cookie')
-      .sendFile(signedIn ? SIGNED_IN_HTML : 'index.html');
+    return sendPage(request, reply);
   });
+  // With `index: false` the static plugin refuses the root (a directory) instead of falling through.
+  if (built) app.get('/', { schema: { hide: true } }, sendPage);
 }
