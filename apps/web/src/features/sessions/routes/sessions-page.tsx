@@ -54,12 +54,20 @@ export default function SessionsPage() {
     return (
       <Table.Tr key={session.sessions_id}>
         <Table.Td>
-          <Group gap={6} wrap="nowrap">
+          {/* Wraps on a phone rather than cutting the badge short. */}
+          <Group gap={6}>
             <Text size="sm" fw={600} title={session.user_agent ?? undefined}>
               {agent}
             </Text>
             {session.current ? (
-              <Badge size="xs" variant="light" color="teal" radius="sm" tt="none">
+              <Badge
+                size="xs"
+                variant="light"
+                color="teal"
+                radius="sm"
+                tt="none"
+                style={{ flexShrink: 0 }}
+              >
                 {t('list.thisDevice')}
               </Badge>
             ) : null}
