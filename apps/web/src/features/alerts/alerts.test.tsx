@@ -231,6 +231,42 @@ describe('/alert', { timeout: 30_000 }, () => {
     expect(callsTo(calls, '/alert/api/v1/update')[0]?.body).toEqual({ id: 2, active: true });
   });
 
+  it('finds a robot beyond the first answer by searching on the server', async () => {
+    const { user, calls } = await openAlerts(ALL, {
+      reply: (call) => {
+        const body = call.body as { search?: string } | undefined;
+        if (call.url.endsWith('/rota/robot/api/v1/index') && body?.search === 'Zeta') {
+          return { status: 200, body: listOf([{ rota_robots_id: 150, name: 'Zeta 150' }]) };
+        }
+        return undefined;
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Novo alerta' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Novo alerta' });
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Zeta caiu');
+    await user.click(within(drawer).getByRole('combobox', { name: /^Eventos/ }));
+    await user.click(await screen.findByRole('option', { name: 'Erro de aplicação' }));
+    await user.type(within(drawer).getByRole('combobox', { name: /^Robôs/ }), 'Zeta');
+    await user.click(await screen.findByRole('option', { name: 'Zeta 150' }));
+    expect(
+      callsTo(calls, '/robot/api/v1/index').some(
+        (call) => (call.body as { search?: string }).search === 'Zeta',
+      ),
+    ).toBe(true);
+    await user.click(within(drawer).getByRole('radio', { name: 'Webhook' }));
+    await user.type(
+      within(drawer).getByRole('textbox', { name: /^URL/ }),
+      'http://127.0.0.1:9999/hook',
+    );
+    await user.click(within(drawer).getByRole('button', { name: 'Gerar' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Criar alerta' }));
+    await waitFor(() => expect(callsTo(calls, '/alert/api/v1/create')).toHaveLength(1));
+    expect(callsTo(calls, '/alert/api/v1/create')[0]?.body).toMatchObject({
+      name: 'Zeta caiu',
+      rota_robots_ids: [150],
+    });
+  });
+
   it('creates a webhook alert: grouped events, robots, a generated secret', async () => {
     const { user, calls } = await openAlerts();
     await user.click(await screen.findByRole('button', { name: 'Novo alerta' }));

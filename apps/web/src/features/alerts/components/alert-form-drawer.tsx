@@ -8,8 +8,10 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import { Controller, useWatch, type FieldError } from 'react-hook-form';
 import type { z } from 'zod';
 import {
@@ -124,8 +126,8 @@ const FIELDS = [
   'channel.secret',
 ] as const;
 
-/** Robots offered (the client's first 100 by name: more than an alert would list one by one). */
-const ROBOTS_BODY = { page: 1, per_page: 100, sort: 'name', order: 'asc' } as const;
+/** Robots offered: the first 50 by name matching what is typed (the server searches). */
+const ROBOTS_BODY = { page: 1, per_page: 50, sort: 'name', order: 'asc' } as const;
 
 function ChannelInputsFields<TOutput>({
   form,
@@ -260,7 +262,16 @@ function AlertFormInputs<TOutput>({
 }) {
   const t = useAlertsTranslation();
   const label = useEventLabel();
-  const robots = useQuery(robotsQueryOptions(ROBOTS_BODY));
+  const [robotSearch, setRobotSearch] = useState('');
+  const [searched] = useDebouncedValue(robotSearch.trim(), 250);
+  const robots = useQuery({
+    ...robotsQueryOptions({ ...ROBOTS_BODY, ...(searched ? { search: searched } : {}) }),
+    placeholderData: keepPreviousData,
+  });
+  // Names of every robot seen in any answer, so a chosen one keeps its label after the search moves on.
+  const robotNames = useRef(new Map<string, string>());
+  for (const robot of robots.data?.data ?? [])
+    robotNames.current.set(String(robot.rota_robots_id), robot.name);
   const { errors } = form.formState;
   const robotOptions = (robots.data?.data ?? []).map((robot) => ({
     value: String(robot.rota_robots_id),
@@ -317,11 +328,13 @@ function AlertFormInputs<TOutput>({
         name="rota_robots_ids"
         render={({ field }) => {
           const value = field.value.map(String);
-          // A robot not among the first page still shows, by its id.
+          // A chosen robot outside the current answer still shows: by name once seen, else by id.
           const known = new Set(robotOptions.map((o) => o.value));
           const data = [
             ...robotOptions,
-            ...value.filter((v) => !known.has(v)).map((v) => ({ value: v, label: `#${v}` })),
+            ...value
+              .filter((v) => !known.has(v))
+              .map((v) => ({ value: v, label: robotNames.current.get(v) ?? `#${v}` })),
           ];
           return (
             <MultiSelect
@@ -329,6 +342,8 @@ function AlertFormInputs<TOutput>({
               description={t('form.robotsHint')}
               placeholder={value.length ? undefined : t('form.robotsPlaceholder')}
               searchable
+              searchValue={robotSearch}
+              onSearchChange={setRobotSearch}
               clearable
               data={data}
               value={value}

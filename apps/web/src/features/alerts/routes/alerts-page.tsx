@@ -25,7 +25,7 @@ import { useAlertsTranslation } from '../i18n';
 
 /** Events shown as badges in a row before "+N". */
 const EVENTS_SHOWN = 3;
-/** The same robots query the form uses (names for the ids a rule holds). */
+/** Names for the ids a rule holds (the first 100 by name; others show as `#id`). */
 const ROBOTS_BODY = { page: 1, per_page: 100, sort: 'name', order: 'asc' } as const;
 
 function isChannelType(value: string | undefined): value is AlertChannelType {
