@@ -11,7 +11,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useWatch, type FieldError } from 'react-hook-form';
 import type { z } from 'zod';
 import {
@@ -268,10 +268,8 @@ function AlertFormInputs<TOutput>({
     ...robotsQueryOptions({ ...ROBOTS_BODY, ...(searched ? { search: searched } : {}) }),
     placeholderData: keepPreviousData,
   });
-  // Names of every robot seen in any answer, so a chosen one keeps its label after the search moves on.
-  const robotNames = useRef(new Map<string, string>());
-  for (const robot of robots.data?.data ?? [])
-    robotNames.current.set(String(robot.rota_robots_id), robot.name);
+  // The names of the robots chosen here, so each keeps its label after the search moves on.
+  const [chosenNames, setChosenNames] = useState<Record<string, string>>({});
   const { errors } = form.formState;
   const robotOptions = (robots.data?.data ?? []).map((robot) => ({
     value: String(robot.rota_robots_id),
@@ -334,7 +332,7 @@ function AlertFormInputs<TOutput>({
             ...robotOptions,
             ...value
               .filter((v) => !known.has(v))
-              .map((v) => ({ value: v, label: robotNames.current.get(v) ?? `#${v}` })),
+              .map((v) => ({ value: v, label: chosenNames[v] ?? `#${v}` })),
           ];
           return (
             <MultiSelect
@@ -347,7 +345,14 @@ function AlertFormInputs<TOutput>({
               clearable
               data={data}
               value={value}
-              onChange={(next) => field.onChange(next.map(Number))}
+              onChange={(next) => {
+                const labels = new Map(data.map((o) => [o.value, o.label]));
+                setChosenNames((names) => ({
+                  ...names,
+                  ...Object.fromEntries(next.map((v) => [v, labels.get(v) ?? names[v] ?? `#${v}`])),
+                }));
+                field.onChange(next.map(Number));
+              }}
               onBlur={field.onBlur}
               name={field.name}
               error={listError(errors.rota_robots_ids)}
