@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -9,23 +9,28 @@ import { routes } from './routes';
 import { cssVariablesResolver, theme } from './theme';
 import '../lib/i18n';
 
-const NotificationsHost = lazy(() => import('./notifications-host'));
-
 /**
  * The popups' container (and its transition and scroll libraries) loads with the first popup,
  * not with the page (issue 16): the store keeps what was shown until it mounts, and it stays
- * mounted from then on so later popups come and go with their transitions.
+ * mounted from then on so later popups come and go with their transitions. Loaded by hand rather
+ * than with React.lazy: a Suspense boundary reveals late content on a timer, so a popup would
+ * wait for the page's timers (and never show under a paused clock).
  */
 function LazyNotifications() {
   const { notifications, queue } = useNotifications();
-  const [needed, setNeeded] = useState(false);
-  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
-  if (!needed) return null;
-  return (
-    <Suspense fallback={null}>
-      <NotificationsHost />
-    </Suspense>
-  );
+  const [host, setHost] = useState<{ Host: ComponentType } | null>(null);
+  const wanted = notifications.length + queue.length > 0;
+  useEffect(() => {
+    if (!wanted || host) return;
+    let current = true;
+    void import('./notifications-host').then((module) => {
+      if (current) setHost({ Host: module.default });
+    });
+    return () => {
+      current = false;
+    };
+  }, [wanted, host]);
+  return host ? <host.Host /> : null;
 }
 
 const queryClient = createQueryClient();
