@@ -9,7 +9,8 @@ import type {
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { assertPlatformAdmin } from '../../lib/platform-admin.js';
 import { iso } from '../../lib/list-query.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { UserClientService } from '../user-clients/service.js';
@@ -42,23 +43,19 @@ export class ClientService {
     private readonly audit: AuditService,
   ) {}
 
-  private assertPlatformAdmin(actor: Actor) {
-    if (!actor.user.is_platform_admin) throw forbidden();
-  }
-
   list(actor: Actor, query: ClientListQuery): Promise<ListResponse<Client>> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     return listClients(this.db, query, toClient);
   }
 
   async show(actor: Actor, id: number): Promise<Client> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     return this.showIn(this.db, id);
   }
 
   /** A client's profiles, for a platform administrator choosing one outside that client. */
   async profiles(actor: Actor, id: number): Promise<ClientProfileOption[]> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     await this.showIn(this.db, id);
     return listClientProfiles(this.db, id);
   }
@@ -74,7 +71,7 @@ export class ClientService {
    * member with that profile, so they can select it and set it up at once. One transaction.
    */
   async create(actor: Actor, input: ClientCreate, author: AuditAuthor): Promise<Client> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     try {
       return await this.db.transaction(async (tx) => {
         const { client, profile } = await provisionClient(tx, input.name, input);
@@ -101,7 +98,7 @@ export class ClientService {
   }
 
   async update(actor: Actor, input: ClientUpdate, author: AuditAuthor): Promise<void> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     try {
       await this.audit.recorded(
         author,

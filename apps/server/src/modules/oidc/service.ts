@@ -8,7 +8,8 @@ import type {
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { AppError, forbidden, invalidField, notFound } from '../../lib/errors.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { assertPlatformAdmin } from '../../lib/platform-admin.js';
 import { iso } from '../../lib/list-query.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { UserClientService } from '../user-clients/service.js';
@@ -42,12 +43,8 @@ export class OidcMappingService {
     private readonly audit: AuditService,
   ) {}
 
-  private assertPlatformAdmin(actor: Actor) {
-    if (!actor.user.is_platform_admin) throw forbidden();
-  }
-
   list(actor: Actor, query: OidcMappingListQuery): Promise<ListResponse<OidcMapping>> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     return listMappings(this.db, query, toMapping);
   }
 
@@ -64,7 +61,7 @@ export class OidcMappingService {
   }
 
   async create(actor: Actor, input: OidcMappingCreate, author: AuditAuthor): Promise<OidcMapping> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     try {
       return await this.audit.recorded(
         author,
@@ -84,7 +81,7 @@ export class OidcMappingService {
   }
 
   async update(actor: Actor, input: OidcMappingUpdate, author: AuditAuthor): Promise<void> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     const { id, ...values } = input;
     const current = await this.read(this.db, id);
     try {
@@ -106,7 +103,7 @@ export class OidcMappingService {
   }
 
   async remove(actor: Actor, id: number, author: AuditAuthor): Promise<void> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     const current = await this.read(this.db, id);
     await this.audit.recorded(
       author,

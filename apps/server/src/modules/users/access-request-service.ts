@@ -8,7 +8,8 @@ import type {
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
+import { assertPlatformAdmin } from '../../lib/platform-admin.js';
 import { iso } from '../../lib/list-query.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import {
@@ -41,17 +42,13 @@ export class AccessRequestService {
     private readonly audit: AuditService,
   ) {}
 
-  private assertPlatformAdmin(actor: Actor) {
-    if (!actor.user.is_platform_admin) throw forbidden();
-  }
-
   list(actor: Actor, query: AccessRequestListQuery): Promise<ListResponse<AccessRequest>> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     return listAccessRequests(this.db, query, toAccessRequest);
   }
 
   async show(actor: Actor, id: number): Promise<AccessRequest> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     return this.showIn(this.db, id);
   }
 
@@ -62,7 +59,7 @@ export class AccessRequestService {
   }
 
   async update(actor: Actor, input: AccessRequestUpdate, author: AuditAuthor): Promise<void> {
-    this.assertPlatformAdmin(actor);
+    assertPlatformAdmin(actor);
     await this.audit.recorded(
       author,
       auditOf.changed('access_request', input.id, (tx) => this.showIn(tx, input.id)),
