@@ -121,7 +121,6 @@ export const OIDC_ERROR_CODES = [
   'oidc_denied',
   'oidc_no_access',
   'oidc_email_unverified',
-  'oidc_disabled_user',
 ] as const;
 export type OidcErrorCode = (typeof OIDC_ERROR_CODES)[number];
 

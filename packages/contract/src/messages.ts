@@ -232,7 +232,6 @@ const en = {
   oidc_no_access:
     'Your account has no access to any client. Ask your administrator to give your group access.',
   oidc_email_unverified: 'Your identity provider has not verified your email address.',
-  oidc_disabled_user: 'Your account is disabled.',
   oidc_not_configured: 'Single sign-on is not set up on this server',
   local_login_disabled: 'Sign in with your organisation’s account',
   session_revoked: 'Session ended',
@@ -470,7 +469,6 @@ const pt: Record<MessageKey, string> = {
   oidc_no_access:
     'Sua conta não tem acesso a nenhum cliente. Peça ao administrador para dar acesso ao seu grupo.',
   oidc_email_unverified: 'Seu provedor de identidade não verificou seu e-mail.',
-  oidc_disabled_user: 'Sua conta está desativada.',
   oidc_not_configured: 'O login único não está configurado neste servidor',
   local_login_disabled: 'Entre com a conta da sua organização',
   session_revoked: 'Sessão encerrada',
