@@ -471,7 +471,9 @@ export const rotaNodes = pgTable(
       .where(sql`${t.retired_token_hash} is not null`),
     index('rota_nodes_vm_idx').on(t.rota_vms_id),
     index('rota_nodes_client_name_idx').on(t.rota_clients_id, t.name),
-    index('rota_nodes_client_last_seen_idx').on(t.rota_clients_id, t.last_seen_at),
+    // Not on last_seen_at: every heartbeat writes it, and an index on it would keep those writes
+    // from being HOT updates (issue 18). `online` flips rarely; the filters recheck last_seen_at.
+    index('rota_nodes_client_online_idx').on(t.rota_clients_id, t.online),
     index('rota_nodes_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
