@@ -54,6 +54,7 @@ async function main() {
     events: database.events,
     oidc,
     engine: { timings: dispatchTimingsFor(config.ROTA_LEASE_SECONDS) },
+    logRequests: config.LOG_REQUESTS,
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie'],

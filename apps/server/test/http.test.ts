@@ -107,6 +107,40 @@ describe('console and fallbacks', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 
+  it('sends the very headers @fastify/helmet sent, precomputed, on HTML, API answers and 404s', async () => {
+    // What helmet (through @fastify/helmet) sent before they were computed once (issue 18).
+    const expected = {
+      'content-security-policy':
+        "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';" +
+        "frame-ancestors 'none';img-src 'self' data: blob:;object-src 'none';script-src 'self';" +
+        "script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/dashboard' }),
+      await t.app.inject({ method: 'GET', url: '/api/health' }),
+      await t.app.inject({ method: 'POST', url: '/api/user/api/auth/v1/me' }),
+      await t.app.inject({ method: 'GET', url: '/api/nope' }),
+    ];
+    for (const res of answers) {
+      const security = Object.fromEntries(
+        Object.entries(res.headers).filter(([name]) => name in expected),
+      );
+      expect(security).toEqual(expected);
+      // In helmet's order too, as `curl -i` shows them.
+      expect(Object.keys(security)).toEqual(Object.keys(expected));
+    }
+  });
+
   it('sends HSTS only over HTTPS, as told by a trusted proxy', async () => {
     const https = { 'x-forwarded-proto': 'https' };
     const plain = await t.app.inject({ method: 'GET', url: '/api/health' });

@@ -35,6 +35,8 @@ const envSchema = z.object({
   SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
   MAIL_FROM: withDefault(z.string().min(3), 'Rota <no-reply@localhost>'),
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),
+  /** Log every request (Fastify's incoming and completed lines); errors and slow ones always are. */
+  LOG_REQUESTS: withDefault(z.stringbool(), 'false'),
   LOG_LEVEL: withDefault(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     'info',
