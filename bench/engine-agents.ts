@@ -12,6 +12,10 @@ interface Job {
   robotId: number;
   seconds: number;
   runs: number;
+  /** Runs each agent may hold at once (it claims up to its free slots). */
+  slots: number;
+  /** Older agents: one `claim`, then one `finish`, per run. */
+  classic: boolean;
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as Job;
@@ -76,26 +80,78 @@ async function heartbeats() {
   return { sent, errors };
 }
 
-type Run = { execution_id: number; attempt: number } | null;
+type Run = { execution_id: number; attempt: number };
 
-/** Agents that claim (long poll) and finish at once until `stop()` says so. */
-function workers(tokens: string[], wait: number, stop: (finished: number) => boolean) {
+const result = (run: Run) => ({
+  execution_id: run.execution_id,
+  attempt: run.attempt,
+  status: 'success',
+  exit_code: 0,
+  message: null,
+});
+
+/**
+ * Agents that claim (long poll) and finish at once until `stop()` says so. `reached` is when
+ * `target` runs were finished (the agents still waiting in a long poll then are not counted).
+ */
+function workers(
+  tokens: string[],
+  wait: number,
+  stop: (finished: number) => boolean,
+  target = Infinity,
+) {
   let finished = 0;
-  const loops = tokens.map(async (token) => {
+  let reached = 0;
+  const done = () => {
+    finished += 1;
+    if (finished === target) reached = performance.now();
+  };
+  // Older agents: claim one, finish it, again.
+  const classic = async (token: string) => {
     while (!stop(finished)) {
-      const run = (await post(`${AGENT}/claim`, token, { wait_seconds: wait })) as Run;
+      const run = (await post(`${AGENT}/claim`, token, { wait_seconds: wait })) as Run | null;
       if (!run) continue;
-      await post(`${AGENT}/finish`, token, {
-        execution_id: run.execution_id,
-        attempt: run.attempt,
-        status: 'success',
-        exit_code: 0,
-        message: null,
-      });
-      finished += 1;
+      await post(`${AGENT}/finish`, token, result(run));
+      done();
     }
-  });
-  return { done: Promise.all(loops), finished: () => finished };
+  };
+  // Agents with slots: a claim takes up to the free slots; each slot, once its run is done,
+  // sends the result asking for its next run in the same request.
+  const slotted = async (token: string) => {
+    let free = job.slots;
+    const busy = new Set<Promise<void>>();
+    const slot = async (first: Run) => {
+      let run: Run | undefined = first;
+      while (run) {
+        const more = !stop(finished + 1);
+        const answer = (await post(`${AGENT}/finish`, token, {
+          ...result(run),
+          ...(more ? { claim: { wait_seconds: 0, max: 1 } } : {}),
+        })) as { runs?: Run[] };
+        done();
+        run = answer.runs?.[0];
+      }
+      free += 1;
+    };
+    while (!stop(finished)) {
+      if (free === 0) {
+        await Promise.race(busy);
+        continue;
+      }
+      const { runs } = (await post(`${AGENT}/claim-batch`, token, {
+        wait_seconds: wait,
+        max: free,
+      })) as { runs: Run[] };
+      for (const run of runs) {
+        free -= 1;
+        const going = slot(run).finally(() => busy.delete(going));
+        busy.add(going);
+      }
+    }
+    await Promise.all(busy);
+  };
+  const loops = tokens.map(job.classic ? classic : slotted);
+  return { done: Promise.all(loops), finished: () => finished, reached: () => reached };
 }
 
 async function latency() {
@@ -118,9 +174,9 @@ async function latency() {
 async function throughput() {
   // The queue is full before the agents start: how fast can they drain it?
   const started = performance.now();
-  const pool = workers(job.tokens, 1, (finished) => finished >= job.runs);
+  const pool = workers(job.tokens, 1, (finished) => finished >= job.runs, job.runs);
   await pool.done;
-  return { finished: pool.finished(), seconds: (performance.now() - started) / 1000 };
+  return { finished: pool.finished(), seconds: (pool.reached() - started) / 1000 };
 }
 
 const cpuStart = process.cpuUsage();

@@ -9,7 +9,9 @@
  *   node --import tsx bench/engine.ts                                        # PGlite
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/engine.ts
  *
- * BENCH_AGENTS (1000), BENCH_WORKERS (20), BENCH_RUNS (5000), BENCH_SECONDS (30) change it.
+ * BENCH_AGENTS (1000), BENCH_WORKERS (20), BENCH_RUNS (5000), BENCH_SECONDS (30) change it;
+ * BENCH_PHASES (heartbeats,latency,throughput) picks phases, BENCH_VARIANTS (1,4,classic) the
+ * throughput lines: slots per agent, or `classic` (separate claim and finish, one run each).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -27,6 +29,10 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PASSWORD = 'bench-password-1';
+/** BENCH_PHASES=throughput (comma-separated) runs only those phases (a quick dispatch figure). */
+const PHASES = new Set(
+  (process.env.BENCH_PHASES ?? 'heartbeats,latency,throughput').split(',').map((p) => p.trim()),
+);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -89,7 +95,7 @@ const adminToken = ((await signIn.json()) as { token: string }).token;
 async function phase(
   name: 'heartbeats' | 'latency' | 'throughput',
   agentTokens: string[],
-  extra: { seconds?: number; runs?: number } = {},
+  extra: { seconds?: number; runs?: number; slots?: number; classic?: boolean } = {},
 ) {
   const child = spawn(
     process.execPath,
@@ -105,6 +111,8 @@ async function phase(
         robotId: robot!.id,
         seconds: extra.seconds ?? SECONDS,
         runs: extra.runs ?? RUNS,
+        slots: extra.slots ?? 1,
+        classic: extra.classic ?? false,
       }),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
@@ -133,39 +141,66 @@ async function latencies() {
 }
 
 // 1. Heartbeats of the whole fleet (nothing else running).
-const beats = await phase('heartbeats', tokens);
+const beats = PHASES.has('heartbeats') ? await phase('heartbeats', tokens) : null;
 
 // 2. Queued→claimed with agents waiting: runs arrive at RUNS_LATENCY / 10 s.
 const latencyRuns = Math.min(500, RUNS);
-const waiting = await phase('latency', tokens.slice(0, WORKERS), {
-  seconds: 10,
-  runs: latencyRuns,
-});
-const waited = await latencies();
+const waiting = PHASES.has('latency')
+  ? await phase('latency', tokens.slice(0, WORKERS), { seconds: 10, runs: latencyRuns })
+  : null;
+const waited = waiting ? await latencies() : [];
 
-// 3. Throughput: the queue is full, the agents drain it.
-await db.execute(sql`delete from rota_execution_attempts`);
-await db.execute(sql`delete from rota_executions`);
-await db.execute(
-  sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
-      select ${clientId}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${RUNS})`,
-);
-const drained = await phase('throughput', tokens.slice(0, WORKERS), { runs: RUNS });
+// 3. Throughput: the queue is full, the agents drain it. One line per variant: slots per agent
+// (claim of up to the free slots, finish asking for the next run in the same request), and
+// `classic` (one claim, then one finish, per run: what older agents do).
+const VARIANTS = (process.env.BENCH_VARIANTS ?? '1,4,classic').split(',').map((v) => v.trim());
+const drained: { variant: string; run: Awaited<ReturnType<typeof phase>> }[] = [];
+for (const variant of VARIANTS) {
+  await db.execute(sql`delete from rota_execution_attempts`);
+  await db.execute(sql`delete from rota_executions`);
+  await db.execute(
+    sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
+        select ${clientId}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${RUNS})`,
+  );
+  await db.execute(sql`analyze rota_executions`);
+  const classic = variant === 'classic';
+  drained.push({
+    variant,
+    run: await phase('throughput', tokens.slice(0, WORKERS), {
+      runs: RUNS,
+      slots: classic ? 1 : Number(variant),
+      classic,
+    }),
+  });
+}
 
 console.log(
-  `${label}; ${os.cpus().length} × ${os.cpus()[0]?.model}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
+  `${label}; ${os.cpus().length} × ${os.cpus()[0]?.model}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
 );
 console.log('| measure | figure |');
 console.log('|---|---|');
-console.log(
-  `| heartbeats: ${AGENTS} agents every 10 s for ${SECONDS} s | ${beats.result.sent} sent, ${beats.result.errors} errors; server CPU ${beats.cpuPercent.toFixed(1)} % of one core |`,
-);
-console.log(
-  `| queued→claimed, ${WORKERS} agents waiting, ${latencyRuns} runs over 10 s | p50 ${percentile(waited, 50).toFixed(1)} ms, p99 ${percentile(waited, 99).toFixed(1)} ms; server CPU ${waiting.cpuPercent.toFixed(1)} % |`,
-);
-console.log(
-  `| throughput: ${RUNS} queued, ${WORKERS} agents claim + finish | ${drained.result.finished} in ${drained.result.seconds!.toFixed(1)} s = ${(drained.result.finished! / drained.result.seconds!).toFixed(0)} executions/s; server CPU ${drained.cpuPercent.toFixed(1)} %, load generator ${drained.result.clientCpuPercent!.toFixed(1)} % |`,
-);
+if (beats) {
+  console.log(
+    `| heartbeats: ${AGENTS} agents every 10 s for ${SECONDS} s | ${beats.result.sent} sent, ${beats.result.errors} errors; server CPU ${beats.cpuPercent.toFixed(1)} % of one core |`,
+  );
+}
+if (waiting) {
+  console.log(
+    `| queued→claimed, ${WORKERS} agents waiting, ${latencyRuns} runs over 10 s | p50 ${percentile(waited, 50).toFixed(1)} ms, p99 ${percentile(waited, 99).toFixed(1)} ms; server CPU ${waiting.cpuPercent.toFixed(1)} % |`,
+  );
+}
+for (const { variant, run } of drained) {
+  const how =
+    variant === 'classic'
+      ? `${WORKERS} agents × 1 slot, claim then finish (older agents)`
+      : `${WORKERS} agents × ${variant} slot${variant === '1' ? '' : 's'}, finish + next claim`;
+  console.log(
+    `| throughput: ${RUNS} queued, ${how} | ${run.result.finished} in ${run.result.seconds!.toFixed(1)} s = ${(run.result.finished! / run.result.seconds!).toFixed(0)} executions/s; server CPU ${run.cpuPercent.toFixed(1)} %, load generator ${run.result.clientCpuPercent!.toFixed(1)} % |`,
+  );
+}
 
 await app.close();
 await database.close();

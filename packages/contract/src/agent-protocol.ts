@@ -126,6 +126,24 @@ export type ClaimedRun = z.infer<typeof claimedRunSchema>;
 
 export const agentClaimResponseSchema = z.object({ data: claimedRunSchema.nullable() });
 
+/** Most runs one claim may take (an agent asks for at most its free slots). */
+export const CLAIM_BATCH_MAX = 64;
+
+/**
+ * `POST claim-batch`: waits up to `wait_seconds` for work, then takes up to `max` runs at once
+ * (an agent asks for its free slots, never more: the server cannot know them).
+ */
+export const agentClaimBatchSchema = z.object({
+  wait_seconds: z.number().int().min(0).max(25).default(25),
+  max: z.number().int().min(1).max(CLAIM_BATCH_MAX).default(1),
+});
+export type AgentClaimBatch = z.infer<typeof agentClaimBatchSchema>;
+
+export const agentClaimBatchResponseSchema = z.object({
+  /** Empty after `wait_seconds` without work. */
+  data: z.object({ runs: z.array(claimedRunSchema) }),
+});
+
 export const agentLogLineSchema = z.object({
   /** Position of the line in its attempt, from 1; a batch sent twice is stored once. */
   seq: z.number().int().min(1).max(PG_INT_MAX),
@@ -186,6 +204,11 @@ export const agentFinishSchema = agentRunRefSchema.extend({
   code: runMessageCodeSchema,
   params: runMessageParamsSchema,
   ended_at: timestampSchema.optional(),
+  /**
+   * Ask for the next runs in the same request (as `claim-batch` would, after the result is
+   * recorded): the answer lists them in `runs`. Older agents send none and get no `runs`.
+   */
+  claim: agentClaimBatchSchema.optional(),
 });
 export type AgentFinish = z.infer<typeof agentFinishSchema>;
 
@@ -193,6 +216,8 @@ export const agentFinishResponseSchema = z.object({
   data: z.object({
     /** False when the result was already recorded or the attempt is no longer current. */
     accepted: z.boolean(),
+    /** With `claim` in the request: the next runs for the agent (possibly none). */
+    runs: z.array(claimedRunSchema).optional(),
   }),
 });
 

@@ -64,6 +64,7 @@ import {
   EnginePublisher,
   messagesOf,
   type AgentChanged,
+  type ParametersChanged,
 } from '../modules/engine/live-events.js';
 import { runApiRoutes } from '../modules/engine/run-api-routes.js';
 import { RunApiService } from '../modules/engine/run-api-service.js';
@@ -246,7 +247,9 @@ export async function buildApp(options: AppOptions) {
   );
   const clock = options.clock ?? systemClock;
   const audit = new AuditService(db);
-  const parameters = new ParameterService(db, options.secretBox, audit);
+  const parameters = new ParameterService(db, options.secretBox, audit, (clientId) =>
+    publisher.parametersChanged(clientId),
+  );
   const presence = new AgentPresenceService(db);
   const statusItems = new StatusItemService(db, audit);
   const dispatch = new DispatchService(
@@ -390,6 +393,9 @@ export async function buildApp(options: AppOptions) {
   const stopAgents = options.events.subscribe(CHANNELS.agents, (payload) =>
     dispatch.forgetAgents(messagesOf<AgentChanged>(payload).map((m) => m.a)),
   );
+  const stopParameters = options.events.subscribe(CHANNELS.parameters, (payload) =>
+    parameters.forget(messagesOf<ParametersChanged>(payload).map((m) => m.c)),
+  );
   const retention = new RetentionService(db, {
     clock,
     log: app.log,
@@ -419,6 +425,7 @@ export async function buildApp(options: AppOptions) {
     stopWork();
     stopTasks();
     stopAgents();
+    stopParameters();
     services.liveHub.close();
     await services.auth.drain();
   });

@@ -2789,6 +2789,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/agent/api/v1/claim-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wait (long poll) for work, then take up to `max` executions this agent may run */
+        post: operations["agentProtocolClaimBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/agent/api/v1/goodbye": {
         parameters: {
             query?: never;
@@ -17731,6 +17748,116 @@ export interface operations {
             };
         };
     };
+    agentProtocolClaimBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 25 */
+                    wait_seconds?: number;
+                    /** @default 1 */
+                    max?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runs: {
+                                execution_id: number;
+                                attempt: number;
+                                timeout_minutes: number;
+                                timeout_seconds: number;
+                                robot: {
+                                    rota_robots_id: number;
+                                    name: string;
+                                    executor: string;
+                                    remote_root: string | null;
+                                };
+                                package: {
+                                    rota_robot_versions_id: number;
+                                    version: string;
+                                    sha256: string;
+                                    size_bytes: number;
+                                    /** @enum {string} */
+                                    format: "zip" | "tar.gz";
+                                    download_path: string;
+                                } | null;
+                                environment: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     agentProtocolGoodbye: {
         parameters: {
             query?: never;
@@ -17939,6 +18066,12 @@ export interface operations {
                     } | null;
                     /** Format: date-time */
                     ended_at?: string;
+                    claim?: {
+                        /** @default 25 */
+                        wait_seconds?: number;
+                        /** @default 1 */
+                        max?: number;
+                    };
                 };
             };
         };
@@ -17952,6 +18085,30 @@ export interface operations {
                     "application/json": {
                         data: {
                             accepted: boolean;
+                            runs?: {
+                                execution_id: number;
+                                attempt: number;
+                                timeout_minutes: number;
+                                timeout_seconds: number;
+                                robot: {
+                                    rota_robots_id: number;
+                                    name: string;
+                                    executor: string;
+                                    remote_root: string | null;
+                                };
+                                package: {
+                                    rota_robot_versions_id: number;
+                                    version: string;
+                                    sha256: string;
+                                    size_bytes: number;
+                                    /** @enum {string} */
+                                    format: "zip" | "tar.gz";
+                                    download_path: string;
+                                } | null;
+                                environment: {
+                                    [key: string]: string;
+                                };
+                            }[];
                         };
                     };
                 };

@@ -631,6 +631,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/agent/api/v1/hello': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/heartbeat': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/claim': { guard: 'agent', foreign: 'the agent’s own client' },
+  'POST /api/rota/agent/api/v1/claim-batch': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/logs': { guard: 'agent', foreign: 'the agent’s own runs' },
   'POST /api/rota/agent/api/v1/finish': { guard: 'agent', foreign: 'the agent’s own runs' },
   'POST /api/rota/agent/api/v1/goodbye': { guard: 'agent', foreign: 'the agent’s own runs' },

@@ -1,9 +1,12 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  agentClaimBatchResponseSchema,
+  agentClaimBatchSchema,
   agentClaimResponseSchema,
   agentClaimSchema,
+  type ClaimedRun,
   agentFinishResponseSchema,
   agentFinishSchema,
   agentGoodbyeResponseSchema,
@@ -105,36 +108,32 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const agent = agentOf(request);
-      // The request's own 'close' has fired by now (its body was read); the response's fires
-      // when the connection goes before the answer is out: that is an agent hanging up.
-      const hangUp = new AbortController();
-      // 'finish': the answer was handed to the operating system whole.
-      let delivered = false;
-      reply.raw.once('finish', () => (delivered = true));
-      const onClose = () => {
-        if (!delivered) hangUp.abort();
-      };
-      reply.raw.once('close', onClose);
-      if (request.raw.socket?.destroyed) hangUp.abort();
-      const run = await dispatch.claim(agent, request.body.wait_seconds, hangUp.signal);
-      reply.raw.off('close', onClose);
-      if (run && (hangUp.signal.aborted || request.raw.socket?.destroyed)) {
-        // Nobody is there to run it: back to the queue at once, not after a lease.
-        await dispatch.giveBack(agent, run);
-        return { data: null };
-      }
-      if (run) {
-        // The connection died while the answer was being written: give it back too.
-        reply.raw.once('close', () => {
-          if (delivered) return;
-          dispatch
-            .giveBack(agent, run)
-            .catch((error: unknown) =>
-              request.log.error({ err: error }, 'could not give back an undelivered claim'),
-            );
-        });
-      }
-      return { data: run };
+      const runs = await claimDelivered(request, reply, dispatch, (signal) =>
+        dispatch.claimMany(agent, request.body.wait_seconds, 1, signal),
+      );
+      return { data: runs[0] ?? null };
+    },
+  );
+
+  app.post(
+    '/claim-batch',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Wait (long poll) for work, then take up to `max` executions this agent may run',
+        body: agentClaimBatchSchema,
+        response: { 200: agentClaimBatchResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const agent = agentOf(request);
+      const { wait_seconds: wait, max } = request.body;
+      const runs = await claimDelivered(request, reply, dispatch, (signal) =>
+        dispatch.claimMany(agent, wait, max, signal),
+      );
+      return { data: { runs } };
     },
   );
 
@@ -185,9 +184,19 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentFinishResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      data: { accepted: await dispatch.finish(agentOf(request), request.body) },
-    }),
+    async (request, reply) => {
+      const agent = agentOf(request);
+      const { claim, ...result } = request.body;
+      const accepted = await dispatch.finish(agent, result);
+      // Older agents ask for nothing more; a retired token only finishes, it never claims.
+      if (!claim) return { data: { accepted } };
+      const runs = agent.retired
+        ? []
+        : await claimDelivered(request, reply, dispatch, (signal) =>
+            dispatch.claimMany(agent, claim.wait_seconds, claim.max, signal),
+          );
+      return { data: { accepted, runs } };
+    },
   );
 
   app.get(
@@ -216,3 +225,46 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
     },
   );
 };
+
+/**
+ * Claims with `take` and hands the runs to the answer, unless the agent hung up: runs nobody is
+ * there to receive go back to the queue at once (all of them), not after a lease.
+ */
+async function claimDelivered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dispatch: DispatchService,
+  take: (hangUp: AbortSignal) => Promise<ClaimedRun[]>,
+): Promise<ClaimedRun[]> {
+  const agent = agentOf(request);
+  // The request's own 'close' has fired by now (its body was read); the response's fires
+  // when the connection goes before the answer is out: that is an agent hanging up.
+  const hangUp = new AbortController();
+  // 'finish': the answer was handed to the operating system whole.
+  let delivered = false;
+  reply.raw.once('finish', () => (delivered = true));
+  const onClose = () => {
+    if (!delivered) hangUp.abort();
+  };
+  reply.raw.once('close', onClose);
+  if (request.raw.socket?.destroyed) hangUp.abort();
+  const runs = await take(hangUp.signal);
+  reply.raw.off('close', onClose);
+  const giveBack = () =>
+    Promise.all(runs.map((run) => dispatch.giveBack(agent, run))).then(() => undefined);
+  if (runs.length > 0 && (hangUp.signal.aborted || request.raw.socket?.destroyed)) {
+    // Nobody is there to run them: back to the queue at once, not after a lease.
+    await giveBack();
+    return [];
+  }
+  if (runs.length > 0) {
+    // The connection died while the answer was being written: give them back too.
+    reply.raw.once('close', () => {
+      if (delivered) return;
+      giveBack().catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not give back an undelivered claim'),
+      );
+    });
+  }
+  return runs;
+}

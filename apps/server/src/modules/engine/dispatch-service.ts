@@ -23,7 +23,8 @@ import type {
 } from '../agents/presence-service.js';
 import {
   cancelQueued,
-  claimNext,
+  claimRuns,
+  type ClaimedRow,
   findExecutionForLogs,
   insertLogLines,
   requestCancel,
@@ -251,17 +252,30 @@ export class DispatchService {
     waitSeconds: number,
     signal?: AbortSignal,
   ): Promise<ClaimedRun | null> {
+    return (await this.claimMany(agent, waitSeconds, 1, signal))[0] ?? null;
+  }
+
+  /**
+   * Long poll: up to `max` runs for this agent's VM as soon as there is one (it does not wait
+   * to fill `max`), or none after `waitSeconds`. `signal` aborts the wait when the agent hangs up.
+   */
+  async claimMany(
+    agent: AgentIdentity,
+    waitSeconds: number,
+    max: number,
+    signal?: AbortSignal,
+  ): Promise<ClaimedRun[]> {
     const deadline = Date.now() + Math.min(waitSeconds, this.timings.claimWaitSeconds) * 1000;
     for (;;) {
       // A closing instance answers "no work" so the agent re-polls elsewhere (or here later).
-      if (signal?.aborted || this.waiters.closed) return null;
+      if (signal?.aborted || this.waiters.closed) return [];
       const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id);
       try {
-        const run = await this.claimOnce(agent);
-        if (run) return run;
+        const runs = await this.claimOnce(agent, max);
+        if (runs.length > 0) return runs;
         if (waiter.woken) continue;
         const left = deadline - Date.now();
-        if (left <= 0) return null;
+        if (left <= 0) return [];
         let timer: NodeJS.Timeout | undefined;
         const onAbort = () => waiter.wake();
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -271,31 +285,54 @@ export class DispatchService {
         ]);
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        if (!waiter.woken) return null;
+        if (!waiter.woken) return [];
       } finally {
         waiter.release();
       }
     }
   }
 
-  private async claimOnce(agent: AgentIdentity): Promise<ClaimedRun | null> {
-    const runToken = generateToken();
-    const row = await claimNext(this.db, agent, hashToken(runToken), this.timings.leaseSeconds);
-    if (!row) return null;
-    // Retries keep their first queued_at: only first attempts measure the queue's wait.
-    if (row.attempts === 1) this.onClaimed(Number(row.waited_seconds));
-    this.publish.live(row.rota_clients_id, {
-      type: 'execution',
-      execution_id: row.rota_executions_id,
-      rota_robots_id: row.rota_robots_id,
-      status: 'processing',
-    });
-    // Read at every claim: a parameter saved a moment ago must reach the next run.
-    const parameters = await this.parameters.readForRun(systemScope(row.rota_clients_id));
+  private async claimOnce(agent: AgentIdentity, max: number): Promise<ClaimedRun[]> {
+    const tokenByHash = new Map<string, string>();
+    for (let i = 0; i < max; i += 1) {
+      const runToken = generateToken();
+      tokenByHash.set(hashToken(runToken), runToken);
+    }
+    const rows = await claimRuns(
+      this.db,
+      agent,
+      [...tokenByHash.keys()],
+      this.timings.leaseSeconds,
+    );
+    if (rows.length === 0) return [];
+    for (const row of rows) {
+      // Retries keep their first queued_at: only first attempts measure the queue's wait.
+      if (row.attempts === 1) this.onClaimed(Number(row.waited_seconds));
+      this.publish.live(row.rota_clients_id, {
+        type: 'execution',
+        execution_id: row.rota_executions_id,
+        rota_robots_id: row.rota_robots_id,
+        status: 'processing',
+      });
+    }
+    // A parameter saved a moment ago must reach the next run: the parameters service keeps
+    // its cache right (dropped on every change, here and, through NOTIFY, on every instance).
+    const parameters = await this.parameters.readForRun(systemScope(agent.rota_clients_id));
+    const shared = Object.fromEntries(
+      parameters.filter((p) => !p.secret).map((p) => [`ROTA_PARAM_${p.name}`, p.value]),
+    );
+    return rows
+      .map((row) => this.claimedRun(row, tokenByHash.get(row.token_hash)!, shared))
+      .sort((x, y) => x.execution_id - y.execution_id);
+  }
+
+  private claimedRun(
+    row: ClaimedRow,
+    runToken: string,
+    parameters: Record<string, string>,
+  ): ClaimedRun {
     const environment: Record<string, string> = {
-      ...Object.fromEntries(
-        parameters.filter((p) => !p.secret).map((p) => [`ROTA_PARAM_${p.name}`, p.value]),
-      ),
+      ...parameters,
       ROTA_EXECUTION_ID: String(row.rota_executions_id),
       // The fencing number: the robot API refuses the calls of an attempt no longer current.
       ROTA_ATTEMPT: String(row.attempts),

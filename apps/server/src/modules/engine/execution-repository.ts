@@ -110,13 +110,14 @@ const r = robotSummaries;
 const v = packageSummaries;
 
 /**
- * Takes the next execution this agent's VM may run: the highest priority, then the oldest.
- * SKIP LOCKED lets every instance claim at once without two taking the same row; `sleep`
- * keeps runs of one scheduling apart on one VM. One statement (atomic on its own): the claim,
- * its attempt row, and what the agent needs of the robot and its current version.
+ * Takes the next executions (up to `max`) this agent's VM may run: the highest priority, then
+ * the oldest. SKIP LOCKED lets every instance claim at once without two taking the same row;
+ * `sleep` keeps runs of one scheduling apart on one VM. One statement (atomic on its own): the
+ * claims, their attempt rows, and what the agent needs of the robot and its current version.
+ * Each run gets its own run token: the n-th row taken the n-th hash of `tokens`.
  */
-const claimStatement = hotStatement<ClaimedRow>(
-  'rota_claim_next',
+const claimStatement = hotStatement<ClaimedRow & { token_hash: string }>(
+  'rota_claim_runs',
   () => sql`with next as (
           select ${e.rota_executions_id} as id
             from ${tableAs(e)}
@@ -129,9 +130,10 @@ const claimStatement = hotStatement<ClaimedRow>(
                       and ${p.rota_vms_id} = ${sql.placeholder('vm')}
                       and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))
            order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
-           limit 1
+           limit ${sql.placeholder('max')}
            for update skip locked
         ),
+        numbered as (select id, row_number() over (order by id) as n from next),
         claimed as (
           update ${E}
              set ${col(E.status)} = 'processing',
@@ -140,14 +142,15 @@ const claimStatement = hotStatement<ClaimedRow>(
                  ${col(E.rota_vms_id)} = ${sql.placeholder('vm')},
                  ${col(E.started_at)} = coalesce(${E.started_at}, now()),
                  ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
-                 ${col(E.run_token_hash)} = ${sql.placeholder('token')},
+                 ${col(E.run_token_hash)} = (${sql.placeholder('tokens')}::text[])[numbered.n],
                  ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false,
                  ${col(E.progress_percent)} = null, ${col(E.progress_message)} = null,
                  ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
                                                       where ${r.rota_robots_id} = ${E.rota_robots_id})
-            from next
-           where ${E.rota_executions_id} = next.id
+            from numbered
+           where ${E.rota_executions_id} = numbered.id
           returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id,
+                    ${E.run_token_hash} as token_hash,
                     extract(epoch from now() - ${E.queued_at})::float8 as waited_seconds
         ),
         attempt as (
@@ -155,7 +158,7 @@ const claimStatement = hotStatement<ClaimedRow>(
                  (${col(A.rota_clients_id)}, ${col(A.rota_executions_id)}, ${col(A.attempt)},
                   ${col(A.rota_nodes_id)}, ${col(A.rota_vms_id)}, ${col(A.run_token_hash)})
           select rota_clients_id, rota_executions_id, attempts, ${sql.placeholder('agent')},
-                 ${sql.placeholder('vm')}, ${sql.placeholder('token')}
+                 ${sql.placeholder('vm')}, token_hash
             from claimed
           on conflict do nothing
         )
@@ -167,20 +170,25 @@ const claimStatement = hotStatement<ClaimedRow>(
           left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id`,
 );
 
-export async function claimNext(
+/**
+ * Claims up to `runTokenHashes.length` runs for this agent, the n-th taken with the n-th hash
+ * (`token_hash` says which each row got).
+ */
+export async function claimRuns(
   db: Db,
   agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
-  runTokenHash: string,
+  runTokenHashes: readonly string[],
   leaseSeconds: number,
-): Promise<ClaimedRow | undefined> {
-  const [row] = await claimStatement(db, {
+): Promise<(ClaimedRow & { token_hash: string })[]> {
+  if (runTokenHashes.length === 0) return [];
+  return claimStatement(db, {
     client: agent.rota_clients_id,
     vm: agent.rota_vms_id,
     agent: agent.rota_nodes_id,
     lease: leaseSeconds,
-    token: runTokenHash,
+    max: runTokenHashes.length,
+    tokens: `{${runTokenHashes.join(',')}}`,
   });
-  return row;
 }
 
 export async function lockExecution(

@@ -10,7 +10,14 @@ export const CHANNELS = {
   agents: 'rota_agents',
   /** Tasks were created for these robots: every instance runs the queue trigger for them. */
   tasks: 'rota_tasks_created',
+  /** A client's parameters changed: every instance drops what it cached of them. */
+  parameters: 'rota_parameters',
 } as const;
+
+/** A client whose parameters every instance must read afresh. */
+export interface ParametersChanged {
+  c: number;
+}
 
 /** Robots that got new tasks, and the instance that created them (it checked at once). */
 export interface TasksCreated {
@@ -55,6 +62,11 @@ export class EnginePublisher {
   agentChanged(agentId: number) {
     const message: AgentChanged = { a: agentId };
     this.enqueue(CHANNELS.agents, message);
+  }
+
+  parametersChanged(clientId: number) {
+    const message: ParametersChanged = { c: clientId };
+    this.enqueue(CHANNELS.parameters, message);
   }
 
   tasksCreated(robotIds: number[]) {

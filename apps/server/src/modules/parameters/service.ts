@@ -46,11 +46,42 @@ const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_parameter_name' }]);
 
 export class ParameterService {
+  /**
+   * Every run reads its client's parameters (dispatch claims them thousands of times a second):
+   * they are kept here by client, dropped on every change made here and, through `onChanged`
+   * (NOTIFY), on every other instance, and all at once when that channel may have missed one.
+   */
+  private readonly runCache = new Map<number, Promise<RunParameter[]>>();
+
   constructor(
     private readonly db: Db,
     private readonly secretBox: SecretBox,
     private readonly audit: AuditService,
+    /** A client's parameters changed (committed): other instances must forget theirs. */
+    private readonly onChanged: (clientId: number) => void = () => {},
   ) {}
+
+  /** Another instance (or this one) changed these clients' parameters. */
+  forget(clientIds: readonly number[]) {
+    // A read still under way for a client is dropped with it: the next run reads afresh.
+    for (const id of clientIds) this.runCache.delete(id);
+  }
+
+  private listening = true;
+
+  /**
+   * NOTIFY's connection dropped (`listening` false: nothing is cached until it is back) or
+   * listens again (true): a change made meanwhile elsewhere was never heard, so all goes.
+   */
+  notifyGap(listening: boolean) {
+    this.listening = listening;
+    this.runCache.clear();
+  }
+
+  private changed(scope: TenantScope) {
+    this.forget([scope.clientId]);
+    this.onChanged(scope.clientId);
+  }
 
   list(scope: TenantScope, query: ParameterListQuery): Promise<ListResponse<Parameter>> {
     return listParameters(this.db, scope, query, toParameter);
@@ -82,6 +113,9 @@ export class ParameterService {
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
+    } finally {
+      // Committed (or failed, which changed nothing and costs one read): runs read afresh.
+      this.changed(scope);
     }
   }
 
@@ -107,17 +141,24 @@ export class ParameterService {
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
+    } finally {
+      // Committed (or failed, which changed nothing and costs one read): runs read afresh.
+      this.changed(scope);
     }
   }
 
   async remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void> {
-    await this.audit.recorded(
-      author,
-      auditOf.deleted('parameter', id, (tx) => this.showIn(tx, scope, id)),
-      async (tx) => {
-        if (!(await deleteParameter(tx, scope, id))) throw notFound();
-      },
-    );
+    try {
+      await this.audit.recorded(
+        author,
+        auditOf.deleted('parameter', id, (tx) => this.showIn(tx, scope, id)),
+        async (tx) => {
+          if (!(await deleteParameter(tx, scope, id))) throw notFound();
+        },
+      );
+    } finally {
+      this.changed(scope);
+    }
   }
 
   /**
@@ -126,6 +167,26 @@ export class ParameterService {
    */
   async readForRun(scope: TenantScope, names?: readonly string[]): Promise<RunParameter[]> {
     if (names?.length === 0) return [];
+    // Only the whole list of a client (what every claim reads) is kept.
+    if (names !== undefined || scope.robotIds !== null || !this.listening) {
+      return this.readStored(scope, names);
+    }
+    const clientId = scope.clientId;
+    let cached = this.runCache.get(clientId);
+    if (!cached) {
+      const reading = this.readStored(scope);
+      cached = reading;
+      this.runCache.set(clientId, reading);
+      // A failed read is not kept: the next run tries again.
+      reading.catch(() => {
+        if (this.runCache.get(clientId) === reading) this.runCache.delete(clientId);
+      });
+    }
+    // Each run gets its own copies (a caller may change what it gets).
+    return (await cached).map((parameter) => ({ ...parameter }));
+  }
+
+  private async readStored(scope: TenantScope, names?: readonly string[]) {
     const rows = await readStoredParameters(this.db, scope, names);
     return rows.map((row) =>
       row.password_sealed === null
