@@ -96,6 +96,8 @@ export class Agent {
   private graceTimer: NodeJS.Timeout | undefined;
   private deliveryTimer: NodeJS.Timeout | undefined;
   private readonly idleWaiters: (() => void)[] = [];
+  /** The stop's grace ran out: a run that still arrives (a result's answer) is stopped at once. */
+  private graceOver = false;
 
   constructor(private readonly config: AgentConfig) {
     this.logger = config.logger;
@@ -182,6 +184,7 @@ export class Agent {
     );
     this.stopping.abort(new Error('the agent is stopping'));
     this.graceTimer = setTimeout(() => {
+      this.graceOver = true;
       for (const run of this.active.values()) run.stop();
     }, this.config.graceSeconds * 1000);
     this.checkIdle();
@@ -315,11 +318,14 @@ export class Agent {
         await pause(backoff.nextDelayMs(), signal);
         continue;
       }
-      if (claimed) await this.handleRun(claimed);
+      // Each result asks for this slot's next run in the same request (one round trip less
+      // per run while there is work); without one, the slot claims again.
+      while (claimed) claimed = await this.handleRun(claimed);
     }
   }
 
-  private async handleRun(claimed: ClaimedRun): Promise<void> {
+  /** Runs it, delivers its result, and answers the next run the server sent back, if any. */
+  private async handleRun(claimed: ClaimedRun): Promise<ClaimedRun | null> {
     const { execution_id: id, attempt } = claimed;
     this.logger.info(
       `execution ${id} attempt ${attempt}: running robot "${claimed.robot.name}" (\`${claimed.robot.executor}\`)`,
@@ -336,6 +342,8 @@ export class Agent {
     const key = keyOf(run.ref);
     this.active.set(key, run);
     this.leaseEnds.set(key, performance.now() + this.leaseMs);
+    // Asked for before a stop began, answered after its grace: it ends now, as the others did.
+    if (this.graceOver) run.stop();
     let result: AgentFinish;
     try {
       result = await run.execute();
@@ -355,14 +363,25 @@ export class Agent {
       this.checkIdle();
     }
     await run.logs.drain();
-    await this.deliver(result);
+    return this.deliver(result, true);
   }
 
-  /** Sends a result until the server answers; any answer but a retryable one is final. */
-  private async deliver(result: AgentFinish): Promise<void> {
+  /**
+   * Sends a result until the server answers; any answer but a retryable one is final. With
+   * `askNext` (a slot that is free now) and while not stopping, the same request asks for the
+   * slot's next run (wait 0: the answer is not held), which is returned.
+   */
+  private async deliver(result: AgentFinish, askNext = false): Promise<ClaimedRun | null> {
     const key = keyOf(result);
+    let next: ClaimedRun | null = null;
     try {
-      const { accepted } = await this.client.finish(result, this.delivery.signal);
+      const ask = askNext && !this.stopping.signal.aborted;
+      const answer = await this.client.finish(
+        ask ? { ...result, claim: { wait_seconds: 0, max: 1 } } : result,
+        this.delivery.signal,
+      );
+      next = answer.runs?.[0] ?? null;
+      const { accepted } = answer;
       if (!accepted) {
         this.logger.info(
           `execution ${result.execution_id} attempt ${result.attempt}: result not taken (already recorded or attempt superseded)`,
@@ -377,7 +396,7 @@ export class Agent {
         this.logger.error(`${errorMessage(error)}; result of ${key} dropped`);
       } else if (!(error instanceof ProtocolResponseError)) {
         // Aborted or bad token: the outbox keeps it for the next start.
-        return;
+        return null;
       }
     }
     this.undelivered.delete(key);
@@ -386,6 +405,7 @@ export class Agent {
       .catch((error: unknown) =>
         this.logger.error(`outbox: could not remove ${key}: ${errorMessage(error)}`),
       );
+    return next;
   }
 
   /** On shutdown, once no robot runs any more, the delivery deadline starts. */

@@ -157,8 +157,15 @@ export class ProtocolClient {
     return parsed.data.data.released;
   }
 
-  finish(body: AgentFinish, signal: AbortSignal): Promise<{ accepted: boolean }> {
-    return this.call('finish', body, agentFinishResponseSchema, { signal }).then((r) => r.data);
+  /** With `claim` in the body, the answer may bring the next runs (`runs`). */
+  finish(
+    body: AgentFinish,
+    signal: AbortSignal,
+  ): Promise<{ accepted: boolean; runs?: ClaimedRun[] | undefined }> {
+    return this.call('finish', body, agentFinishResponseSchema, {
+      signal,
+      ...(body.claim ? { timeoutMs: DEFAULT_TIMEOUT_MS + body.claim.wait_seconds * 1000 } : {}),
+    }).then((r) => r.data);
   }
 
   /**

@@ -107,6 +107,33 @@ const finishOf = (id: number) => server.calls('finish').filter((r) => r.body.exe
 const finished = (ids: number[]) => () => ids.every((id) => finishOf(id).length > 0);
 
 describe('Agent', () => {
+  it('asks for the next run with each result and runs what the answer brings, without a claim', async () => {
+    server.claimQueue.push(claimed(1, '0'));
+    let sent = false;
+    server.handlers.finish = (body) => {
+      // The first result brings run 2 back; the server answers later ones with none.
+      const runs = !sent && body.claim ? [claimed(2, '0')] : [];
+      sent = true;
+      return { status: 200, body: { data: { accepted: true, runs } } };
+    };
+    const agent = makeAgent();
+    const running = agent.run();
+    try {
+      await server.until(finished([1, 2]), 'both finishes');
+    } finally {
+      agent.stop();
+    }
+    await running;
+    // Each result asked for one more run, answered at once (a slot is free, nothing waits).
+    expect(finishOf(1)[0]?.body.claim).toEqual({ wait_seconds: 0, max: 1 });
+    expect(finishOf(2)[0]?.body).toMatchObject({ status: 'success', attempt: 1 });
+    // Run 2 came with run 1's result: no claim between the two.
+    const claimsBetween = server.requests
+      .slice(server.requests.indexOf(finishOf(1)[0]!), server.requests.indexOf(finishOf(2)[0]!))
+      .filter((r) => r.call === 'claim');
+    expect(claimsBetween).toEqual([]);
+  });
+
   it('delivers an old result first, then runs claimed executions and reports each', async () => {
     // Left by an earlier process that could not reach the server.
     await mkdir(path.join(workDir, 'outbox'));
