@@ -1,0 +1,152 @@
+/**
+ * Rota's side of bench/scale.ts's dispatch race: a fresh database with `runs` executions queued,
+ * `instances` Rota servers (bench/rota-server.ts, one process each) and `workers` simulated agents
+ * (bench/engine-agents.ts's throughput phase, used as it is) split evenly between the instances.
+ * BENCH_AGENTS_SCRIPT names another agents script taking the same JSON job (say, an older copy of
+ * engine-agents.ts, to compare two ways of claiming in one sitting).
+ */
+import { sql } from 'drizzle-orm';
+import { openPostgres } from '../apps/server/src/db/client.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+import { generateToken, hashToken } from '../apps/server/src/lib/tokens.js';
+import { benchFile, spawnJson, type JsonChild } from './child-json.js';
+import { postgresCpuMs, processCpuMs } from './process-cpu.js';
+import { createScratchDatabase } from './scratch-database.js';
+
+export interface DispatchFigures {
+  jobs: number;
+  seconds: number;
+  /** Server processes (the contender's own side). */
+  workerCpuMs: number;
+  postgresCpuMs: number;
+  /** The simulated agents (load generator), when they said it. */
+  agentsCpuMs: number | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function rotaDispatch(
+  serverUrl: string,
+  options: {
+    instances: number;
+    runs: number;
+    workers: number;
+    /** engine-agents' variant: runs an agent holds at once, or `classic` (claim, then finish). */
+    variant: string;
+  },
+): Promise<DispatchFigures> {
+  const scratch = await createScratchDatabase(serverUrl, 'rota_scale_rota');
+  const database = await openPostgres(scratch.url, 2);
+  const servers: JsonChild[] = [];
+  try {
+    const { db } = database;
+    const rows = async <T>(statement: ReturnType<typeof sql>) =>
+      ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
+    await database.migrate();
+    await seedDatabase(db, {
+      adminAccess: 'admin',
+      adminEmail: 'admin@localhost',
+      adminPassword: 'bench-password-1',
+    });
+    const [client] = await rows<{ id: number }>(
+      sql`select rota_clients_id as id from rota_clients order by rota_clients_id limit 1`,
+    );
+    const [robot] = await rows<{ id: number }>(
+      sql`insert into rota_robots (rota_clients_id, name, executor) values (${client!.id}, 'Bench robot', 'node main.js') returning rota_robots_id as id`,
+    );
+    const [vm] = await rows<{ id: number }>(
+      sql`insert into rota_vms (rota_clients_id, name, hostname) values (${client!.id}, 'Bench VM', 'bench.lan') returning rota_vms_id as id`,
+    );
+    const tokens = Array.from({ length: options.workers }, () => generateToken());
+    await db.execute(
+      sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash) values ${sql.join(
+        tokens.map(
+          (token, i) => sql`(${client!.id}, ${`Bench agent ${i}`}, ${vm!.id}, ${hashToken(token)})`,
+        ),
+        sql`, `,
+      )}`,
+    );
+    await db.execute(
+      sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
+          select ${client!.id}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${options.runs})`,
+    );
+    await db.execute(sql`analyze`);
+
+    for (let i = 0; i < options.instances; i++)
+      servers.push(spawnJson(benchFile('./rota-server.ts'), [scratch.url]));
+    const addresses = await Promise.all(servers.map(async (s) => (await s.next()).address));
+
+    const serverCpu = () => servers.reduce((sum, s) => sum + (processCpuMs(s.pid) ?? 0), 0);
+    const serverStart = serverCpu();
+    const postgresStart = postgresCpuMs(scratch.name);
+
+    // Agents split evenly; each agents process stops at its share, and whichever finishes first
+    // leaves the rest of the queue to the other: a process that comes up short is stopped once
+    // the database says every execution has ended.
+    const agents = addresses.map((address, i) => {
+      const mine = tokens.filter((_, t) => t % options.instances === i);
+      const share =
+        Math.floor(options.runs / options.instances) +
+        (i < options.runs % options.instances ? 1 : 0);
+      return spawnJson(process.env.BENCH_AGENTS_SCRIPT ?? benchFile('./engine-agents.ts'), [
+        JSON.stringify({
+          address,
+          phase: 'throughput',
+          tokens: mine,
+          adminToken: '',
+          robotId: robot!.id,
+          seconds: 0,
+          runs: share,
+          slots: options.variant === 'classic' ? 1 : Number(options.variant),
+          classic: options.variant === 'classic',
+        }),
+      ]);
+    });
+    const open = async () =>
+      Number(
+        (
+          await rows<{ open: string }>(
+            sql`select count(*) as open from rota_executions where ended_at is null`,
+          )
+        )[0]!.open,
+      );
+    await Promise.race(agents.map((a) => a.exited));
+    while ((await open()) > 0) {
+      if (agents.every((a) => a.process.exitCode !== null)) break;
+      await sleep(50);
+    }
+    const settled = Promise.all(agents.map((a) => a.exited));
+    if ((await Promise.race([settled, sleep(3000).then(() => 'late')])) === 'late')
+      for (const a of agents) if (a.process.exitCode === null) a.process.kill('SIGTERM');
+    const codes = await settled;
+
+    const postgresEnd = postgresCpuMs(scratch.name);
+    const serverEnd = serverCpu();
+    const [done] = await rows<{ jobs: string; open: string; seconds: string }>(
+      sql`select count(*) filter (where ended_at is not null and status = 'success') as jobs,
+                 count(*) filter (where ended_at is null) as open,
+                 extract(epoch from max(ended_at) - min(started_at)) as seconds
+            from rota_executions`,
+    );
+    if (Number(done!.open) > 0)
+      throw new Error(`Rota: ${done!.open} executions still open (agents exited ${codes})`);
+    const said = agents.map(
+      (a) => a.lines.at(-1) as { clientCpuPercent?: number; seconds?: number },
+    );
+    const agentsCpuMs = said.every((s) => s?.clientCpuPercent !== undefined && s.seconds)
+      ? said.reduce((sum, s) => sum + (s.clientCpuPercent! / 100) * s.seconds! * 1000, 0)
+      : null;
+    return {
+      jobs: Number(done!.jobs),
+      seconds: Number(done!.seconds),
+      workerCpuMs: serverEnd - serverStart,
+      postgresCpuMs: postgresEnd - postgresStart,
+      agentsCpuMs,
+    };
+  } finally {
+    for (const s of servers) s.process.kill('SIGTERM');
+    await Promise.all(servers.map((s) => s.exited));
+    await database.close();
+    await scratch.drop();
+  }
+}
