@@ -162,9 +162,17 @@ async function main() {
     await database.close();
 
     const self = fileURLToPath(import.meta.url);
-    const rota = spawn(process.execPath, [...process.execArgv, self, '--serve-rota', benchUrl], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
+    // BENCH_CPU_PROF=<dir>: the Rota server writes a V8 CPU profile there when it stops.
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    const rota = spawn(
+      process.execPath,
+      [...profile, ...process.execArgv, self, '--serve-rota', benchUrl],
+      {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      },
+    );
     children.push(rota);
     const bare = spawn(
       process.execPath,
@@ -189,10 +197,12 @@ async function main() {
     const { token } = (await signIn.json()) as { token: string };
     if (!token) throw new Error(`sign-in answered ${signIn.status}`);
 
+    // BENCH_ENDPOINTS=me (or "robot list"): only those, for a profile of one.
+    const only = process.env.BENCH_ENDPOINTS?.split(',');
     const endpoints = [
       { endpoint: 'robot list', path: '/api/rota/robot/api/v1/index', body: {} },
       { endpoint: 'me', path: '/api/user/api/auth/v1/me', body: {} },
-    ];
+    ].filter((e) => !only || only.includes(e.endpoint));
     // Warm-up: JIT, pools and PostgreSQL's plans and caches, on both servers.
     for (const { path, body } of endpoints)
       for (const base of [servers.rota, servers.bare])
@@ -239,7 +249,7 @@ async function main() {
       { page: 'search', body: { search: '4242' } },
     ];
     const listPages: { page: string; rota: Run; bare: Run }[] = [];
-    for (const { page, body } of pages) {
+    for (const { page, body } of only ? [] : pages) {
       const path = '/api/rota/robot/api/v1/index';
       listPages.push({
         page,

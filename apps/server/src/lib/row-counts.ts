@@ -1,6 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
 import { rowCounts } from '../db/schema.js';
+import { hotStatement } from './sql-rows.js';
 import type { TenantScope } from './tenant-scope.js';
 
 /** Tables whose rows per client triggers keep in `row_counts` (migration 0008). */
@@ -27,9 +29,20 @@ export async function listTotal(
   count: () => Promise<{ total: number }[]>,
 ): Promise<{ total: number }[]> {
   if (!whole) return count();
-  const [row] = await db
-    .select({ total: rowCounts.n })
-    .from(rowCounts)
-    .where(and(eq(rowCounts.rota_clients_id, scope.clientId), eq(rowCounts.table_name, table)));
+  const [row] = await countStatement(db, { client: scope.clientId, table });
   return [{ total: Number(row?.total ?? 0) }];
 }
+
+/** Every unfiltered list page reads it: rendered once and prepared (see hotStatement). */
+const countStatement = hotStatement<{ total: number | string }>('rota_row_count', () =>
+  new QueryBuilder()
+    .select({ total: sql`${rowCounts.n}`.as('total') })
+    .from(rowCounts)
+    .where(
+      and(
+        eq(rowCounts.rota_clients_id, sql.placeholder('client')),
+        eq(rowCounts.table_name, sql.placeholder('table')),
+      ),
+    )
+    .getSQL(),
+);

@@ -1,6 +1,8 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Permission, SessionMethod } from '@rota/contract';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { hotStatement } from '../../lib/sql-rows.js';
 import { sessions } from '../../db/schema.js';
 import { profileGrants } from '../profiles/views.js';
 import { teamRobotIdsOf } from '../teams/views.js';
@@ -21,20 +23,46 @@ const sessionUserColumns = {
   rota_clients_id_selected: userAccounts.rota_clients_id_selected,
 };
 
-/** The session behind a token hash, its user, and the profile held in the selected client: one query a request. */
-export async function findSessionByTokenHash(db: Db, tokenHash: string) {
-  const [row] = await db
+interface SessionRow {
+  sessions_id: number;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  users_id: number;
+  name: string;
+  last_name: string;
+  email: string;
+  group: string;
+  avatar: string | null;
+  language: string | null;
+  color_scheme: string | null;
+  password_change_required: boolean;
+  is_platform_admin: boolean;
+  rota_clients_id_selected: number | null;
+  membership_client_id: number | null;
+  permissions: string[] | null;
+  team_robot_ids: number[] | null;
+}
+
+/**
+ * Every authenticated request runs it: rendered once and prepared (see hotStatement). Building
+ * this select in Drizzle cost more CPU than PostgreSQL spent running it (issue 18).
+ */
+const sessionStatement = hotStatement<SessionRow>('rota_session_of', () =>
+  new QueryBuilder()
     .select({
       sessions_id: sessions.sessions_id,
       expires_at: sessions.expires_at,
       revoked_at: sessions.revoked_at,
       // Read with the session so a fresh stamp costs no statement (issue 17).
       last_used_at: sessions.last_used_at,
-      user: sessionUserColumns,
-      membership_client_id: memberships.rota_clients_id,
+      ...sessionUserColumns,
+      membership_client_id: sql`${memberships.rota_clients_id}`.as('membership_client_id'),
       permissions: profileGrants.permissions,
       // Teams (issue 5): a member of any team of the client sees only those teams' robots.
-      team_robot_ids: teamRobotIdsOf(userAccounts.users_id, memberships.rota_clients_id),
+      team_robot_ids: sql`${teamRobotIdsOf(userAccounts.users_id, memberships.rota_clients_id)}`.as(
+        'team_robot_ids',
+      ),
     })
     .from(sessions)
     .innerJoin(userAccounts, eq(userAccounts.users_id, sessions.users_id))
@@ -46,9 +74,36 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       ),
     )
     .leftJoin(profileGrants, eq(profileGrants.profiles_id, memberships.profiles_id))
-    .where(eq(sessions.token_hash, tokenHash));
+    .where(eq(sessions.token_hash, sql.placeholder('hash')))
+    .getSQL(),
+);
+
+/** The session behind a token hash, its user, and the profile held in the selected client: one query a request. */
+export async function findSessionByTokenHash(db: Db, tokenHash: string) {
+  const [row] = await sessionStatement(db, { hash: tokenHash });
   if (!row) return undefined;
-  return { ...row, permissions: (row.permissions ?? []) as Permission[] };
+  return {
+    sessions_id: row.sessions_id,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    last_used_at: row.last_used_at,
+    user: {
+      users_id: row.users_id,
+      name: row.name,
+      last_name: row.last_name,
+      email: row.email,
+      group: row.group,
+      avatar: row.avatar,
+      language: row.language,
+      color_scheme: row.color_scheme,
+      password_change_required: row.password_change_required,
+      is_platform_admin: row.is_platform_admin,
+      rota_clients_id_selected: row.rota_clients_id_selected,
+    },
+    membership_client_id: row.membership_client_id,
+    permissions: (row.permissions ?? []) as Permission[],
+    team_robot_ids: row.team_robot_ids,
+  };
 }
 
 export async function insertSession(

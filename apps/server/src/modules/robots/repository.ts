@@ -1,9 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaRobots } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import { listMeta, pageWindow } from '../../lib/pagination.js';
 import { listTotal } from '../../lib/row-counts.js';
+import { hotStatement } from '../../lib/sql-rows.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { packageSummaries as versions } from '../robot-versions/views.js';
 
@@ -53,12 +56,77 @@ const visibleRobot = (scope: TenantScope, id: number) =>
     scope.robots(rotaRobots.rota_robots_id),
   );
 
+/** The page statement of one list shape (sort, order, filter on `active`), built once each. */
+const pageStatements = new Map<string, ReturnType<typeof hotStatement<RobotRow>>>();
+
+function pageStatement(query: RobotListQuery) {
+  const filtered = query.active !== undefined;
+  const key = `${query.sort}_${query.order}${filtered ? '_active' : ''}`;
+  let statement = pageStatements.get(key);
+  if (!statement) {
+    statement = hotStatement<RobotRow>(`rota_robot_page_${key}`, () =>
+      new QueryBuilder()
+        .select({
+          ...columns,
+          // Raw rows are named by their alias: the view's own column names would differ.
+          current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
+          current_version: sql`${versions.version}`.as('current_version'),
+        })
+        .from(rotaRobots)
+        .leftJoin(
+          versions,
+          eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
+        )
+        .where(
+          and(
+            eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
+            filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
+          ),
+        )
+        .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
+        .limit(sql.placeholder('limit') as unknown as number)
+        .offset(sql.placeholder('offset') as unknown as number)
+        .getSQL(),
+    );
+    pageStatements.set(key, statement);
+  }
+  return statement;
+}
+
+const activeCount = hotStatement<{ total: number }>('rota_robot_count_active', () =>
+  new QueryBuilder()
+    .select({ total: sql<number>`count(*)::int`.as('total') })
+    .from(rotaRobots)
+    .where(
+      and(
+        eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
+        eq(rotaRobots.active, sql.placeholder('active')),
+      ),
+    )
+    .getSQL(),
+);
+
 export async function listRobots<R>(
   db: Db,
   scope: TenantScope,
   query: RobotListQuery,
   map: (row: RobotRow) => R,
 ) {
+  // The console's robots page without a search nor a team limit, its most frequent call: its
+  // statements are rendered once per shape and prepared (issue 18: building them in Drizzle
+  // cost more CPU than running them). A search keeps the general path: its pattern must reach
+  // the planner, not a generic plan.
+  if (!query.search && !scope.robotIds) {
+    const { limit, offset } = pageWindow(query);
+    const values = { client: scope.clientId, active: query.active, limit, offset };
+    const [rows, total] = await Promise.all([
+      pageStatement(query)(db, values),
+      query.active === undefined
+        ? listTotal(db, scope, 'rota_robots', true, () => Promise.resolve([]))
+        : activeCount(db, values),
+    ]);
+    return { data: rows.map(map), meta: listMeta(query, Number(total[0]?.total ?? 0)) };
+  }
   const filters = [
     scope.robots(rotaRobots.rota_robots_id),
     searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
