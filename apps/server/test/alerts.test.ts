@@ -342,6 +342,10 @@ describe('event sources', () => {
     await setLastSeen(t.db, agentId, 3600);
     await t.app.engine.tick();
     expect((await agent.heartbeat()).status).toBe(200);
+    // Heartbeats are written once a second, together: the write brings it back online.
+    expect((await t.app.services.presence.flush()).back).toEqual([
+      { id: agentId, client: expect.any(Number) },
+    ]);
     const events = (await eventsAfter(before)).filter((e) => e.type.startsWith('agent.'));
     expect(events.map((e) => [e.type, e.rota_robots_id, e.data.rota_nodes_id])).toEqual([
       ['agent.lost', null, agentId],

@@ -250,7 +250,16 @@ export async function buildApp(options: AppOptions) {
   const parameters = new ParameterService(db, options.secretBox, audit, (clientId) =>
     publisher.parametersChanged(clientId),
   );
-  const presence = new AgentPresenceService(db);
+  // Heartbeats are written once a second; an agent back from offline is announced then.
+  const presence = new AgentPresenceService(
+    db,
+    (back) => {
+      for (const a of back) {
+        publisher.live(a.client, { type: 'agent', rota_nodes_id: a.id, connectivity: 'active' });
+      }
+    },
+    { log: app.log },
+  );
   const statusItems = new StatusItemService(db, audit);
   const dispatch = new DispatchService(
     db,
@@ -348,6 +357,7 @@ export async function buildApp(options: AppOptions) {
     schedulingVms: new SchedulingVmService(db, audit, vms),
     parameters,
     dispatch,
+    presence,
     runApi: new RunApiService(db, parameters, environments, tasks, publisher),
     runs,
     activity: new ActivityService(db, dispatch, audit),
@@ -396,6 +406,7 @@ export async function buildApp(options: AppOptions) {
   const stopParameters = options.events.subscribe(CHANNELS.parameters, (payload) =>
     parameters.forget(messagesOf<ParametersChanged>(payload).map((m) => m.c)),
   );
+  const stopGaps = options.events.onGap((listening) => dispatch.notifyGap(listening));
   const retention = new RetentionService(db, {
     clock,
     log: app.log,
@@ -408,6 +419,7 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onReady', async () => {
     await engine.recover();
     if (options.engine?.loop !== false) engine.start();
+    if (options.engine?.loop !== false) presence.start();
     if (options.engine?.loop !== false) retention.start();
     if (options.engine?.loop !== false) alertWorker.start();
     if (options.blobSweep !== false) blobSweeper.start();
@@ -418,6 +430,7 @@ export async function buildApp(options: AppOptions) {
   });
   app.addHook('onClose', async () => {
     await engine.stop();
+    await presence.stop();
     await retention.stop();
     await alertWorker.stop();
     await queueTrigger.stop();
@@ -426,6 +439,7 @@ export async function buildApp(options: AppOptions) {
     stopTasks();
     stopAgents();
     stopParameters();
+    stopGaps();
     services.liveHub.close();
     await services.auth.drain();
   });

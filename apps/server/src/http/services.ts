@@ -15,6 +15,7 @@ import type { ActivityService } from '../modules/engine/activity-service.js';
 import type { ArtifactService } from '../modules/artifacts/service.js';
 import type { DashboardService } from '../modules/dashboard/service.js';
 import type { DispatchService } from '../modules/engine/dispatch-service.js';
+import type { AgentPresenceService } from '../modules/agents/presence-service.js';
 import type { RunApiService } from '../modules/engine/run-api-service.js';
 import type { RunService } from '../modules/engine/run-service.js';
 import type { LiveHub } from '../modules/events/live-hub.js';
@@ -51,6 +52,8 @@ export interface Services {
   schedulingVms: SchedulingVmService;
   parameters: ParameterService;
   dispatch: DispatchService;
+  /** Agents heard: `presence.flush()` writes them (each second; tests call it directly). */
+  presence: AgentPresenceService;
   runs: RunService;
   runApi: RunApiService;
   activity: ActivityService;

@@ -10,6 +10,12 @@ export interface EventBus {
   /** `payload` is sent as it is when a string (already JSON), else as JSON. */
   publish(channel: string, payload: object | string): Promise<void>;
   subscribe(channel: string, listener: (payload: unknown) => void): () => void;
+  /**
+   * Notifications may have been lost: the listening connection dropped (`listening` false) or
+   * came back and listens again (`listening` true). Whoever caches what NOTIFY invalidates
+   * drops its cache on both. PGlite never loses one: the hook never fires there.
+   */
+  onGap(hook: (listening: boolean) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -85,6 +91,9 @@ export function pgliteEventBus(pglite: PGlite): EventBus {
         void pending?.then((stop) => stop()).catch(() => undefined);
       };
     },
+    onGap() {
+      return () => {};
+    },
     async close() {
       const pending = [...unlisten.values()];
       unlisten.clear();
@@ -103,6 +112,11 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   let retryTimer: NodeJS.Timeout | null = null;
+  let everListened = false;
+  const gapHooks = new Set<(listening: boolean) => void>();
+  const gap = (listening: boolean) => {
+    for (const hook of gapHooks) hook(listening);
+  };
 
   const connect = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
@@ -115,6 +129,7 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
       });
       next.on('end', () => {
         if (client === next) client = null;
+        if (!closed) gap(false);
         if (!closed && listeners.channels().length > 0) scheduleReconnect();
       });
       await next.connect();
@@ -122,6 +137,9 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
         await next.query(`listen ${quoteChannel(channel)}`);
       }
       client = next;
+      // Back after a drop: what was sent meanwhile never arrived.
+      if (everListened) gap(true);
+      everListened = true;
       return next;
     })().finally(() => {
       connecting = null;
@@ -159,6 +177,10 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
           client.query(`unlisten ${quoteChannel(channel)}`).catch(() => undefined);
         }
       };
+    },
+    onGap(hook) {
+      gapHooks.add(hook);
+      return () => gapHooks.delete(hook);
     },
     async close() {
       closed = true;

@@ -20,17 +20,26 @@ export class TtlCache<K, V> {
     return entry.value;
   }
 
+  clear() {
+    this.entries.clear();
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
   /** Drops every entry whose value matches (a revoked credential, whatever its key). */
   deleteWhere(matches: (value: V) => boolean) {
     for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
   }
 
-  set(key: K, value: V) {
-    if (this.entries.size >= this.maxEntries) {
+  /** `ttlMs`: this entry's own life when shorter than the cache's (e.g. while NOTIFY is down). */
+  set(key: K, value: V, ttlMs = this.ttlMs) {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
       // Oldest first (a Map iterates in insertion order).
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+    this.entries.set(key, { value, expires: Date.now() + ttlMs });
   }
 }

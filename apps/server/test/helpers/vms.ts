@@ -1,3 +1,4 @@
+import { AGENT_ACTIVE_WINDOW_SECONDS } from '@rota/contract';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/client.js';
@@ -23,10 +24,17 @@ export async function createAgent(as: Caller, name: string, vmId: number) {
   return res.body.data as { rota_nodes_id: number; token: string };
 }
 
-/** Heartbeats are the engine's job (later issue); here they are written straight to the table. */
+/**
+ * As the heartbeat writes would leave it: a last seen inside the active window goes with
+ * `online` (the connectivity filters rely on it); an older one leaves `online` as it was, like
+ * an agent gone quiet that the engine has not yet marked offline.
+ */
 export async function setLastSeen(db: Db, agentId: number, secondsAgo: number) {
   await db
     .update(rotaNodes)
-    .set({ last_seen_at: sql`now() - make_interval(secs => ${secondsAgo})` })
+    .set({
+      last_seen_at: sql`now() - make_interval(secs => ${secondsAgo})`,
+      ...(secondsAgo < AGENT_ACTIVE_WINDOW_SECONDS ? { online: true } : {}),
+    })
     .where(eq(rotaNodes.rota_nodes_id, agentId));
 }

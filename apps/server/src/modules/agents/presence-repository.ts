@@ -52,6 +52,30 @@ const seenStatement = hotStatement<{ was_online: boolean }>(
             returning ${prev.online} as was_online`,
 );
 
+/**
+ * Every agent heard since the last flush, in one statement: last seen now and online. Answers
+ * how many rows it wrote and, of those, the agents that were offline until now (they came
+ * back). Row locks are taken in primary-key order (the index walks `any(...)` sorted), so two
+ * instances flushing overlapping agents never deadlock each other.
+ */
+const flushStatement = hotStatement<{ id: number; client: number; was_online: boolean }>(
+  'rota_agents_seen',
+  () => sql`update ${n} set ${col(n.last_seen_at)} = now(), ${col(n.online)} = true
+              from ${tableAs(prev)}
+             where ${n.rota_nodes_id} = any(${sql.placeholder('agents')}::integer[])
+               and ${prev.rota_nodes_id} = ${n.rota_nodes_id}
+            returning ${n.rota_nodes_id} as id, ${n.rota_clients_id} as client,
+                      ${prev.online} as was_online`,
+);
+
+export async function markSeenMany(db: Db, agentIds: readonly number[]) {
+  const rows = await flushStatement(db, { agents: `{${agentIds.join(',')}}` });
+  return {
+    written: rows.length,
+    back: rows.filter((r) => !r.was_online).map((r) => ({ id: r.id, client: r.client })),
+  };
+}
+
 /** The agent was heard from now; answers whether it was online before (null: unknown agent). */
 export async function markSeen(db: Db, agentId: number, facts: AgentFacts = {}) {
   if (Object.keys(facts).length === 0) {

@@ -4,6 +4,7 @@ import {
   findAgentByTokenHash,
   markQuietOffline,
   markSeen,
+  markSeenMany,
   markSignedOff,
   type AgentFacts,
   type AgentIdentity,
@@ -11,25 +12,111 @@ import {
 
 export type { AgentFacts, AgentIdentity };
 
+/** An agent that was offline and was heard from again. */
+export interface AgentBack {
+  id: number;
+  client: number;
+}
+
+export interface PresenceFlush {
+  /** Rows written: one per agent heard since the previous flush, by one statement. */
+  written: number;
+  back: AgentBack[];
+}
+
 /**
  * An agent's presence as the agent protocol and the engine see it: who a token is, when it was
  * last heard from, whether it is online. The agents module owns `rota_nodes`; the engine asks
  * here rather than writing it.
+ *
+ * Heartbeats write nothing on the request path (issue 18: 20,000 agents beating every 10 s): an
+ * agent heard is remembered here and `flush` writes every agent heard, once a second, in one
+ * statement. "Last seen" is then up to a second late, well inside the 30 s active window, and
+ * an agent that comes back is announced by `onBack` after that flush.
  */
 export class AgentPresenceService {
-  constructor(private readonly db: Db) {}
+  /** Agents heard since the last flush: id → client. */
+  private heardSince = new Map<number, number>();
+  private running: Promise<PresenceFlush> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onBack: (agents: AgentBack[]) => void = () => {},
+    private readonly options: {
+      flushMs?: number;
+      log?: { warn(obj: object, msg: string): void };
+    } = {},
+  ) {}
 
   identify(tokenHash: string): Promise<AgentIdentity | undefined> {
     return findAgentByTokenHash(this.db, tokenHash);
   }
 
-  /** Answers whether the agent came back (it was offline until now). */
+  /** A heartbeat: remembered until the next flush; no database work now. */
+  heard(agentId: number, clientId: number) {
+    this.heardSince.set(agentId, clientId);
+  }
+
+  /**
+   * A hello (rare: the agent starts) writes at once, with what the agent runs on. Answers
+   * whether the agent came back (it was offline until now).
+   */
   async seen(agentId: number, facts?: AgentFacts): Promise<boolean> {
     return (await markSeen(this.db, agentId, facts)) === false;
   }
 
+  /**
+   * Writes every agent heard since the last flush and announces those that came back. One at a
+   * time: a call during a flush waits for it, then flushes what was heard meanwhile. If the
+   * write fails, its agents wait for the next flush (unless heard again meanwhile, same thing).
+   */
+  async flush(): Promise<PresenceFlush> {
+    while (this.running) await this.running.catch(() => undefined);
+    const heard = this.heardSince;
+    if (heard.size === 0) return { written: 0, back: [] };
+    this.heardSince = new Map();
+    this.running = (async () => {
+      try {
+        const result = await markSeenMany(this.db, [...heard.keys()]);
+        if (result.back.length > 0) this.onBack(result.back);
+        return result;
+      } catch (error) {
+        for (const [id, client] of heard)
+          if (!this.heardSince.has(id)) this.heardSince.set(id, client);
+        throw error;
+      }
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** The flush timer (every instance runs its own: it writes only the agents it heard). */
+  start() {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.flush().catch((error: unknown) =>
+        this.options.log?.warn({ err: error }, 'could not write the agents heard'),
+      );
+    }, this.options.flushMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Shutting down: no more timer, and what was heard is written before the database closes. */
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush().catch((error: unknown) =>
+      this.options.log?.warn({ err: error }, 'could not write the agents heard'),
+    );
+  }
+
   /** `tx`: the transaction that settles what the agent left, so both land together. */
   signedOff(tx: Db, agentId: number): Promise<void> {
+    // A heartbeat heard just before must not bring it back online at the next flush.
+    this.heardSince.delete(agentId);
     return markSignedOff(tx, agentId, AGENT_ACTIVE_WINDOW_SECONDS);
   }
 

@@ -48,8 +48,8 @@ export async function listAgents<R>(
     query.connectivity === undefined
       ? undefined
       : query.connectivity === 'active'
-        ? agentIsActiveFilter(rotaNodes.last_seen_at)
-        : agentIsInactiveFilter(rotaNodes.last_seen_at),
+        ? agentIsActiveFilter(rotaNodes.last_seen_at, rotaNodes.online)
+        : agentIsInactiveFilter(rotaNodes.last_seen_at, rotaNodes.online),
   ];
   const where = scope.where(rotaNodes, ...filters);
   return pageOf(
@@ -119,7 +119,7 @@ export async function deleteAgent(db: Db, scope: TenantScope, id: number): Promi
 export async function countAgents(db: Db, scope: TenantScope) {
   const [row] = await db
     .select({
-      active: sql<number>`count(*) filter (where ${agentIsActiveFilter(rotaNodes.last_seen_at)})::int`,
+      active: sql<number>`count(*) filter (where ${agentIsActiveFilter(rotaNodes.last_seen_at, rotaNodes.online)})::int`,
       total: count(),
     })
     .from(rotaNodes)

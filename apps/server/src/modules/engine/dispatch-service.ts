@@ -24,6 +24,7 @@ import type {
 import {
   cancelQueued,
   claimRuns,
+  finishAndClaimRuns,
   type ClaimedRow,
   findExecutionForLogs,
   insertLogLines,
@@ -43,6 +44,16 @@ import {
   type Settled,
 } from './execution-repository.js';
 import type { EnginePublisher } from './live-events.js';
+
+/** `count` fresh run tokens, by their hash (the database keeps only the hash). */
+function newRunTokens(count: number): Map<string, string> {
+  const tokenByHash = new Map<string, string>();
+  for (let i = 0; i < count; i += 1) {
+    const runToken = generateToken();
+    tokenByHash.set(hashToken(runToken), runToken);
+  }
+  return tokenByHash;
+}
 
 /** The agent a protocol request speaks for (resolved from its token). */
 
@@ -87,10 +98,14 @@ export function dispatchTimingsFor(leaseSeconds: number): DispatchTimings {
 export class DispatchService {
   readonly waiters = new ClaimWaiters();
   /**
-   * An agent calls several times a second under load; its identity may be 5 s stale (a deleted
-   * or rotated agent keeps working that long at most).
+   * An agent's identity by token hash, for every call it makes (a heartbeat every 10 s, claims,
+   * results). It lives 5 minutes: a rotated or deleted agent is dropped at once on every
+   * instance (`forgetAgents`, through NOTIFY), and the whole cache when NOTIFY may have lost
+   * something (`notifyGap`); while the LISTEN connection is down, entries live 5 s at most.
+   * Unknown tokens are never cached; 50,000 entries at most (oldest out first).
    */
-  private readonly agentsByToken = new TtlCache<string, AgentIdentity>(5000);
+  private readonly agentsByToken = new TtlCache<string, AgentIdentity>(5 * 60_000, 50_000);
+  private listening = true;
 
   constructor(
     private readonly db: Db,
@@ -111,6 +126,15 @@ export class DispatchService {
   forgetAgents(agentIds: number[]) {
     const ids = new Set(agentIds);
     this.agentsByToken.deleteWhere((identity) => ids.has(identity.rota_nodes_id));
+  }
+
+  /**
+   * NOTIFY's connection dropped (`listening` false) or listens again (true): a change made
+   * meanwhile on another instance was never heard, so every cached identity goes.
+   */
+  notifyGap(listening: boolean) {
+    this.listening = listening;
+    this.agentsByToken.clear();
   }
 
   /** Wake-ups from any instance (NOTIFY) reach this instance's waiting agents. */
@@ -151,7 +175,7 @@ export class DispatchService {
     if (cached) return cached;
     const agent = await this.presence.identify(tokenHash);
     if (!agent) throw new AppError('unauthorized');
-    this.agentsByToken.set(tokenHash, agent);
+    this.agentsByToken.set(tokenHash, agent, this.listening ? undefined : 5000);
     return agent;
   }
 
@@ -232,8 +256,16 @@ export class DispatchService {
     await this.wakeForQueued(agent.rota_clients_id, run.execution_id);
   }
 
-  /** Last seen now; announces the agent when it comes back (connectivity turns active). */
+  /**
+   * Last seen now. A heartbeat only tells the presence service, which writes once a second and
+   * announces comebacks itself; a hello writes at once and announces the agent when it comes
+   * back (connectivity turns active).
+   */
   private async touch(agent: AgentIdentity, facts?: AgentFacts) {
+    if (!facts) {
+      this.presence.heard(agent.rota_nodes_id, agent.rota_clients_id);
+      return;
+    }
     if (await this.presence.seen(agent.rota_nodes_id, facts)) {
       this.publish.live(agent.rota_clients_id, {
         type: 'agent',
@@ -293,17 +325,17 @@ export class DispatchService {
   }
 
   private async claimOnce(agent: AgentIdentity, max: number): Promise<ClaimedRun[]> {
-    const tokenByHash = new Map<string, string>();
-    for (let i = 0; i < max; i += 1) {
-      const runToken = generateToken();
-      tokenByHash.set(hashToken(runToken), runToken);
-    }
-    const rows = await claimRuns(
-      this.db,
-      agent,
-      [...tokenByHash.keys()],
-      this.timings.leaseSeconds,
-    );
+    const tokenByHash = newRunTokens(max);
+    const rows = await claimRuns(this.db, agent, [...tokenByHash.keys()], this.timings.leaseSeconds);
+    return this.handOut(agent, rows, tokenByHash);
+  }
+
+  /** Claimed rows as the agent gets them; consoles hear they are processing. */
+  private async handOut(
+    agent: AgentIdentity,
+    rows: (ClaimedRow & { token_hash: string })[],
+    tokenByHash: Map<string, string>,
+  ): Promise<ClaimedRun[]> {
     if (rows.length === 0) return [];
     for (const row of rows) {
       // Retries keep their first queued_at: only first attempts measure the queue's wait.
@@ -434,9 +466,52 @@ export class DispatchService {
       this.afterSettle(settled);
       return true;
     }
-    // Not counted. A repeat of a result already recorded answers 200 (idempotent); a result
-    // for an attempt the server settled (lease lost) is kept on it as late and refused (409),
-    // so the agent stops sending it; an unknown attempt is 404.
+    return this.notCounted(agent, result);
+  }
+
+  /**
+   * `finish`, then `claimMany` (up to `max`, waiting up to `waitSeconds` when nothing is
+   * queued): the result and the first try of the claim in one statement. When the result is
+   * refused (404, 409) the runs taken go back to the queue before the error is answered.
+   */
+  async finishAndClaim(
+    agent: AgentIdentity,
+    result: AgentFinish,
+    claim: { wait_seconds: number; max: number },
+    signal?: AbortSignal,
+  ): Promise<{ accepted: boolean; runs: ClaimedRun[] }> {
+    const tokenByHash = newRunTokens(claim.max);
+    const { settled, claimed } = await finishAndClaimRuns(
+      this.db,
+      agent,
+      result,
+      [...tokenByHash.keys()],
+      this.timings.leaseSeconds,
+    );
+    const runs = await this.handOut(agent, claimed, tokenByHash);
+    let accepted = true;
+    if (settled) this.afterSettle(settled);
+    else {
+      try {
+        accepted = await this.notCounted(agent, result);
+      } catch (error) {
+        await Promise.all(runs.map((run) => this.giveBack(agent, run)));
+        throw error;
+      }
+    }
+    if (runs.length > 0 || claim.wait_seconds === 0) return { accepted, runs };
+    return {
+      accepted,
+      runs: await this.claimMany(agent, claim.wait_seconds, claim.max, signal),
+    };
+  }
+
+  /**
+   * A result not counted. A repeat of a result already recorded answers 200 (idempotent); a
+   * result for an attempt the server settled (lease lost) is kept on it as late and refused
+   * (409), so the agent stops sending it; an unknown attempt is 404.
+   */
+  private async notCounted(agent: AgentIdentity, result: AgentFinish): Promise<false> {
     const outcome = await recordLateResult(this.db, agent, result);
     if (outcome === 'unknown') throw notFound();
     if (outcome === 'late') throw new AppError('stale_attempt');
