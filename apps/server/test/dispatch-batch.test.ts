@@ -233,6 +233,21 @@ describe('finish asking for the next run', () => {
     const last = await agent.finish(runs[1]!, { wait_seconds: 0, max: 4 });
     expect(last.body.data).toEqual({ accepted: true, runs: [] });
   });
+
+  it('gives the runs it took back when the result is refused (unknown attempt, 404)', async () => {
+    await drainQueue();
+    const agent = agentAs(t.app, (await createAgent(c.admin, 'Refused agent', vm)).token);
+    const robot = await createRobot(c.admin, 'Refused robot');
+    const id = await runNow(c.admin, { id: robot });
+    const refused = await agent.finish(
+      { execution_id: id, attempt: 7 },
+      { wait_seconds: 0, max: 1 },
+    );
+    expect(refused.status).toBe(404);
+    const shown = await executionOf(c.admin, id);
+    expect(shown).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(shown.attempt_list).toEqual([]);
+  });
 });
 
 describe('parameters kept between claims', () => {
@@ -283,7 +298,7 @@ describe.skipIf(!process.env.DATABASE_URL)('parameters kept on two instances', (
     await first?.close();
   });
 
-  it('reaches a run claimed on the other instance after its NOTIFY', async () => {
+  it('reaches a run claimed on the other instance after its NOTIFY, and after a reconnect', async () => {
     const admin = client(first.app, {
       token: await signIn(first.app, ADMIN.access, ADMIN.password),
     });
@@ -315,5 +330,26 @@ describe.skipIf(!process.env.DATABASE_URL)('parameters kept on two instances', (
     ).toBe(204);
     await heard;
     expect(await claimOne()).toBe('https://changed.example.com');
+
+    // A change whose NOTIFY never came (as if sent while the connection was down) is kept…
+    await first.db.execute(
+      sql`update rota_parameters set value = 'https://unheard.example.com' where rota_parameters_id = ${id}`,
+    );
+    expect(await claimOne()).toBe('https://changed.example.com');
+    // …until the LISTEN connection comes back: then nothing cached is trusted.
+    const back = new Promise<void>((resolve) => {
+      const stop = second.events.onGap((listening) => {
+        if (!listening) return;
+        stop();
+        resolve();
+      });
+    });
+    await first.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+           where datname = current_database() and pid <> pg_backend_pid()
+             and query ilike 'listen %'`,
+    );
+    await back;
+    expect(await claimOne()).toBe('https://unheard.example.com');
   });
 });

@@ -406,6 +406,7 @@ export async function buildApp(options: AppOptions) {
   const stopParameters = options.events.subscribe(CHANNELS.parameters, (payload) =>
     parameters.forget(messagesOf<ParametersChanged>(payload).map((m) => m.c)),
   );
+  const stopParameterGaps = options.events.onGap((listening) => parameters.notifyGap(listening));
   const stopGaps = options.events.onGap((listening) => dispatch.notifyGap(listening));
   const retention = new RetentionService(db, {
     clock,
@@ -439,6 +440,7 @@ export async function buildApp(options: AppOptions) {
     stopTasks();
     stopAgents();
     stopParameters();
+    stopParameterGaps();
     stopGaps();
     services.liveHub.close();
     await services.auth.drain();

@@ -187,14 +187,17 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const agent = agentOf(request);
       const { claim, ...result } = request.body;
-      const accepted = await dispatch.finish(agent, result);
       // Older agents ask for nothing more; a retired token only finishes, it never claims.
-      if (!claim) return { data: { accepted } };
-      const runs = agent.retired
-        ? []
-        : await claimDelivered(request, reply, dispatch, (signal) =>
-            dispatch.claimMany(agent, claim.wait_seconds, claim.max, signal),
-          );
+      if (!claim || agent.retired) {
+        const accepted = await dispatch.finish(agent, result);
+        return { data: claim ? { accepted, runs: [] } : { accepted } };
+      }
+      let accepted = false;
+      const runs = await claimDelivered(request, reply, dispatch, async (signal) => {
+        const answer = await dispatch.finishAndClaim(agent, result, claim, signal);
+        accepted = answer.accepted;
+        return answer.runs;
+      });
       return { data: { accepted, runs } };
     },
   );

@@ -24,6 +24,7 @@ import type {
 import {
   cancelQueued,
   claimRuns,
+  finishAndClaimRuns,
   type ClaimedRow,
   findExecutionForLogs,
   insertLogLines,
@@ -43,6 +44,16 @@ import {
   type Settled,
 } from './execution-repository.js';
 import type { EnginePublisher } from './live-events.js';
+
+/** `count` fresh run tokens, by their hash (the database keeps only the hash). */
+function newRunTokens(count: number): Map<string, string> {
+  const tokenByHash = new Map<string, string>();
+  for (let i = 0; i < count; i += 1) {
+    const runToken = generateToken();
+    tokenByHash.set(hashToken(runToken), runToken);
+  }
+  return tokenByHash;
+}
 
 /** The agent a protocol request speaks for (resolved from its token). */
 
@@ -314,17 +325,22 @@ export class DispatchService {
   }
 
   private async claimOnce(agent: AgentIdentity, max: number): Promise<ClaimedRun[]> {
-    const tokenByHash = new Map<string, string>();
-    for (let i = 0; i < max; i += 1) {
-      const runToken = generateToken();
-      tokenByHash.set(hashToken(runToken), runToken);
-    }
+    const tokenByHash = newRunTokens(max);
     const rows = await claimRuns(
       this.db,
       agent,
       [...tokenByHash.keys()],
       this.timings.leaseSeconds,
     );
+    return this.handOut(agent, rows, tokenByHash);
+  }
+
+  /** Claimed rows as the agent gets them; consoles hear they are processing. */
+  private async handOut(
+    agent: AgentIdentity,
+    rows: (ClaimedRow & { token_hash: string })[],
+    tokenByHash: Map<string, string>,
+  ): Promise<ClaimedRun[]> {
     if (rows.length === 0) return [];
     for (const row of rows) {
       // Retries keep their first queued_at: only first attempts measure the queue's wait.
@@ -455,9 +471,52 @@ export class DispatchService {
       this.afterSettle(settled);
       return true;
     }
-    // Not counted. A repeat of a result already recorded answers 200 (idempotent); a result
-    // for an attempt the server settled (lease lost) is kept on it as late and refused (409),
-    // so the agent stops sending it; an unknown attempt is 404.
+    return this.notCounted(agent, result);
+  }
+
+  /**
+   * `finish`, then `claimMany` (up to `max`, waiting up to `waitSeconds` when nothing is
+   * queued): the result and the first try of the claim in one statement. When the result is
+   * refused (404, 409) the runs taken go back to the queue before the error is answered.
+   */
+  async finishAndClaim(
+    agent: AgentIdentity,
+    result: AgentFinish,
+    claim: { wait_seconds: number; max: number },
+    signal?: AbortSignal,
+  ): Promise<{ accepted: boolean; runs: ClaimedRun[] }> {
+    const tokenByHash = newRunTokens(claim.max);
+    const { settled, claimed } = await finishAndClaimRuns(
+      this.db,
+      agent,
+      result,
+      [...tokenByHash.keys()],
+      this.timings.leaseSeconds,
+    );
+    const runs = await this.handOut(agent, claimed, tokenByHash);
+    let accepted = true;
+    if (settled) this.afterSettle(settled);
+    else {
+      try {
+        accepted = await this.notCounted(agent, result);
+      } catch (error) {
+        await Promise.all(runs.map((run) => this.giveBack(agent, run)));
+        throw error;
+      }
+    }
+    if (runs.length > 0 || claim.wait_seconds === 0) return { accepted, runs };
+    return {
+      accepted,
+      runs: await this.claimMany(agent, claim.wait_seconds, claim.max, signal),
+    };
+  }
+
+  /**
+   * A result not counted. A repeat of a result already recorded answers 200 (idempotent); a
+   * result for an attempt the server settled (lease lost) is kept on it as late and refused
+   * (409), so the agent stops sending it; an unknown attempt is 404.
+   */
+  private async notCounted(agent: AgentIdentity, result: AgentFinish): Promise<false> {
     const outcome = await recordLateResult(this.db, agent, result);
     if (outcome === 'unknown') throw notFound();
     if (outcome === 'late') throw new AppError('stale_attempt');

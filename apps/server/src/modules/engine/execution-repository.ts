@@ -109,16 +109,17 @@ const a = alias(rotaExecutionAttempts, 'a');
 const r = robotSummaries;
 const v = packageSummaries;
 
+type ClaimedWithToken = ClaimedRow & { token_hash: string };
+
 /**
  * Takes the next executions (up to `max`) this agent's VM may run: the highest priority, then
  * the oldest. SKIP LOCKED lets every instance claim at once without two taking the same row;
  * `sleep` keeps runs of one scheduling apart on one VM. One statement (atomic on its own): the
  * claims, their attempt rows, and what the agent needs of the robot and its current version.
- * Each run gets its own run token: the n-th row taken the n-th hash of `tokens`.
+ * Each run gets its own run token: the n-th row taken the n-th hash of `tokens`. These are the
+ * claim's CTEs (`next` … `picked`), also run after a result in `finishAndClaimRuns`.
  */
-const claimStatement = hotStatement<ClaimedRow & { token_hash: string }>(
-  'rota_claim_runs',
-  () => sql`with next as (
+const claimCtes = () => sql`next as (
           select ${e.rota_executions_id} as id
             from ${tableAs(e)}
            where ${e.rota_clients_id} = ${sql.placeholder('client')}
@@ -161,13 +162,19 @@ const claimStatement = hotStatement<ClaimedRow & { token_hash: string }>(
                  ${sql.placeholder('vm')}, token_hash
             from claimed
           on conflict do nothing
-        )
+        ),
+        picked as (
         select c.*, ${r.name} as robot_name, ${r.executor} as executor,
                ${r.remote_root} as remote_root, ${v.version} as version, ${v.sha256} as sha256,
                ${v.size_bytes} as size_bytes, ${v.format} as format
           from claimed c
           join ${r} on ${r.rota_robots_id} = c.rota_robots_id
-          left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id`,
+          left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id
+        )`;
+
+const claimStatement = hotStatement<ClaimedWithToken>(
+  'rota_claim_runs',
+  () => sql`with ${claimCtes()} select * from picked`,
 );
 
 /**
@@ -179,7 +186,7 @@ export async function claimRuns(
   agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
   runTokenHashes: readonly string[],
   leaseSeconds: number,
-): Promise<(ClaimedRow & { token_hash: string })[]> {
+): Promise<ClaimedWithToken[]> {
   if (runTokenHashes.length === 0) return [];
   return claimStatement(db, {
     client: agent.rota_clients_id,
@@ -338,9 +345,8 @@ export async function renewLeases(
   });
 }
 
-const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
-  'rota_finish_attempt',
-  () => sql`with cur as (
+/** The result's CTEs (`cur` … `fin`), also run before a claim in `finishAndClaim`. */
+const finishCtes = () => sql`cur as (
           select ${E.rota_executions_id} as id, ${E.attempts} as attempts,
                  ${E.retries} as retries, ${E.cancel_requested_at} as cancel_requested_at
             from ${E}
@@ -369,7 +375,8 @@ const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
                    as requeued
             from att join cur on cur.id = att.id
         ),
-        released as (${releaseTasksHeldBy(sql`(select id from decided)`)})
+        released as (${releaseTasksHeldBy(sql`(select id from decided)`)}),
+        fin as (
         update ${E}
            set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
                ${col(E.exit_code)} = ${sql.placeholder('exit_code')}, ${col(E.message)} = ${sql.placeholder('message')},
@@ -379,7 +386,24 @@ const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
                ${col(E.ended_at)} = case when d.requeued then null else now() end
           from decided d
          where ${E.rota_executions_id} = d.id
-        returning ${executionColumns(E)}, d.requeued`,
+        returning ${executionColumns(E)}, d.requeued
+        )`;
+
+const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
+  'rota_finish_attempt',
+  () => sql`with ${finishCtes()} select * from fin`,
+);
+
+/**
+ * A result and the agent's next claim in one statement (one round trip, one commit): the
+ * runs taken are other queued rows (a run this result sends back to the queue is not among
+ * them: the statement sees the queue as it was).
+ */
+const finishClaimStatement = hotStatement<{ finished: unknown; claimed: unknown }>(
+  'rota_finish_claim',
+  () => sql`with ${finishCtes()}, ${claimCtes()}
+        select (select row_to_json(f) from fin f) as finished,
+               (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed`,
 );
 
 /**
@@ -393,7 +417,22 @@ export async function finishCurrentAttempt(
   agent: { rota_clients_id: number; rota_nodes_id: number },
   result: AttemptResult & { execution_id: number; attempt: number },
 ): Promise<Settled | null> {
-  const [row] = await finishStatement(db, {
+  const [row] = await finishStatement(db, finishValues(agent, result));
+  return row ? settledOf(row) : null;
+}
+
+type FinishedRow = ExecutionRow & { requeued: boolean };
+
+function settledOf(row: FinishedRow): Settled {
+  const { requeued, ...execution } = row;
+  return { execution, status: execution.status, requeued };
+}
+
+function finishValues(
+  agent: { rota_clients_id: number; rota_nodes_id: number },
+  result: AttemptResult & { execution_id: number; attempt: number },
+) {
+  return {
     execution: result.execution_id,
     client: agent.rota_clients_id,
     attempt: result.attempt,
@@ -402,10 +441,32 @@ export async function finishCurrentAttempt(
     exit_code: result.exit_code,
     message: result.message,
     ...codeOf(result),
+  };
+}
+
+/**
+ * `finishCurrentAttempt`, then `claimRuns` for the same agent, in one statement: answers what
+ * each would (`settled` null when the result was not counted).
+ */
+export async function finishAndClaimRuns(
+  db: Db,
+  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
+  result: AttemptResult & { execution_id: number; attempt: number },
+  runTokenHashes: readonly string[],
+  leaseSeconds: number,
+): Promise<{ settled: Settled | null; claimed: ClaimedWithToken[] }> {
+  const [row] = await finishClaimStatement(db, {
+    ...finishValues(agent, result),
+    vm: agent.rota_vms_id,
+    lease: leaseSeconds,
+    max: runTokenHashes.length,
+    tokens: `{${runTokenHashes.join(',')}}`,
   });
-  if (!row) return null;
-  const { requeued, ...execution } = row;
-  return { execution, status: execution.status, requeued };
+  // json columns: parsed by node-postgres; PGlite may hand the text.
+  const parse = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+  const finished = parse(row?.finished) as FinishedRow | null;
+  const claimed = (parse(row?.claimed) ?? []) as ClaimedWithToken[];
+  return { settled: finished ? settledOf(finished) : null, claimed };
 }
 
 /**

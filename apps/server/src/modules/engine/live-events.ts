@@ -38,6 +38,12 @@ export interface ScopedLiveEvent {
 
 /** NOTIFY payloads must stay under 8,000 bytes. */
 const MAX_PAYLOAD = 7000;
+/**
+ * Console events wait this long for company: at a thousand runs a second they go out in a few
+ * dozen NOTIFYs a second instead of one per turn of the event loop (each NOTIFY is a
+ * transaction). Wake-ups for agents never wait (they are sent the same turn).
+ */
+const LIVE_BATCH_MS = 20;
 
 /**
  * Publishing is best effort: a lost notification costs a refetch, never a run. Messages of one
@@ -49,6 +55,8 @@ export class EnginePublisher {
   readonly instance = randomUUID().slice(0, 8);
   private readonly pending = new Map<string, object[]>();
   private scheduled = false;
+  private readonly livePending: object[] = [];
+  private liveTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly bus: EventBus,
@@ -76,7 +84,13 @@ export class EnginePublisher {
 
   live(clientId: number, event: LiveEvent) {
     const scoped: ScopedLiveEvent = { c: clientId, e: event };
-    this.enqueue(CHANNELS.live, scoped);
+    this.livePending.push(scoped);
+    this.liveTimer ??= setTimeout(() => {
+      this.liveTimer = null;
+      this.send(CHANNELS.live, this.livePending.splice(0));
+    }, LIVE_BATCH_MS);
+    // Best effort: a closing process does not wait for the last batch.
+    this.liveTimer.unref();
   }
 
   private enqueue(channel: string, message: object) {
@@ -94,24 +108,26 @@ export class EnginePublisher {
 
   private flush() {
     this.scheduled = false;
-    for (const [channel, messages] of this.pending) {
-      let batch: string[] = [];
-      let size = 2;
-      const send = () => {
-        if (batch.length === 0) return;
-        this.bus.publish(channel, `[${batch.join(',')}]`).catch(this.onError);
-        batch = [];
-        size = 2;
-      };
-      for (const message of messages) {
-        const json = JSON.stringify(message);
-        if (size + json.length + 1 > MAX_PAYLOAD) send();
-        batch.push(json);
-        size += json.length + 1;
-      }
-      send();
-    }
+    for (const [channel, messages] of this.pending) this.send(channel, messages);
     this.pending.clear();
+  }
+
+  private send(channel: string, messages: readonly object[]) {
+    let batch: string[] = [];
+    let size = 2;
+    const send = () => {
+      if (batch.length === 0) return;
+      this.bus.publish(channel, `[${batch.join(',')}]`).catch(this.onError);
+      batch = [];
+      size = 2;
+    };
+    for (const message of messages) {
+      const json = JSON.stringify(message);
+      if (size + json.length + 1 > MAX_PAYLOAD) send();
+      batch.push(json);
+      size += json.length + 1;
+    }
+    send();
   }
 }
 
