@@ -116,7 +116,7 @@ export async function rotaDispatch(
       await sleep(50);
     }
     const settled = Promise.all(agents.map((a) => a.exited));
-    if ((await Promise.race([settled, sleep(3000).then(() => 'late')])) === 'late')
+    if ((await Promise.race([settled, sleep(1500).then(() => 'late')])) === 'late')
       for (const a of agents) if (a.process.exitCode === null) a.process.kill('SIGTERM');
     const codes = await settled;
 

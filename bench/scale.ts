@@ -219,9 +219,11 @@ else {
       '',
       '| key | value |',
       '|---|---|',
-      ...Object.entries(figures).map(
-        ([key, value]) =>
-          `| ${key} | ${typeof value === 'object' ? JSON.stringify(value) : String(value)} |`,
+      // An array (say, one entry per case) gets a row per entry.
+      ...Object.entries(figures).flatMap(([key, value]) =>
+        Array.isArray(value) && value.some((v) => typeof v === 'object')
+          ? value.map((v, i) => `| ${key}[${i}] | ${JSON.stringify(v)} |`)
+          : [`| ${key} | ${typeof value === 'object' ? JSON.stringify(value) : String(value)} |`],
       ),
     );
   }
