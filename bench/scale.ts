@@ -23,7 +23,9 @@
  *     "go") to the last job finished, and CPU per job = (CPU of the contender's processes, i.e.
  *     Rota's servers or the anchor's worker, + CPU of PostgreSQL's processes working for that
  *     database, read from /proc) / jobs. The simulated agents' CPU is shown apart: they stand
- *     for machines of their own. Load average at the start and end of each run.
+ *     for machines of their own (as they report it; "–" when an agents process had to be
+ *     stopped, which two instances usually need: one process's share comes up a few runs short
+ *     when the other took more). Load average at the start and end of each run.
  *   - agents: bench/agents-fleet.ts --json (20,000 heartbeating agents), if the file exists;
  *   - api: bench/api-overhead.ts --json (console API against bare Fastify), if the file exists.
  * --json prints one JSON line with every figure instead of the markdown report.
