@@ -141,6 +141,24 @@ describe('console and fallbacks', () => {
     }
   });
 
+  it('logs no line per request unless LOG_REQUESTS', async () => {
+    for (const logRequests of [false, true]) {
+      const lines: { msg: string; reqId?: string }[] = [];
+      const logged = await createTestApp({
+        logRequests,
+        logger: { level: 'info', stream: { write: (l: string) => void lines.push(JSON.parse(l)) } },
+      });
+      try {
+        await logged.app.inject({ method: 'GET', url: '/api/health' });
+        const messages = lines.map((l) => l.msg);
+        expect(messages.includes('incoming request')).toBe(logRequests);
+        expect(messages.includes('request completed')).toBe(logRequests);
+      } finally {
+        await logged.close();
+      }
+    }
+  });
+
   it('sends HSTS only over HTTPS, as told by a trusted proxy', async () => {
     const https = { 'x-forwarded-proto': 'https' };
     const plain = await t.app.inject({ method: 'GET', url: '/api/health' });

@@ -50,6 +50,8 @@ export async function createTestApp(
     oidc?: AppOptions['oidc'];
     /** Fastify's logger (a test that reads the log passes a stream); none by default. */
     logger?: AppOptions['logger'];
+    /** LOG_REQUESTS; on by default when a logger is given. */
+    logRequests?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -71,7 +73,8 @@ export async function createTestApp(
     },
     db: database.db,
     webRoot: options.webRoot ?? null,
-    ...(options.logger ? { logger: options.logger } : {}),
+    // A test that reads the log reads every line, per-request ones included (LOG_REQUESTS).
+    ...(options.logger ? { logger: options.logger, logRequests: options.logRequests ?? true } : {}),
     clock: options.clock,
     mailer: options.mailer ?? mailbox,
     alerts: options.alerts,

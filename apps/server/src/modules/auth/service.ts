@@ -440,6 +440,9 @@ export class AuthService {
   private async signedInUser(user: UserRow): Promise<SignedInUser> {
     const { accounts, userClients } = this.deps;
     const usersId = user.users_id;
+    // The second factor's flag is read beside the memberships, not after them (issue 18).
+    const mfaEnabled = this.deps.mfa?.isEnabled(usersId);
+    mfaEnabled?.catch(() => undefined);
     const memberships = await userClients.listMemberships(usersId);
     let selected = memberships.find((m) => m.rota_clients_id === user.rota_clients_id_selected);
     if (!selected && (memberships[0] || user.rota_clients_id_selected !== null)) {
@@ -457,7 +460,7 @@ export class AuthService {
       rota_clients_id_selected: selected?.rota_clients_id ?? null,
       group: user.group,
       ...preferencesOf(user),
-      ...(this.deps.mfa ? { mfa_enabled: await this.deps.mfa.isEnabled(usersId) } : {}),
+      ...(mfaEnabled ? { mfa_enabled: await mfaEnabled } : {}),
     };
   }
 

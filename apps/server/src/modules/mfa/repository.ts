@@ -1,5 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { hotStatement } from '../../lib/sql-rows.js';
 import { mfaChallenges, userMfa, userMfaRecoveryCodes } from '../../db/schema.js';
 import { clientMfaPolicies } from '../clients/views.js';
 import { memberships } from '../user-clients/views.js';
@@ -19,11 +21,18 @@ export async function isRequiredFor(db: Db, usersId: number): Promise<boolean> {
 }
 
 /** Whether the user's factor is on (confirmed by a first code). */
-export async function isEnabledFor(db: Db, usersId: number): Promise<boolean> {
-  const [row] = await db
+/** `me` and every sign-in ask it: rendered once and prepared (see hotStatement, issue 18). */
+const enabledStatement = hotStatement<{ id: number }>('rota_mfa_enabled', () =>
+  new QueryBuilder()
     .select({ id: userMfa.users_id })
     .from(userMfa)
-    .where(and(eq(userMfa.users_id, usersId), isNotNull(userMfa.enabled_at)));
+    .where(and(eq(userMfa.users_id, sql.placeholder('user')), isNotNull(userMfa.enabled_at)))
+    .getSQL(),
+);
+
+/** `db` is the database, never a transaction (a hot statement goes straight to the driver). */
+export async function isEnabledFor(db: Db, usersId: number): Promise<boolean> {
+  const [row] = await enabledStatement(db, { user: usersId });
   return Boolean(row);
 }
 

@@ -1,6 +1,8 @@
 import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Permission, UserClientListQuery } from '@rota/contract';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { hotStatement } from '../../lib/sql-rows.js';
 import { userClients } from '../../db/schema.js';
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
 import { likePattern } from '../../lib/pagination.js';
@@ -106,8 +108,13 @@ export async function membershipsOf(
 }
 
 /** The clients a user works for, with the profile held in each (sign-in, the session's user). */
-export async function listMemberships(db: Db, usersId: number) {
-  const rows = await db
+/** `me` and every sign-in read it: rendered once and prepared (see hotStatement, issue 18). */
+const membershipsStatement = hotStatement<{
+  rota_clients_id: number;
+  name: string;
+  permissions: string[];
+}>('rota_memberships_of', () =>
+  new QueryBuilder()
     .select({
       rota_clients_id: clientNames.rota_clients_id,
       name: clientNames.name,
@@ -116,8 +123,14 @@ export async function listMemberships(db: Db, usersId: number) {
     .from(userClients)
     .innerJoin(clientNames, eq(clientNames.rota_clients_id, userClients.rota_clients_id))
     .innerJoin(profileGrants, eq(profileGrants.profiles_id, userClients.profiles_id))
-    .where(eq(userClients.users_id, usersId))
-    .orderBy(asc(clientNames.name), asc(clientNames.rota_clients_id));
+    .where(eq(userClients.users_id, sql.placeholder('user')))
+    .orderBy(asc(clientNames.name), asc(clientNames.rota_clients_id))
+    .getSQL(),
+);
+
+/** `db` is the database, never a transaction (a hot statement goes straight to the driver). */
+export async function listMemberships(db: Db, usersId: number) {
+  const rows = await membershipsStatement(db, { user: usersId });
   return rows.map((r) => ({ ...r, permissions: r.permissions as Permission[] }));
 }
 
