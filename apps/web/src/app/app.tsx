@@ -2,10 +2,12 @@ import { useEffect, useState, type ComponentType } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
+import { meQueryOptions } from '../features/auth/api/me';
 import { setNavigator } from '../lib/navigation';
 import { createQueryClient } from '../lib/query-client';
-import { routes } from './routes';
+import { getToken } from '../lib/session';
+import { routes, SHELL_ROUTE_ID } from './routes';
 import { cssVariablesResolver, theme } from './theme';
 import '../lib/i18n';
 
@@ -35,6 +37,17 @@ function LazyNotifications() {
 
 const queryClient = createQueryClient();
 const router = createBrowserRouter(routes);
+
+// A signed-in page waits for `me` before it shows anything: ask now, while the shell's chunks
+// download, not once they have run (issue 16). Only for the shell's pages and with a token, as
+// the shell itself asks; a 401 shows its popup through the same client, and the shell stays on
+// the page until the popup's redirect.
+if (
+  getToken() !== undefined &&
+  matchRoutes(routes, window.location)?.some(({ route }) => route.id === SHELL_ROUTE_ID)
+) {
+  void queryClient.prefetchQuery(meQueryOptions());
+}
 
 // The HTTP client lives outside React; it navigates through the router without a reload.
 setNavigator((path) => {

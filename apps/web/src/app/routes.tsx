@@ -20,6 +20,9 @@ import { RootLayout } from './root-layout';
 
 type PageModule = { default: ComponentType };
 
+/** The signed-in shell's route: the pages below it start by asking for `me`. */
+export const SHELL_ROUTE_ID = 'shell';
+
 /** Every route loads its own chunk, which keeps the sign-in page's first download small. */
 function lazyPage(load: () => Promise<PageModule>) {
   return async () => ({ Component: (await load()).default });
@@ -116,6 +119,7 @@ export const routes: RouteObject[] = [
       },
       { path: '/login', element: <Navigate to={SIGN_IN_PATH} replace /> },
       {
+        id: SHELL_ROUTE_ID,
         lazy: lazyPage(() => import('../features/shell/routes/shell-layout')),
         children: [
           ...SHELL_PAGES.map(({ route, load }) => ({

@@ -17,6 +17,15 @@ function messageOf(data: unknown): string | undefined {
 }
 
 /**
+ * True from a 401 until its redirect to sign-in: the token is already gone, but the page stays
+ * so the popup can be read. The shell asks, since `me` may be answered 401 before it mounts (the
+ * entry starts it early, issue 16) and it would otherwise leave for sign-in at once.
+ */
+export function isLeavingAfterUnauthorized(): boolean {
+  return redirectTimer !== undefined;
+}
+
+/**
  * SPEC §8 401: say why, forget the token, and leave for sign-in a few seconds later so the
  * user can read the popup. Concurrent 401s share one popup and one timer. Exported for the
  * live-events stream, which calls `fetch` itself but ends the session the same way.

@@ -1,4 +1,4 @@
-export { api, endSessionAfterUnauthorized } from './api';
+export { api, endSessionAfterUnauthorized, isLeavingAfterUnauthorized } from './api';
 export { plainApi } from './plain-api';
 export { ApiError, errorText, isApiError } from './api-error';
 export type { ApiClient, CallOptions } from './create-client';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import type { ConsoleRoute } from '@rota/contract';
 import { PageSkeleton } from '../../../components/page-skeleton';
-import { isApiError } from '../../../lib/http';
+import { isApiError, isLeavingAfterUnauthorized } from '../../../lib/http';
 import { signInPath } from '../../../lib/paths';
 import { getToken } from '../../../lib/session';
 import { ForcedPasswordChange } from '../../auth';
@@ -22,8 +22,9 @@ export type ShellRouteHandle = { route: ConsoleRoute };
 export default function ShellLayout() {
   const location = useLocation();
   // Read once on entry. Later losses of the token are handled where they happen: sign-out and
-  // other tabs navigate away at once, a 401 waits for its popup to be read (SPEC §8).
-  const [signedIn] = useState(() => getToken() !== undefined);
+  // other tabs navigate away at once, a 401 waits for its popup to be read (SPEC §8), also one
+  // that answered the entry's early `me` before this mounted.
+  const [signedIn] = useState(() => getToken() !== undefined || isLeavingAfterUnauthorized());
   if (!signedIn) {
     return <Navigate to={signInPath(`${location.pathname}${location.search}`)} replace />;
   }
