@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { ChunkingContext } from 'rolldown';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { ModuleNeeds } from './chunk-groups';
 
 /** The page a first visit ends on; its chunks are fetched alongside the entry. */
 const FIRST_PAGE = 'src/features/auth/routes/sign-in-page.tsx';
@@ -164,6 +166,41 @@ function moduleSideEffects(id: string): boolean | undefined {
   return SIDE_EFFECTS.test(id);
 }
 
+/** Libraries of small modules used across pages; recharts and the date pickers stay apart. */
+const UI_LIBRARIES =
+  /[\\/]node_modules[\\/](?:@mantine[\\/](?:core|hooks)|@tabler|@floating-ui|@tanstack)[\\/]/;
+
+const ROUTE_MODULE =
+  /[\\/]src[\\/](?:features[\\/][^\\/]+[\\/]routes[\\/][^\\/]+|components[\\/]not-found)\.tsx$/;
+const QUERY_KEYS_AND_PATHS = /[\\/]src[\\/].*[\\/](?:keys|paths)\.ts$/;
+
+type Group = 'sign-in-deps' | 'shell-deps' | 'ui' | 'app';
+let needs: { signIn: Set<string>; shell: Set<string> } | undefined;
+
+/** The chunk group of a module (null: automatic splitting), by what needs it. */
+function groupOf(group: Group) {
+  return (id: string, ctx: ChunkingContext): string | null => {
+    if (!needs) {
+      const graph = new ModuleNeeds(ctx);
+      needs = {
+        signIn: graph.closure(path.join(SOURCE_DIR, '..', FIRST_PAGE)),
+        shell: graph.closure(path.join(SOURCE_DIR, '..', SHELL)),
+      };
+    }
+    // What the entry needs is already in the `initial` group, which comes first.
+    if (ROUTE_MODULE.test(id)) return null;
+    const wanted =
+      group === 'sign-in-deps'
+        ? needs.signIn.has(id)
+        : group === 'shell-deps'
+          ? needs.shell.has(id)
+          : group === 'ui'
+            ? UI_LIBRARIES.test(id)
+            : QUERY_KEYS_AND_PATHS.test(id);
+    return wanted ? group : null;
+  };
+}
+
 const apiProxy = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } };
 
 export default defineConfig({
@@ -197,7 +234,20 @@ export default defineConfig({
           // Everything the entry imports statically is downloaded up front anyway: one chunk
           // instead of the several that automatic splitting makes of it as route chunks come and
           // go (each split costs gzip context and import glue on the sign-in page's budget).
-          groups: [{ name: 'initial', tags: ['$initial'] }],
+          groups: [
+            { name: 'initial', tags: ['$initial'] },
+            // Few files instead of many (issue 16): automatic splitting made ≈60 chunks of a few
+            // hundred bytes each of what the shell needs (keys, paths, hooks, Mantine's parts,
+            // icons), and a phone on HTTP/1.1 (and Lighthouse's mobile simulation) fetches six
+            // files at a time, a round trip each: the dashboard waited for ten such rounds before
+            // it could paint. What the sign-in page needs is one chunk, what the shell needs
+            // besides another; the UI libraries' other parts and the features' query keys and
+            // paths one each. Route modules stay chunks of their own (the router loads them).
+            { name: groupOf('sign-in-deps') },
+            { name: groupOf('shell-deps') },
+            { name: groupOf('ui') },
+            { name: groupOf('app') },
+          ],
         },
       },
     },
