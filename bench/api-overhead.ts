@@ -203,6 +203,38 @@ async function main() {
       { endpoint: 'robot list', path: '/api/rota/robot/api/v1/index', body: {} },
       { endpoint: 'me', path: '/api/user/api/auth/v1/me', body: {} },
     ].filter((e) => !only || only.includes(e.endpoint));
+    // The yardstick must answer what Rota answers, or it measures less work.
+    const sorted = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(sorted)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .sort(([a], [b]) => a.localeCompare(b))
+                .map(([k, x]) => [k, sorted(x)]),
+            )
+          : v;
+    for (const { path, body } of [
+      ...endpoints,
+      { path: '/api/rota/robot/api/v1/index', body: { active: false } },
+      { path: '/api/rota/robot/api/v1/index', body: { search: '4242' } },
+    ]) {
+      const [mine, theirs] = await Promise.all(
+        [servers.rota, servers.bare].map(async (base) => {
+          const res = await fetch(`${base}${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          return JSON.stringify(sorted(await res.json()));
+        }),
+      );
+      if (mine !== theirs)
+        throw new Error(
+          `the bare server answers ${path} differently:\n${mine.slice(0, 400)}\n${theirs.slice(0, 400)}`,
+        );
+    }
+
     // Warm-up: JIT, pools and PostgreSQL's plans and caches, on both servers.
     for (const { path, body } of endpoints)
       for (const base of [servers.rota, servers.bare])

@@ -28,18 +28,27 @@ const pool = new pg.Pool({
 });
 pool.on('error', () => undefined);
 
-const SESSION = `select "sessions"."sessions_id", "sessions"."expires_at", "sessions"."revoked_at", "sessions"."last_used_at", "user_accounts"."users_id", "user_accounts"."name", "user_accounts"."last_name", "user_accounts"."email", "user_accounts"."group", "user_accounts"."avatar", "user_accounts"."language", "user_accounts"."color_scheme", "user_accounts"."password_change_required", "user_accounts"."is_platform_admin", "user_accounts"."rota_clients_id_selected", "memberships"."rota_clients_id", "profile_grants"."permissions", case when exists (
-      select 1 from "team_users" tu
-      where tu.users_id = "user_accounts"."users_id" and tu.rota_clients_id = "memberships"."rota_clients_id")
-    then array(
-      select distinct tr.rota_robots_id from "team_users" tu
-      join "team_robots" tr on tr.teams_id = tu.teams_id
-      where tu.users_id = "user_accounts"."users_id" and tu.rota_clients_id = "memberships"."rota_clients_id")
-    end from "sessions" inner join (select "users_id", "name", "last_name", "email", "group", "avatar", "language", "color_scheme", "password_change_required", "is_platform_admin", "rota_clients_id_selected" from "users") "user_accounts" on "user_accounts"."users_id" = "sessions"."users_id" left join (select "user_clients_id", "users_id", "rota_clients_id", "profiles_id" from "user_clients") "memberships" on ("memberships"."users_id" = "user_accounts"."users_id" and "memberships"."rota_clients_id" = "user_accounts"."rota_clients_id_selected") left join (select "profiles_id", "rota_clients_id", "name", "permissions" from "profiles") "profile_grants" on "profile_grants"."profiles_id" = "memberships"."profiles_id" where "sessions"."token_hash" = $1`;
-const TOUCH = `update "sessions" set "last_used_at" = $1 where ("sessions"."sessions_id" = $2 and ("sessions"."last_used_at" is null or "sessions"."last_used_at" < $3))`;
-const MEMBERSHIPS = `select "client_names"."rota_clients_id", "client_names"."name", "profile_grants"."permissions" from "user_clients" inner join (select "rota_clients_id", "name" from "rota_clients") "client_names" on "client_names"."rota_clients_id" = "user_clients"."rota_clients_id" inner join (select "profiles_id", "rota_clients_id", "name", "permissions" from "profiles") "profile_grants" on "profile_grants"."profiles_id" = "user_clients"."profiles_id" where "user_clients"."users_id" = $1 order by "client_names"."name" asc, "client_names"."rota_clients_id" asc`;
-const MFA = `select "users_id" from "user_mfa" where ("user_mfa"."users_id" = $1 and "user_mfa"."enabled_at" is not null)`;
-const ROW_COUNT = `select "n" from "row_counts" where ("row_counts"."rota_clients_id" = $1 and "row_counts"."table_name" = $2)`;
+// Captured from Rota's driver calls (bench/api-overhead.ts's servers speak to the same
+// database). Rota runs the session check, `me`'s two reads, the unfiltered or `active`-filtered
+// robot page and its count as named prepared statements (lib/sql-rows.ts hotStatement): so does
+// this server, under the same names. A search runs unnamed in both.
+const SESSION =
+  'select "sessions"."sessions_id", "sessions"."expires_at", "sessions"."revoked_at", "sessions"."last_used_at", "user_accounts"."users_id", "user_accounts"."name", "user_accounts"."last_name", "user_accounts"."email", "user_accounts"."group", "user_accounts"."avatar", "user_accounts"."language", "user_accounts"."color_scheme", "user_accounts"."password_change_required", "user_accounts"."is_platform_admin", "user_accounts"."rota_clients_id_selected", "memberships"."rota_clients_id" as "membership_client_id", "profile_grants"."permissions", case when exists (\n      select 1 from "team_users" tu\n      where tu.users_id = "user_accounts"."users_id" and tu.rota_clients_id = "memberships"."rota_clients_id")\n    then array(\n      select distinct tr.rota_robots_id from "team_users" tu\n      join "team_robots" tr on tr.teams_id = tu.teams_id\n      where tu.users_id = "user_accounts"."users_id" and tu.rota_clients_id = "memberships"."rota_clients_id")\n    end as "team_robot_ids" from "sessions" inner join (select "users_id", "name", "last_name", "email", "group", "avatar", "language", "color_scheme", "password_change_required", "is_platform_admin", "rota_clients_id_selected" from "users") "user_accounts" on "user_accounts"."users_id" = "sessions"."users_id" left join (select "user_clients_id", "users_id", "rota_clients_id", "profiles_id" from "user_clients") "memberships" on ("memberships"."users_id" = "user_accounts"."users_id" and "memberships"."rota_clients_id" = "user_accounts"."rota_clients_id_selected") left join (select "profiles_id", "rota_clients_id", "name", "permissions" from "profiles") "profile_grants" on "profile_grants"."profiles_id" = "memberships"."profiles_id" where "sessions"."token_hash" = $1';
+const TOUCH =
+  'update "sessions" set "last_used_at" = $1 where ("sessions"."sessions_id" = $2 and ("sessions"."last_used_at" is null or "sessions"."last_used_at" < $3))';
+const MEMBERSHIPS =
+  'select "client_names"."rota_clients_id", "client_names"."name", "profile_grants"."permissions" from "user_clients" inner join (select "rota_clients_id", "name" from "rota_clients") "client_names" on "client_names"."rota_clients_id" = "user_clients"."rota_clients_id" inner join (select "profiles_id", "rota_clients_id", "name", "permissions" from "profiles") "profile_grants" on "profile_grants"."profiles_id" = "user_clients"."profiles_id" where "user_clients"."users_id" = $1 order by "client_names"."name" asc, "client_names"."rota_clients_id" asc';
+const MFA =
+  'select "users_id" from "user_mfa" where ("user_mfa"."users_id" = $1 and "user_mfa"."enabled_at" is not null)';
+const ROW_COUNT =
+  'select "n" as "total" from "row_counts" where ("row_counts"."rota_clients_id" = $1 and "row_counts"."table_name" = $2)';
+const PAGE =
+  'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where "rota_robots"."rota_clients_id" = $1 order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $2 offset $3';
+const PAGE_ACTIVE =
+  'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2) order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $3 offset $4';
+const COUNT_ACTIVE =
+  'select count(*)::int as "total" from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2)';
+// The search, as Drizzle renders it per call (unprepared).
 const ROBOT_COLUMNS = `select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id", "package_summaries"."version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current"`;
 const ORDER = `order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc`;
 const SEARCH = `("rota_robots"."name" ilike $2 or "rota_robots"."executor" ilike $3 or "rota_robots"."description" ilike $4)`;
@@ -59,7 +68,7 @@ interface SessionRow {
   color_scheme: string | null;
   password_change_required: boolean;
   rota_clients_id_selected: number | null;
-  rota_clients_id: number | null;
+  membership_client_id: number | null;
   permissions: string[] | null;
 }
 
@@ -69,7 +78,11 @@ async function session(authorization: string | undefined): Promise<SessionRow> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (!token) throw new Refused();
   const hash = createHash('sha256').update(token).digest('hex');
-  const { rows } = await pool.query<SessionRow>(SESSION, [hash]);
+  const { rows } = await pool.query<SessionRow>({
+    name: 'rota_session_of',
+    text: SESSION,
+    values: [hash],
+  });
   const row = rows[0];
   if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now()) throw new Refused();
   const now = new Date();
@@ -90,12 +103,15 @@ app.setErrorHandler((error, _request, reply) =>
 
 app.post('/api/user/api/auth/v1/me', async (request) => {
   const user = await session(request.headers.authorization);
-  const { rows: memberships } = await pool.query<{
-    rota_clients_id: number;
-    name: string;
-    permissions: string[];
-  }>(MEMBERSHIPS, [user.users_id]);
-  const { rows: mfa } = await pool.query(MFA, [user.users_id]);
+  // Rota reads the two side by side.
+  const [{ rows: memberships }, { rows: mfa }] = await Promise.all([
+    pool.query<{ rota_clients_id: number; name: string; permissions: string[] }>({
+      name: 'rota_memberships_of',
+      text: MEMBERSHIPS,
+      values: [user.users_id],
+    }),
+    pool.query({ name: 'rota_mfa_enabled', text: MFA, values: [user.users_id] }),
+  ]);
   const selected = memberships.find((m) => m.rota_clients_id === user.rota_clients_id_selected);
   return {
     users_id: user.users_id,
@@ -116,7 +132,7 @@ app.post('/api/user/api/auth/v1/me', async (request) => {
 
 app.post('/api/rota/robot/api/v1/index', async (request) => {
   const user = await session(request.headers.authorization);
-  const clientId = user.rota_clients_id;
+  const clientId = user.membership_client_id;
   if (clientId === null || !(user.permissions ?? []).includes('ROBOS.LIST')) throw new Refused();
   const body = (request.body ?? {}) as {
     page?: number;
@@ -151,26 +167,24 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
       )
       .then((r) => Number(r.rows[0].count));
   } else if (body.active !== undefined) {
-    const [limit, values] = paging(3);
-    const where = `where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2)`;
-    rows = pool.query(`${ROBOT_COLUMNS} ${where} ${ORDER} ${limit}`, [
-      clientId,
-      body.active,
-      ...values,
-    ]);
+    const values = [clientId, body.active];
+    rows = pool.query({
+      name: 'rota_robot_page_name_asc_active',
+      text: PAGE_ACTIVE,
+      values: [...values, perPage, offset],
+    });
     total = pool
-      .query(
-        `select count(*) from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2)`,
-        [clientId, body.active],
-      )
-      .then((r) => Number(r.rows[0].count));
+      .query({ name: 'rota_robot_count_active', text: COUNT_ACTIVE, values })
+      .then((r) => Number(r.rows[0].total));
   } else {
-    const [limit, values] = paging(2);
-    rows = pool.query(
-      `${ROBOT_COLUMNS} where "rota_robots"."rota_clients_id" = $1 ${ORDER} ${limit}`,
-      [clientId, ...values],
-    );
-    total = pool.query(ROW_COUNT, [clientId, 'rota_robots']).then((r) => Number(r.rows[0]?.n ?? 0));
+    rows = pool.query({
+      name: 'rota_robot_page_name_asc',
+      text: PAGE,
+      values: [clientId, perPage, offset],
+    });
+    total = pool
+      .query({ name: 'rota_row_count', text: ROW_COUNT, values: [clientId, 'rota_robots'] })
+      .then((r) => Number(r.rows[0]?.total ?? 0));
   }
   const [found, counted] = await Promise.all([rows, total]);
   return {
@@ -181,9 +195,13 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
       executor: row.executor,
       remote_root: row.remote_root,
       active: row.active,
+      // Named by their alias in the prepared statements, by the view's columns in the search.
       current_version:
-        row.rota_robot_versions_id !== null
-          ? { rota_robot_versions_id: row.rota_robot_versions_id, version: row.version }
+        (row.current_version_id ?? row.rota_robot_versions_id ?? null) !== null
+          ? {
+              rota_robot_versions_id: row.current_version_id ?? row.rota_robot_versions_id,
+              version: row.current_version ?? row.version,
+            }
           : null,
       task_sla_minutes: row.task_sla_minutes,
       task_risk_minutes: row.task_risk_minutes,
