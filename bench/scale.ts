@@ -151,7 +151,10 @@ async function dispatch() {
 /** Another helper's phase: its script with --json, its last JSON line. */
 async function external(name: Phase, file: string) {
   log(`${name}: ${file} --json (load ${loadAverage()})`);
-  const child = spawnJson(file, ['--json']);
+  // The same PostgreSQL server for every phase (bench/agents-fleet.ts reads BENCH_DATABASE_URL).
+  const child = spawnJson(file, ['--json'], {
+    BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? SERVER,
+  });
   const code = await child.exited;
   if (code !== 0) throw new Error(`${file} ended with ${code}`);
   const line = child.lines.at(-1);
