@@ -1,0 +1,225 @@
+/**
+ * 20,000 agents heartbeating every 10 s (issue 18): a fresh PostgreSQL database with the agents,
+ * Rota in its own process (bench/rota-server.ts, the normal app), the agents in another
+ * (bench/agents-fleet-load.ts). Two variants: heartbeats only, and heartbeats while every agent
+ * also holds a claim long poll open (wait 25 s), as real agents do.
+ *
+ *     node --import tsx bench/agents-fleet.ts [--json]
+ *
+ * Env: BENCH_DATABASE_URL (the server, default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_AGENTS (20000), BENCH_SECONDS (30, measured after every agent has beaten once),
+ * BENCH_SOCKETS (18000: heartbeat sockets; agents share them round robin beyond that),
+ * BENCH_CLAIM_AGENTS (9000: agents in the long-poll variant, two sockets each),
+ * BENCH_VARIANTS (heartbeats,claim).
+ *
+ * Sockets: this machine's hard limit of open files per process is `ulimit -Hn` (20,000 here),
+ * and the server holds one per connection, so 20,000 agents on one socket each cannot all
+ * connect: heartbeats use BENCH_SOCKETS sockets, and the long-poll variant BENCH_CLAIM_AGENTS
+ * agents with a socket for heartbeats and one for the long poll. Both processes are started with
+ * the soft limit raised to the hard one.
+ *
+ * Figures (steady state, after the warm-up round): heartbeat p50/p99 as the agents measure
+ * them; server CPU and PostgreSQL CPU (every `postgres` process of that database and the shared
+ * ones, from /proc) as % of one core; server RSS (VmRSS, max sampled every 250 ms).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { sql } from 'drizzle-orm';
+import { openPostgres } from '../apps/server/src/db/client.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+import { generateToken, hashToken } from '../apps/server/src/lib/tokens.js';
+import { benchFile } from './child-json.js';
+import { loadAverage, postgresCpuMs, processCpuMs } from './process-cpu.js';
+import { createScratchDatabase } from './scratch-database.js';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 20_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 18_000);
+const CLAIM_AGENTS = Number(process.env.BENCH_CLAIM_AGENTS ?? 9_000);
+const VARIANTS = (process.env.BENCH_VARIANTS ?? 'heartbeats,claim').split(',');
+const json = process.argv.includes('--json');
+const log = (line: string) => {
+  if (!json) process.stderr.write(`${line}\n`);
+};
+
+/** A tsx child with the open-files soft limit raised to the hard one; JSON lines on stdout. */
+function child(script: string, args: string[]) {
+  const proc: ChildProcess = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      'ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"',
+      process.execPath,
+      '--import',
+      'tsx',
+      script,
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines: Record<string, unknown>[] = [];
+  const waiting: ((line: Record<string, unknown>) => void)[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (text) => {
+    try {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      const waiter = waiting.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    } catch {
+      process.stderr.write(`${text}\n`);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('close', resolve));
+  return {
+    pid: proc.pid!,
+    proc,
+    exited,
+    next: () =>
+      lines.length > 0
+        ? Promise.resolve(lines.shift()!)
+        : Promise.race([
+            new Promise<Record<string, unknown>>((resolve) => waiting.push(resolve)),
+            exited.then((code) => {
+              throw new Error(`${script} exited (${code}) before its next line`);
+            }),
+          ]),
+  };
+}
+
+function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function variant(claim: boolean) {
+  const agents = claim ? Math.min(AGENTS, CLAIM_AGENTS) : AGENTS;
+  const scratch = await createScratchDatabase(SERVER, 'rota_fleet');
+  const database = await openPostgres(scratch.url, 2);
+  let server: ReturnType<typeof child> | null = null;
+  try {
+    const { db } = database;
+    const rows = async <T>(statement: ReturnType<typeof sql>) =>
+      ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
+    await database.migrate();
+    await seedDatabase(db, {
+      adminAccess: 'admin',
+      adminEmail: 'admin@localhost',
+      adminPassword: 'bench-password-1',
+    });
+    const [client] = await rows<{ id: number }>(
+      sql`select rota_clients_id as id from rota_clients order by rota_clients_id limit 1`,
+    );
+    const [vm] = await rows<{ id: number }>(
+      sql`insert into rota_vms (rota_clients_id, name, hostname) values (${client!.id}, 'Fleet VM', 'fleet.lan') returning rota_vms_id as id`,
+    );
+    const tokens = Array.from({ length: agents }, () => generateToken());
+    for (let i = 0; i < tokens.length; i += 2000) {
+      await db.execute(
+        sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash) values ${sql.join(
+          tokens
+            .slice(i, i + 2000)
+            .map(
+              (token, j) =>
+                sql`(${client!.id}, ${`Fleet agent ${i + j}`}, ${vm!.id}, ${hashToken(token)})`,
+            ),
+          sql`, `,
+        )}`,
+      );
+    }
+    await db.execute(sql`analyze`);
+    log(`  ${agents} agents in the database`);
+
+    server = child(benchFile('./rota-server.ts'), [scratch.url]);
+    const { address } = (await server.next()) as { address: string };
+    let maxRss = rssMb(server.pid);
+    const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(server!.pid))), 250);
+    // 20,000 tokens are too long for one argument (128 kB): the job goes through a file.
+    const jobFile = path.join(os.tmpdir(), `${scratch.name}.json`);
+    writeFileSync(
+      jobFile,
+      JSON.stringify({
+        address,
+        tokens,
+        seconds: SECONDS,
+        claim,
+        sockets: claim ? agents : Math.min(SOCKETS, agents),
+      }),
+    );
+    const load = child(benchFile('./agents-fleet-load.ts'), [jobFile]);
+    log(`  server at ${address}; agents starting`);
+    await load.next(); // warm: every agent beat once
+    log(`  every agent heard once; measuring ${SECONDS} s`);
+    const loadStart = loadAverage();
+    const wallStart = performance.now();
+    const serverStart = processCpuMs(server.pid) ?? 0;
+    const postgresStart = postgresCpuMs(scratch.name);
+    const figures = (await load.next()) as Record<string, number>;
+    const wall = performance.now() - wallStart;
+    const serverCpu = (processCpuMs(server.pid) ?? 0) - serverStart;
+    const postgresCpu = postgresCpuMs(scratch.name) - postgresStart;
+    clearInterval(sampler);
+    maxRss = Math.max(maxRss, rssMb(server.pid));
+    const [counts] = await rows<{ online: string }>(
+      sql`select count(*) filter (where online and last_seen_at > now() - interval '30 seconds') as online from rota_nodes`,
+    );
+    return {
+      variant: claim ? 'heartbeats + claim long poll' : 'heartbeats',
+      agents,
+      heartbeatSockets: claim ? agents : Math.min(SOCKETS, agents),
+      longPolls: claim ? agents : 0,
+      seconds: Number((wall / 1000).toFixed(1)),
+      heartbeatsPerSecond: Number(figures.heartbeatsPerSecond!.toFixed(0)),
+      p50Ms: Number(figures.p50Ms!.toFixed(2)),
+      p99Ms: Number(figures.p99Ms!.toFixed(2)),
+      maxMs: Number(figures.maxMs!.toFixed(1)),
+      errors: figures.errors,
+      warmUpErrors: figures.warmUpErrors,
+      claims: figures.claims,
+      claimErrors: figures.claimErrors,
+      firstError: (figures as unknown as { firstError?: string }).firstError ?? null,
+      serverCpuPercent: Number(((serverCpu / wall) * 100).toFixed(1)),
+      postgresCpuPercent: Number(((postgresCpu / wall) * 100).toFixed(1)),
+      serverPlusPostgresCpuPercent: Number((((serverCpu + postgresCpu) / wall) * 100).toFixed(1)),
+      serverCpuMsPerHeartbeat: Number(
+        (serverCpu / (figures.heartbeatsPerSecond! * (wall / 1000))).toFixed(3),
+      ),
+      postgresCpuMsPerHeartbeat: Number(
+        (postgresCpu / (figures.heartbeatsPerSecond! * (wall / 1000))).toFixed(3),
+      ),
+      serverMaxRssMb: Number(maxRss.toFixed(0)),
+      agentsActiveAtEnd: Number(counts!.online),
+      loadGeneratorCpuPercent: Number(figures.clientCpuPercent!.toFixed(1)),
+      loadAverage: `${loadStart} → ${loadAverage()}`,
+    };
+  } finally {
+    if (server) {
+      server.proc.kill('SIGTERM');
+      await server.exited;
+    }
+    rmSync(path.join(os.tmpdir(), `${scratch.name}.json`), { force: true });
+    await database.close();
+    await scratch.drop();
+  }
+}
+
+const results = [];
+for (const name of VARIANTS) {
+  log(`agents-fleet: ${name}…`);
+  results.push(await variant(name === 'claim'));
+}
+const report = {
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
+  node: process.version,
+  date: new Date().toISOString(),
+  variants: results,
+};
+if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
+else process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
