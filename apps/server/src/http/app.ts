@@ -195,9 +195,11 @@ export async function buildApp(options: AppOptions) {
   );
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('lang', 'en');
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take a callback, not async: no promise and microtask each (issue 18).
+  app.addHook('onRequest', (request, reply, done) => {
     request.lang = pickLanguage(request.headers['accept-language']);
     void reply.header('x-request-id', request.id);
+    done();
   });
   registerErrorHandler(app);
   // Every answer, 404s included, counted by its route's template (issue 15, /metrics).
@@ -458,8 +460,9 @@ export async function buildApp(options: AppOptions) {
     async (api) => {
       registerAuthHooks(api, auth, services.apiKeys);
       // A POST or PUT sent without a body means "no fields": let the schema's defaults apply.
-      api.addHook('preValidation', async (request) => {
+      api.addHook('preValidation', (request, _reply, done) => {
         if (request.body === undefined || request.body === null) request.body = {};
+        done();
       });
       await api.register(healthRoutes, { probe: () => db.execute(sql`select 1`) });
       await api.register(authRoutes, { auth, prefix: '/user/api/auth/v1' });

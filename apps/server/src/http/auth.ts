@@ -71,13 +71,15 @@ export function registerAuthHooks(
     request.actor = actor;
   });
 
-  app.addHook('preHandler', async (request) => {
+  // A callback, not async: it runs on every request (issue 18).
+  app.addHook('preHandler', (request, _reply, done) => {
     const required = request.routeOptions.config.permissions ?? [];
-    if (required.length === 0) return;
+    if (required.length === 0) return done();
     const actor = request.actor;
     if (!actor || !actor.scope || !hasPermissions(actor.permissions, required)) {
-      throw new AppError('forbidden');
+      return done(new AppError('forbidden'));
     }
+    done();
   });
 }
 
