@@ -51,6 +51,9 @@ function post(url: string, pool: http.Agent, token: string, body: object): Promi
       },
     );
     req.on('error', reject);
+    // A heartbeat unanswered after 30 s is an error (the agent would try again).
+    if (url.endsWith('/heartbeat'))
+      req.setTimeout(30_000, () => req.destroy(new Error('no answer in 30 s')));
     req.end(payload);
   });
 }
@@ -122,7 +125,11 @@ const agents = job.tokens.map(async (token, i) => {
 });
 let cpuStart = process.cpuUsage();
 let wallStart = performance.now();
-await Promise.all(agents);
+// Agents still waiting on an answer 35 s after the end count as errors (timeouts above).
+await Promise.race([
+  Promise.all(agents),
+  stopped.then(() => new Promise((r) => setTimeout(r, 35_000))),
+]);
 stopping = true;
 const cpu = process.cpuUsage(cpuStart);
 const wall = performance.now() - wallStart;
