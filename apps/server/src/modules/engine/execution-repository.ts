@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   runMessageText,
@@ -119,7 +119,7 @@ type ClaimedWithToken = ClaimedRow & { token_hash: string };
  * Each run gets its own run token: the n-th row taken the n-th hash of `tokens`. These are the
  * claim's CTEs (`next` … `picked`), also run after a result in `finishAndClaimRuns`.
  */
-const claimCtes = () => sql`next as (
+const claimCtes = (limit: SQL) => sql`next as (
           select ${e.rota_executions_id} as id
             from ${tableAs(e)}
            where ${e.rota_clients_id} = ${sql.placeholder('client')}
@@ -131,7 +131,7 @@ const claimCtes = () => sql`next as (
                       and ${p.rota_vms_id} = ${sql.placeholder('vm')}
                       and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))
            order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
-           limit ${sql.placeholder('max')}
+           limit ${limit}
            for update skip locked
         ),
         numbered as (select id, row_number() over (order by id) as n from next),
@@ -172,10 +172,23 @@ const claimCtes = () => sql`next as (
           left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id
         )`;
 
-const claimStatement = hotStatement<ClaimedWithToken>(
-  'rota_claim_runs',
-  () => sql`with ${claimCtes()} select * from picked`,
-);
+/**
+ * A LIMIT of one as a constant, not a parameter: with `limit $max` PostgreSQL's generic plan
+ * looks dearer than the custom ones and every execution is planned again (about as long as it
+ * runs); the usual claim of one run keeps a cached plan.
+ */
+const claimLimits = { one: sql`1`, many: sql`${sql.placeholder('max')}` };
+
+const claimStatements = {
+  one: hotStatement<ClaimedWithToken>(
+    'rota_claim_one',
+    () => sql`with ${claimCtes(claimLimits.one)} select * from picked`,
+  ),
+  many: hotStatement<ClaimedWithToken>(
+    'rota_claim_runs',
+    () => sql`with ${claimCtes(claimLimits.many)} select * from picked`,
+  ),
+};
 
 /**
  * Claims up to `runTokenHashes.length` runs for this agent, the n-th taken with the n-th hash
@@ -188,7 +201,7 @@ export async function claimRuns(
   leaseSeconds: number,
 ): Promise<ClaimedWithToken[]> {
   if (runTokenHashes.length === 0) return [];
-  return claimStatement(db, {
+  return claimStatements[runTokenHashes.length === 1 ? 'one' : 'many'](db, {
     client: agent.rota_clients_id,
     vm: agent.rota_vms_id,
     agent: agent.rota_nodes_id,
@@ -399,12 +412,17 @@ const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
  * runs taken are other queued rows (a run this result sends back to the queue is not among
  * them: the statement sees the queue as it was).
  */
-const finishClaimStatement = hotStatement<{ finished: unknown; claimed: unknown }>(
-  'rota_finish_claim',
-  () => sql`with ${finishCtes()}, ${claimCtes()}
+const finishClaimSql = (limit: SQL) => sql`with ${finishCtes()}, ${claimCtes(limit)}
         select (select row_to_json(f) from fin f) as finished,
-               (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed`,
-);
+               (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed`;
+const finishClaimStatements = {
+  one: hotStatement<{ finished: unknown; claimed: unknown }>('rota_finish_claim_one', () =>
+    finishClaimSql(claimLimits.one),
+  ),
+  many: hotStatement<{ finished: unknown; claimed: unknown }>('rota_finish_claim', () =>
+    finishClaimSql(claimLimits.many),
+  ),
+};
 
 /**
  * An agent's result for its current attempt, in one statement (no transaction held open between
@@ -455,7 +473,8 @@ export async function finishAndClaimRuns(
   runTokenHashes: readonly string[],
   leaseSeconds: number,
 ): Promise<{ settled: Settled | null; claimed: ClaimedWithToken[] }> {
-  const [row] = await finishClaimStatement(db, {
+  const statement = finishClaimStatements[runTokenHashes.length === 1 ? 'one' : 'many'];
+  const [row] = await statement(db, {
     ...finishValues(agent, result),
     vm: agent.rota_vms_id,
     lease: leaseSeconds,
