@@ -52,9 +52,9 @@ for (const client of clients) {
   );
   // Half the agents seen a moment ago, half long gone.
   await db.execute(
-    sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash, last_seen_at)
+    sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash, last_seen_at, online)
         select ${client}, 'Bench agent ' || s, ${vm!.id}, md5(${client} || '-' || s),
-               case when s % 2 = 0 then now() else now() - interval '1 day' end
+               case when s % 2 = 0 then now() else now() - interval '1 day' end, s % 2 = 0
           from generate_series(1, 20) s`,
   );
 }

@@ -31,9 +31,10 @@ export async function seedOperations(db: Db, clientId: number, rows: number) {
     select ${clientId}, 'VM ' || g, 'vm-' || g || '.corp.local', case when g % 4 = 0 then 'linux' else 'windows' end
     from generate_series(1, ${n}) g`);
   await db.execute(sql`
-    insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash, last_seen_at)
+    insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash, last_seen_at, online)
     select ${clientId}, 'Agent ' || v.rota_vms_id, v.rota_vms_id, md5('t' || v.rota_vms_id) || md5('u' || v.rota_vms_id),
-           case when v.rota_vms_id % 5 = 0 then now() else now() - interval '1 hour' end
+           case when v.rota_vms_id % 5 = 0 then now() else now() - interval '1 hour' end,
+           v.rota_vms_id % 5 = 0
     from rota_vms v where v.rota_clients_id = ${clientId}`);
   await db.execute(sql`
     insert into rota_schedulings (rota_clients_id, name, rota_robots_id, interval_minutes, timeout_minutes, retries, priority, deleted_at)
