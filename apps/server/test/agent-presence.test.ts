@@ -29,11 +29,19 @@ async function lastSeenOf(t: TestApp, id: number) {
 }
 
 /** Resolves with the first `agent` live event of `agentId` published through `t`'s bus. */
-function nextAgentEvent(t: TestApp, agentId: number) {
+/**
+ * The next `agent` event of this agent with this connectivity: console events are batched (up to
+ * 20 ms) and cross NOTIFY on PostgreSQL, so an earlier event may still be on its way.
+ */
+function nextAgentEvent(t: TestApp, agentId: number, connectivity: 'active' | 'inactive') {
   return new Promise<ScopedLiveEvent>((resolve) => {
     const stop = t.events.subscribe(CHANNELS.live, (payload) => {
       for (const m of messagesOf<ScopedLiveEvent>(payload)) {
-        if (m.e.type === 'agent' && m.e.rota_nodes_id === agentId) {
+        if (
+          m.e.type === 'agent' &&
+          m.e.rota_nodes_id === agentId &&
+          m.e.connectivity === connectivity
+        ) {
           stop();
           resolve(m);
         }
@@ -89,14 +97,16 @@ describe('heartbeats on one instance', () => {
     const { token, rota_nodes_id: id } = await createAgent(c.admin, 'Coming back', vm);
     const agent = simulatedAgent(t.app, token);
     expect((await agent.hello()).status).toBe(200);
-    // Gone quiet: the engine marks it offline.
+    // Gone quiet: the engine marks it offline (and says so before the agent comes back).
+    const offline = nextAgentEvent(t, id, 'inactive');
     await setLastSeen(t.db, id, 3600);
     await t.app.engine.tick();
+    await offline;
     expect((await c.admin.post(`${NODES}/show`, { id })).body.data.connectivity).toBe('inactive');
 
     expect((await agent.heartbeat()).status).toBe(200);
     expect((await c.admin.post(`${NODES}/show`, { id })).body.data.connectivity).toBe('inactive');
-    const event = nextAgentEvent(t, id);
+    const event = nextAgentEvent(t, id, 'active');
     const flushed = await t.app.services.presence.flush();
     expect(flushed.back).toEqual([{ id, client: expect.any(Number) }]);
     expect((await event).e).toEqual({ type: 'agent', rota_nodes_id: id, connectivity: 'active' });
