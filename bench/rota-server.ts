@@ -25,7 +25,7 @@ const app = await buildApp({
   dataDir: os.tmpdir(),
   events: database.events,
 });
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
+const address = await app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
 process.once('SIGTERM', () => {
   void app
     .close()
