@@ -276,18 +276,6 @@ export class DispatchService {
   }
 
   /**
-   * Long poll: the next run for this agent's VM, or null after `waitSeconds`. `signal` aborts
-   * the wait when the agent hangs up.
-   */
-  async claim(
-    agent: AgentIdentity,
-    waitSeconds: number,
-    signal?: AbortSignal,
-  ): Promise<ClaimedRun | null> {
-    return (await this.claimMany(agent, waitSeconds, 1, signal))[0] ?? null;
-  }
-
-  /**
    * Long poll: up to `max` runs for this agent's VM as soon as there is one (it does not wait
    * to fill `max`), or none after `waitSeconds`. `signal` aborts the wait when the agent hangs up.
    */

@@ -52,6 +52,8 @@ export class ParameterService {
    * (NOTIFY), on every other instance, and all at once when that channel may have missed one.
    */
   private readonly runCache = new Map<number, Promise<RunParameter[]>>();
+  /** False while NOTIFY's connection is down: nothing is cached then (`notifyGap`). */
+  private listening = true;
 
   constructor(
     private readonly db: Db,
@@ -66,8 +68,6 @@ export class ParameterService {
     // A read still under way for a client is dropped with it: the next run reads afresh.
     for (const id of clientIds) this.runCache.delete(id);
   }
-
-  private listening = true;
 
   /**
    * NOTIFY's connection dropped (`listening` false: nothing is cached until it is back) or
