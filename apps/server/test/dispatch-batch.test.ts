@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedRun } from '@rota/contract';
-import { AGENT, executionOf, runNow } from './helpers/engine.js';
+import { AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import {
@@ -48,31 +48,10 @@ async function queueRuns(robot: number, count: number) {
   );
 }
 
-function agentAs(app: TestApp['app'], token: string) {
-  const as = client(app, { token });
-  return {
-    async claimBatch(max: number, wait_seconds = 0) {
-      const res = await as.post(`${AGENT}/claim-batch`, { wait_seconds, max });
-      expect(res.status).toBe(200);
-      return res.body.data.runs as ClaimedRun[];
-    },
-    finish: (run: { execution_id: number; attempt: number }, claim?: object) =>
-      as.post(`${AGENT}/finish`, {
-        execution_id: run.execution_id,
-        attempt: run.attempt,
-        status: 'success',
-        exit_code: 0,
-        message: null,
-        ...(claim ? { claim } : {}),
-      }),
-    raw: as,
-  };
-}
-
 describe('claim of several runs', () => {
   it('takes up to max runs in queue order, each with its own attempt and run token', async () => {
     await drainQueue();
-    const agent = agentAs(t.app, (await createAgent(c.admin, 'Batch agent', vm)).token);
+    const agent = simulatedAgent(t.app, (await createAgent(c.admin, 'Batch agent', vm)).token);
     const robot = await createRobot(c.admin, 'Batch robot');
     const ids = [];
     for (let i = 0; i < 3; i += 1) ids.push(await runNow(c.admin, { id: robot }));
@@ -97,12 +76,12 @@ describe('claim of several runs', () => {
   });
 
   it('refuses a max outside 1..64 (the agent asks for its free slots, the server caps at 64)', async () => {
-    const agent = agentAs(t.app, (await createAgent(c.admin, 'Greedy agent', vm)).token);
+    const agent = simulatedAgent(t.app, (await createAgent(c.admin, 'Greedy agent', vm)).token);
     for (const max of [0, 65]) {
-      const res = await agent.raw.post(`${AGENT}/claim-batch`, { wait_seconds: 0, max });
+      const res = await agent.post(`${AGENT}/claim-batch`, { wait_seconds: 0, max });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([expect.objectContaining({ field: 'max' })]);
-      const finish = await agent.raw.post(`${AGENT}/finish`, {
+      const finish = await agent.post(`${AGENT}/finish`, {
         execution_id: 1,
         attempt: 1,
         status: 'success',
@@ -118,8 +97,8 @@ describe('claim of several runs', () => {
     await drainQueue();
     const robot = await createRobot(c.admin, 'Batch robot shared');
     const agents = [
-      agentAs(t.app, (await createAgent(c.admin, 'Batch agent A', vm)).token),
-      agentAs(t.app, (await createAgent(c.admin, 'Batch agent B', vm)).token),
+      simulatedAgent(t.app, (await createAgent(c.admin, 'Batch agent A', vm)).token),
+      simulatedAgent(t.app, (await createAgent(c.admin, 'Batch agent B', vm)).token),
     ];
     const TOTAL = 120;
     await queueRuns(robot, TOTAL);
@@ -200,7 +179,7 @@ describe('claim of several runs', () => {
       expect(shown.attempt_list).toEqual([]);
     }
     // Another agent gets them, as first attempts.
-    const other = agentAs(t.app, (await createAgent(c.admin, 'Batch taker', vm)).token);
+    const other = simulatedAgent(t.app, (await createAgent(c.admin, 'Batch taker', vm)).token);
     const runs = await other.claimBatch(3);
     expect(runs.map((r) => [r.execution_id, r.attempt])).toEqual(ids.map((id) => [id, 1]));
   });
@@ -209,12 +188,15 @@ describe('claim of several runs', () => {
 describe('finish asking for the next run', () => {
   it('records the result, then answers the next runs; without claim the answer is as before', async () => {
     await drainQueue();
-    const agent = agentAs(t.app, (await createAgent(c.admin, 'Finish-claim agent', vm)).token);
+    const agent = simulatedAgent(
+      t.app,
+      (await createAgent(c.admin, 'Finish-claim agent', vm)).token,
+    );
     const robot = await createRobot(c.admin, 'Finish-claim robot');
     const ids = [];
     for (let i = 0; i < 4; i += 1) ids.push(await runNow(c.admin, { id: robot }));
     const [first] = await agent.claimBatch(1);
-    const next = await agent.finish(first!, { wait_seconds: 0, max: 2 });
+    const next = await agent.finishRun(first!, { wait_seconds: 0, max: 2 });
     expect(next.status).toBe(200);
     expect(next.body.data.accepted).toBe(true);
     const runs = next.body.data.runs as ClaimedRun[];
@@ -223,23 +205,23 @@ describe('finish asking for the next run', () => {
     expect(await executionOf(c.admin, ids[1]!)).toMatchObject({ status: 'processing' });
 
     // An older agent: no `claim`, no `runs`.
-    const plain = await agent.finish(runs[0]!);
+    const plain = await agent.finishRun(runs[0]!);
     expect(plain.body.data).toEqual({ accepted: true });
     // A repeated result is not counted again, and still brings the next run.
-    const repeat = await agent.finish(runs[0]!, { wait_seconds: 0, max: 1 });
+    const repeat = await agent.finishRun(runs[0]!, { wait_seconds: 0, max: 1 });
     expect(repeat.body.data.accepted).toBe(false);
     expect((repeat.body.data.runs as ClaimedRun[]).map((r) => r.execution_id)).toEqual([ids[3]]);
     // The queue is empty: an empty list.
-    const last = await agent.finish(runs[1]!, { wait_seconds: 0, max: 4 });
+    const last = await agent.finishRun(runs[1]!, { wait_seconds: 0, max: 4 });
     expect(last.body.data).toEqual({ accepted: true, runs: [] });
   });
 
   it('gives the runs it took back when the result is refused (unknown attempt, 404)', async () => {
     await drainQueue();
-    const agent = agentAs(t.app, (await createAgent(c.admin, 'Refused agent', vm)).token);
+    const agent = simulatedAgent(t.app, (await createAgent(c.admin, 'Refused agent', vm)).token);
     const robot = await createRobot(c.admin, 'Refused robot');
     const id = await runNow(c.admin, { id: robot });
-    const refused = await agent.finish(
+    const refused = await agent.finishRun(
       { execution_id: id, attempt: 7 },
       { wait_seconds: 0, max: 1 },
     );
@@ -255,12 +237,12 @@ describe('parameters kept between claims', () => {
 
   it('reaches the next run at once after a create, an update and a delete', async () => {
     await drainQueue();
-    const agent = agentAs(t.app, (await createAgent(c.admin, 'Parameter agent', vm)).token);
+    const agent = simulatedAgent(t.app, (await createAgent(c.admin, 'Parameter agent', vm)).token);
     const robot = await createRobot(c.admin, 'Parameter robot');
     const claimOne = async () => {
       await runNow(c.admin, { id: robot });
       const [run] = await agent.claimBatch(1);
-      await agent.finish(run!);
+      await agent.finishRun(run!);
       return run;
     };
     expect(parameterOf(await claimOne())).toBeUndefined();
@@ -304,7 +286,10 @@ describe.skipIf(!process.env.DATABASE_URL)('parameters kept on two instances', (
     });
     const robot = await createRobot(admin, 'Two-instance parameter robot');
     const vmId = await createVm(admin, 'Two-instance VM');
-    const onSecond = agentAs(second.app, (await createAgent(admin, 'Second agent', vmId)).token);
+    const onSecond = simulatedAgent(
+      second.app,
+      (await createAgent(admin, 'Second agent', vmId)).token,
+    );
     const created = await admin.post(`${PARAMETERS}/create`, {
       name: 'BatchUrl',
       value: 'https://first.example.com',
@@ -313,7 +298,7 @@ describe.skipIf(!process.env.DATABASE_URL)('parameters kept on two instances', (
     const claimOne = async () => {
       await runNow(admin, { id: robot });
       const [run] = await onSecond.claimBatch(1);
-      await onSecond.finish(run!);
+      await onSecond.finishRun(run!);
       return run?.environment.ROTA_PARAM_BatchUrl;
     };
     expect(await claimOne()).toBe('https://first.example.com');

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ClaimedRun } from '@rota/contract';
 import type { App } from '../../src/http/app.js';
 import { client } from './test-app.js';
 
@@ -45,7 +46,24 @@ export function simulatedAgent(app: App, token: string) {
       exit_code: number | null = null,
       message: string | null = null,
     ) => as.post(`${AGENT}/finish`, { execution_id, attempt, status, exit_code, message }),
+    /** Up to `max` runs at once (`claim-batch`). */
+    async claimBatch(max: number, wait_seconds = 0) {
+      const res = await as.post(`${AGENT}/claim-batch`, { wait_seconds, max });
+      expect(res.status).toBe(200);
+      return res.body.data.runs as ClaimedRun[];
+    },
+    /** A successful result; with `claim`, the same request asks for the next runs. */
+    finishRun: (run: { execution_id: number; attempt: number }, claim?: object) =>
+      as.post(`${AGENT}/finish`, {
+        execution_id: run.execution_id,
+        attempt: run.attempt,
+        status: 'success',
+        exit_code: 0,
+        message: null,
+        ...(claim ? { claim } : {}),
+      }),
     get: (url: string) => as.get(url),
+    post: (url: string, body: object) => as.post(url, body),
   };
 }
 
