@@ -29,11 +29,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
-import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { generateToken, hashToken } from '../apps/server/src/lib/tokens.js';
 import { benchFile } from './child-json.js';
 import { loadAverage, postgresCpuMs, processCpuMs } from './process-cpu.js';
 import { createScratchDatabase } from './scratch-database.js';
+import { seedFleet } from './seed-fleet.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 20_000);
@@ -108,32 +107,7 @@ async function variant(claim: boolean) {
     const { db } = database;
     const rows = async <T>(statement: ReturnType<typeof sql>) =>
       ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
-    await database.migrate();
-    await seedDatabase(db, {
-      adminAccess: 'admin',
-      adminEmail: 'admin@localhost',
-      adminPassword: 'bench-password-1',
-    });
-    const [client] = await rows<{ id: number }>(
-      sql`select rota_clients_id as id from rota_clients order by rota_clients_id limit 1`,
-    );
-    const [vm] = await rows<{ id: number }>(
-      sql`insert into rota_vms (rota_clients_id, name, hostname) values (${client!.id}, 'Fleet VM', 'fleet.lan') returning rota_vms_id as id`,
-    );
-    const tokens = Array.from({ length: agents }, () => generateToken());
-    for (let i = 0; i < tokens.length; i += 2000) {
-      await db.execute(
-        sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash) values ${sql.join(
-          tokens
-            .slice(i, i + 2000)
-            .map(
-              (token, j) =>
-                sql`(${client!.id}, ${`Fleet agent ${i + j}`}, ${vm!.id}, ${hashToken(token)})`,
-            ),
-          sql`, `,
-        )}`,
-      );
-    }
+    const { tokens } = await seedFleet(database, { agents, name: 'Fleet' });
     await db.execute(sql`analyze`);
     log(`  ${agents} agents in the database`);
 

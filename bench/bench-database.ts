@@ -1,12 +1,11 @@
 /** What both benches open: an in-memory PGlite, or a throw-away database on DATABASE_URL. */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import {
   createPglite,
   openPglite,
   openPostgres,
   type Database,
 } from '../apps/server/src/db/client.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 export async function openBenchDatabase(): Promise<{
   database: Database;
@@ -19,18 +18,10 @@ export async function openBenchDatabase(): Promise<{
       database: await openPglite(await createPglite()),
       label: 'PGlite 0.5.16 (in memory)',
     };
-  const name = `rota_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(url, 'rota_bench');
   return {
-    database: await openPostgres(target.toString(), 10),
+    database: await openPostgres(scratch.url, 10),
     label: 'PostgreSQL 15 (pg pool of 10)',
-    drop: async () => {
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    },
+    drop: scratch.drop,
   };
 }

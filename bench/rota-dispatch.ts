@@ -7,11 +7,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
-import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { generateToken, hashToken } from '../apps/server/src/lib/tokens.js';
 import { benchFile, spawnJson, type JsonChild } from './child-json.js';
 import { postgresCpuMs, processCpuMs } from './process-cpu.js';
 import { createScratchDatabase } from './scratch-database.js';
+import { seedFleet } from './seed-fleet.js';
 
 export interface DispatchFigures {
   jobs: number;
@@ -42,33 +41,16 @@ export async function rotaDispatch(
     const { db } = database;
     const rows = async <T>(statement: ReturnType<typeof sql>) =>
       ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
-    await database.migrate();
-    await seedDatabase(db, {
-      adminAccess: 'admin',
-      adminEmail: 'admin@localhost',
-      adminPassword: 'bench-password-1',
+    const { clientId, tokens } = await seedFleet(database, {
+      agents: options.workers,
+      name: 'Bench',
     });
-    const [client] = await rows<{ id: number }>(
-      sql`select rota_clients_id as id from rota_clients order by rota_clients_id limit 1`,
-    );
     const [robot] = await rows<{ id: number }>(
-      sql`insert into rota_robots (rota_clients_id, name, executor) values (${client!.id}, 'Bench robot', 'node main.js') returning rota_robots_id as id`,
-    );
-    const [vm] = await rows<{ id: number }>(
-      sql`insert into rota_vms (rota_clients_id, name, hostname) values (${client!.id}, 'Bench VM', 'bench.lan') returning rota_vms_id as id`,
-    );
-    const tokens = Array.from({ length: options.workers }, () => generateToken());
-    await db.execute(
-      sql`insert into rota_nodes (rota_clients_id, name, rota_vms_id, token_hash) values ${sql.join(
-        tokens.map(
-          (token, i) => sql`(${client!.id}, ${`Bench agent ${i}`}, ${vm!.id}, ${hashToken(token)})`,
-        ),
-        sql`, `,
-      )}`,
+      sql`insert into rota_robots (rota_clients_id, name, executor) values (${clientId}, 'Bench robot', 'node main.js') returning rota_robots_id as id`,
     );
     await db.execute(
       sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
-          select ${client!.id}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${options.runs})`,
+          select ${clientId}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${options.runs})`,
     );
     await db.execute(sql`analyze`);
 
