@@ -19,8 +19,9 @@ interface QueryClient {
  * a statement of some sixty column references costs more than running it (issue 12 measured the
  * claim and the heartbeat getting slower when they were rendered per call). On a PostgreSQL pool
  * it runs as a named prepared statement: each connection parses it once and, after a few runs,
- * keeps a generic plan (parse and plan were two thirds of the claim's database time). `db` must
- * be the database, not a transaction: the statement goes straight to the driver's client.
+ * keeps a generic plan (parse and plan were two thirds of the claim's database time). `db` may be
+ * the database or a transaction: the statement goes straight to the driver's client, the pool's
+ * or the one the transaction holds.
  */
 export function hotStatement<T>(name: string, build: () => SQL) {
   let rendered: { sql: string; params: unknown[] } | undefined;
@@ -28,8 +29,11 @@ export function hotStatement<T>(name: string, build: () => SQL) {
     rendered ??= (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(build());
     const { sql: text, params: slots } = rendered;
     const params = fillPlaceholders(slots, values);
-    const client = (db as unknown as { $client?: unknown }).$client;
-    if (client instanceof pg.Pool) {
+    // A database has its driver's client; a transaction, in its session, the connection it holds.
+    const client =
+      (db as unknown as { $client?: unknown }).$client ??
+      (db as unknown as { session: { client: unknown } }).session.client;
+    if (client instanceof pg.Pool || client instanceof pg.Client) {
       const result = await client.query<T & pg.QueryResultRow>({
         name,
         text,

@@ -30,7 +30,6 @@ const enabledStatement = hotStatement<{ id: number }>('rota_mfa_enabled', () =>
     .getSQL(),
 );
 
-/** `db` is the database, never a transaction (a hot statement goes straight to the driver). */
 export async function isEnabledFor(db: Db, usersId: number): Promise<boolean> {
   const [row] = await enabledStatement(db, { user: usersId });
   return Boolean(row);

@@ -128,7 +128,6 @@ const membershipsStatement = hotStatement<{
     .getSQL(),
 );
 
-/** `db` is the database, never a transaction (a hot statement goes straight to the driver). */
 export async function listMemberships(db: Db, usersId: number) {
   const rows = await membershipsStatement(db, { user: usersId });
   return rows.map((r) => ({ ...r, permissions: r.permissions as Permission[] }));
