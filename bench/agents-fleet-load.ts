@@ -3,10 +3,12 @@
  * each heartbeating every 10 s (spread evenly over the 10 s) on a kept-alive socket of its own,
  * and, with `claim`, each holding a claim long poll open (wait 25 s) on a second socket, as a
  * real agent does. argv[2] names a JSON job file. Prints `{"warm": true}` once every agent has beaten
- * once (the identity cache is then filled), then one JSON line of figures for what followed.
+ * once (the identity cache is then filled) and one more round of 10 s has passed, then one JSON line
+ * of figures for what followed, with the warm-up round's own p99 and errors.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 interface Job {
   address: string;
@@ -30,7 +32,13 @@ const beatPools = Array.from(
   () => new http.Agent({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 30_000 }),
 );
 
-function post(url: string, pool: http.Agent, token: string, body: object): Promise<number> {
+/** The answer's status, and whether the request went on a socket already open. */
+function post(
+  url: string,
+  pool: http.Agent,
+  token: string,
+  body: object,
+): Promise<{ status: number; reused: boolean }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -46,7 +54,7 @@ function post(url: string, pool: http.Agent, token: string, body: object): Promi
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
         res.on('error', reject);
       },
     );
@@ -58,9 +66,16 @@ function post(url: string, pool: http.Agent, token: string, body: object): Promi
   });
 }
 
+/** The load's own stalls, which would show as heartbeat latency the server did not cause. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+/** Every agent has beaten once (the warm-up round is over). */
+let warmUpDone = false;
+/** Steady state: the round after the warm-up is over too. */
 let warm = false;
 let stopping = false;
 const latencies: number[] = [];
+const warmUpLatencies: number[] = [];
+let newConnections = 0;
 let errors = 0;
 let warmErrors = 0;
 let claims = 0;
@@ -68,15 +83,19 @@ let claimErrors = 0;
 let firstError: string | undefined;
 
 async function beat(token: string, pool: http.Agent) {
+  // A beat belongs to the steady state only if it started there.
+  const measured = warm;
   const started = performance.now();
   try {
-    const status = await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
+    const { status, reused } = await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
     if (status !== 200) throw new Error(String(status));
-    if (warm) latencies.push(performance.now() - started);
+    if (measured) latencies.push(performance.now() - started);
+    else if (!warmUpDone) warmUpLatencies.push(performance.now() - started);
+    if (measured && !reused) newConnections += 1;
   } catch (error) {
     firstError ??= String(error);
-    if (warm) errors += 1;
-    else warmErrors += 1;
+    if (measured) errors += 1;
+    else if (!warmUpDone) warmErrors += 1;
   }
   return performance.now() - started;
 }
@@ -85,7 +104,7 @@ async function longPolls(token: string) {
   const pool = new http.Agent({ keepAlive: true, maxSockets: 1 });
   while (!stopping) {
     try {
-      const status = await post(`${AGENT}/claim`, pool, token, { wait_seconds: 25 });
+      const { status } = await post(`${AGENT}/claim`, pool, token, { wait_seconds: 25 });
       if (status !== 200) throw new Error(String(status));
       claims += 1;
     } catch {
@@ -106,16 +125,22 @@ const agents = job.tokens.map(async (token, i) => {
   let next = performance.now();
   for (;;) {
     await beat(token, pool);
-    if (!warm && --firstRound === 0) {
-      // Every agent known: what follows is the steady state.
-      warm = true;
-      cpuStart = process.cpuUsage();
-      wallStart = performance.now();
+    if (--firstRound === 0) {
+      // Every agent known. Agents whose first beat came late beat again at once (their schedule
+      // stands), a burst that is still the warm-up: one more round of 10 s settles it, then
+      // what follows is the steady state.
+      warmUpDone = true;
       setTimeout(() => {
-        stopping = true;
-        stopNow();
-      }, job.seconds * 1000);
-      process.stdout.write(`${JSON.stringify({ warm: true })}\n`);
+        warm = true;
+        cpuStart = process.cpuUsage();
+        loopDelay.enable();
+        wallStart = performance.now();
+        setTimeout(() => {
+          stopping = true;
+          stopNow();
+        }, job.seconds * 1000);
+        process.stdout.write(`${JSON.stringify({ warm: true })}\n`);
+      }, 10_000);
     }
     next += 10_000;
     if (stopping) return;
@@ -134,8 +159,10 @@ stopping = true;
 const cpu = process.cpuUsage(cpuStart);
 const wall = performance.now() - wallStart;
 latencies.sort((a, b) => a - b);
-const at = (q: number) =>
-  latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+warmUpLatencies.sort((a, b) => a - b);
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const at = (q: number) => quantile(latencies, q);
 process.stdout.write(
   `${JSON.stringify({
     agents: n,
@@ -145,6 +172,8 @@ process.stdout.write(
     p99Ms: at(0.99),
     maxMs: latencies.at(-1),
     errors,
+    newConnections,
+    warmUpP99Ms: quantile(warmUpLatencies, 0.99),
     warmUpErrors: warmErrors,
     warmUpSeconds: (wallStart - start) / 1000,
     claims,
@@ -152,6 +181,7 @@ process.stdout.write(
     firstError,
     seconds: wall / 1000,
     // % of one core: on a 2-core machine it competes with the server.
+    clientLoopDelayMaxMs: loopDelay.max / 1e6,
     clientCpuPercent: ((cpu.user + cpu.system) / 1000 / wall) * 100,
   })}\n`,
 );

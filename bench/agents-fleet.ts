@@ -1,7 +1,8 @@
 /**
  * 20,000 agents heartbeating every 10 s (issue 18): a fresh PostgreSQL database with the agents,
- * Rota in its own process (bench/rota-server.ts, the normal app), the agents in another
- * (bench/agents-fleet-load.ts). Two variants: heartbeats only, and heartbeats while every agent
+ * Rota in its own process as `npm start` runs it (bench/production-server.ts: the built
+ * `apps/server/dist/main.js`, so run `npm run build -w @rota/server` first; its memory is the
+ * figure), the agents in another (bench/agents-fleet-load.ts). Two variants: heartbeats only, and heartbeats while every agent
  * also holds a claim long poll open (wait 25 s), as real agents do.
  *
  *     node --import tsx bench/agents-fleet.ts [--json]
@@ -18,8 +19,10 @@
  * agents with a socket for heartbeats and one for the long poll. Both processes are started with
  * the soft limit raised to the hard one.
  *
- * Figures (steady state, after the warm-up round): heartbeat p50/p99 as the agents measure
- * them; server CPU and PostgreSQL CPU (every `postgres` process of that database and the shared
+ * Figures (steady state: heartbeats sent after the warm-up round, in which every agent connects
+ * and its identity is read from the database, and one more round of 10 s, in which agents whose
+ * first beat came late catch up; the warm-up round has its own p99 and errors): heartbeat p50/p99
+ * as the agents measure them, new connections opened meanwhile (0 when every socket is kept); server CPU and PostgreSQL CPU (every `postgres` process of that database and the shared
  * ones, from /proc) as % of one core; server RSS (VmRSS, max sampled every 250 ms).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,6 +34,7 @@ import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { benchFile } from './child-json.js';
 import { loadAverage, postgresCpuMs, processCpuMs } from './process-cpu.js';
+import { startProductionServer } from './production-server.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { seedFleet } from './seed-fleet.js';
 
@@ -102,7 +106,7 @@ async function variant(claim: boolean) {
   const agents = claim ? Math.min(AGENTS, CLAIM_AGENTS) : AGENTS;
   const scratch = await createScratchDatabase(SERVER, 'rota_fleet');
   const database = await openPostgres(scratch.url, 2);
-  let server: ReturnType<typeof child> | null = null;
+  let server: Awaited<ReturnType<typeof startProductionServer>> | null = null;
   try {
     const { db } = database;
     const rows = async <T>(statement: ReturnType<typeof sql>) =>
@@ -111,8 +115,8 @@ async function variant(claim: boolean) {
     await db.execute(sql`analyze`);
     log(`  ${agents} agents in the database`);
 
-    server = child(benchFile('./rota-server.ts'), [scratch.url]);
-    const { address } = (await server.next()) as { address: string };
+    server = await startProductionServer(scratch.url);
+    const { address } = server;
     let maxRss = rssMb(server.pid);
     const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(server!.pid))), 250);
     // 20,000 tokens are too long for one argument (128 kB): the job goes through a file.
@@ -155,6 +159,8 @@ async function variant(claim: boolean) {
       p99Ms: Number(figures.p99Ms!.toFixed(2)),
       maxMs: Number(figures.maxMs!.toFixed(1)),
       errors: figures.errors,
+      newConnections: figures.newConnections,
+      warmUpP99Ms: Number(figures.warmUpP99Ms!.toFixed(1)),
       warmUpErrors: figures.warmUpErrors,
       claims: figures.claims,
       claimErrors: figures.claimErrors,
@@ -171,13 +177,11 @@ async function variant(claim: boolean) {
       serverMaxRssMb: Number(maxRss.toFixed(0)),
       agentsActiveAtEnd: Number(counts!.online),
       loadGeneratorCpuPercent: Number(figures.clientCpuPercent!.toFixed(1)),
+      loadGeneratorLoopDelayMaxMs: Number(figures.clientLoopDelayMaxMs!.toFixed(0)),
       loadAverage: `${loadStart} → ${loadAverage()}`,
     };
   } finally {
-    if (server) {
-      server.proc.kill('SIGTERM');
-      await server.exited;
-    }
+    if (server) await server.stop();
     rmSync(path.join(os.tmpdir(), `${scratch.name}.json`), { force: true });
     await database.close();
     await scratch.drop();

@@ -7,8 +7,11 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { buildApp } from '../apps/server/src/http/app.js';
+import { tuneHeap } from '../apps/server/src/lib/heap-tuning.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 
+// The heap policy main.ts sets, so the race measures the server operators run.
+tuneHeap();
 const url = process.argv[2];
 if (!url) throw new Error('usage: rota-server.ts <database url>');
 const database = await openPostgres(url, Number(process.env.BENCH_POOL ?? 10));

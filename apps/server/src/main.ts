@@ -7,11 +7,18 @@ import { seedDatabase, type SeedResult } from './db/seed.js';
 import { VERSION_LABEL } from '@rota/contract';
 import { buildApp } from './http/app.js';
 import { dispatchTimingsFor } from './modules/engine/dispatch-service.js';
+import { tuneHeap } from './lib/heap-tuning.js';
 import { SecretBox } from './lib/secret-box.js';
 import { discoverOidc, OidcDiscoveryError, oidcSettingsOf } from './modules/oidc/oidc-client.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Connections waiting to be accepted. Node's default (511) overflows when thousands of agents
+ * connect at once (every agent after a restart): the kernel drops their SYNs and they retry after
+ * 1, 3, 7 s (issue 18). The kernel caps it at net.core.somaxconn (4096 on current Linux).
+ */
+const LISTEN_BACKLOG = 4096;
 
 function printAdminCredentials(seed: SeedResult) {
   const lines = [
@@ -28,6 +35,7 @@ function printAdminCredentials(seed: SeedResult) {
 }
 
 async function main() {
+  tuneHeap();
   const config = loadConfig();
   const dataDir = path.resolve(config.DATA_DIR);
   // Created now so a missing or unwritable DATA_DIR fails at boot, not at the first secret.
@@ -81,7 +89,7 @@ async function main() {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
   app.log.info({ database: database.kind, dataDir, publicUrl: config.publicUrl }, 'Rota is ready');
   if (seeded) printAdminCredentials(seeded);
   process.stdout.write(`Rota ${VERSION_LABEL} is running at ${config.publicUrl}\n`);
