@@ -28,6 +28,9 @@ async function serveRota(url: string) {
   const { buildApp } = await import('../apps/server/src/http/app.js');
   const { SecretBox } = await import('../apps/server/src/lib/secret-box.js');
   const { loadConfig } = await import('../apps/server/src/config/env.js');
+  const { tuneHeap } = await import('../apps/server/src/lib/heap-tuning.js');
+  // The heap policy main.ts sets.
+  tuneHeap();
   const config = loadConfig({ ...process.env, DATABASE_URL: url });
   const database = await openPostgres(url, POOL);
   const app = await buildApp({
