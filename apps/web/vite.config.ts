@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,23 @@ const FIRST_PAGE = 'src/features/auth/routes/sign-in-page.tsx';
 const SHELL = 'src/features/shell/routes/shell-layout.tsx';
 /** index.html for a browser that holds a session (apps/server/src/http/console.ts). */
 const SIGNED_IN_HTML = 'shell.html';
+/** Each signed-in page's own chunks by route path, which the server adds to `shell.html`. */
+const PAGE_PRELOADS = 'page-preloads.json';
+/** Where the shell's pages are listed with the module each loads. */
+const ROUTES_FILE = fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url));
+
+/**
+ * The shell's pages in `routes.tsx` (`SHELL_PAGES` and `SHELL_DETAIL_PAGES`): each route path
+ * (`path` where the entry has one, else `route`) and its page module, relative to the app root.
+ */
+function shellPagesOf(source: string): { path: string; module: string }[] {
+  const entry =
+    /\{\s*(?:path:\s*'([^']+)',\s*)?route:\s*'([^']+)',\s*load:\s*\(\)\s*=>\s*import\('([^']+)'\)/g;
+  return [...source.matchAll(entry)].map(([, detailPath, route, module]) => ({
+    path: detailPath ?? route!,
+    module: `${path.posix.join('src/app', module!)}.tsx`,
+  }));
+}
 
 type BundleChunk = {
   type: string;
@@ -90,6 +108,22 @@ function preloadFirstPage(): Plugin {
       )
         throw new Error(`${SIGNED_IN_HTML} still preloads the sign-in page`);
       this.emitFile({ type: 'asset', fileName: SIGNED_IN_HTML, source: html });
+
+      // A signed-in page's chunks are otherwise requested only once the entry has run the router
+      // and the shell: one round trip and two evaluations after the page was asked for.
+      const pages = shellPagesOf(readFileSync(ROUTES_FILE, 'utf8'));
+      if (pages.length < 10)
+        throw new Error(
+          `${ROUTES_FILE} lists ${pages.length} shell pages: has its format changed?`,
+        );
+      const inShell = new Set(chunksOf(bundle as unknown as Bundle, SHELL));
+      const preloads = Object.fromEntries(
+        pages.map(({ path: route, module }) => [
+          route,
+          chunksOf(bundle as unknown as Bundle, module).filter((file) => !inShell.has(file)),
+        ]),
+      );
+      this.emitFile({ type: 'asset', fileName: PAGE_PRELOADS, source: JSON.stringify(preloads) });
     },
   };
 }

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
  * text file; the server picks one by Accept-Encoding, says it varies on it, and lets browsers keep
  * hashed assets for a year while revalidating index.html every time.
  */
-const INDEX = '<!doctype html><title>Rota - Control Room</title><div id="root"></div>'.repeat(20);
+const INDEX = `<!doctype html><html><head><title>Rota - Control Room</title>${'<meta name="padding" content="enough to be worth compressing">'.repeat(20)}</head><body><div id="root"></div></body></html>`;
 const SCRIPT = 'export const answer = "the sign-in page";\n'.repeat(200);
 const STYLE = 'body{margin:0}';
 // The build's index.html preloading the shell instead of the sign-in page (apps/web/vite.config.ts).
@@ -35,6 +35,14 @@ beforeAll(async () => {
   // Too small to be worth a compressed copy: the build leaves it alone.
   await writeFile(path.join(webRoot, 'assets', 'tiny-B4imGv_e.css'), STYLE);
   await writeFile(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(
+    path.join(webRoot, 'page-preloads.json'),
+    JSON.stringify({
+      '/robot': ['assets/robots-page-A1.js', 'assets/data-table-B2.js'],
+      '/robot/:id': ['assets/robot-detail-page-C3.js'],
+      '/robot/field': ['assets/robot-fields-page-D4.js'],
+    }),
+  );
   t = await createTestApp({ webRoot });
 });
 afterAll(async () => {
@@ -133,7 +141,7 @@ describe('precompressed console files', () => {
   });
 
   it('answers a browser holding a session with the page that preloads the shell', async () => {
-    for (const url of ['/', '/dashboard', '/robot/3?tab=versions']) {
+    for (const url of ['/', '/dashboard', '/robot/3/versions']) {
       const res = await get(url, 'br', `theme=dark; ${SESSION_COOKIE}=abc123`);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/text\/html/);
@@ -148,5 +156,45 @@ describe('precompressed console files', () => {
       const res = await get('/dashboard', 'br', cookie);
       expect(brotliDecompressSync(res.rawPayload).toString(), cookie).toBe(INDEX);
     }
+  });
+
+  it('preloads a signed-in page’s own chunks on its path, in the encoding the browser takes', async () => {
+    const session = `${SESSION_COOKIE}=abc123`;
+    const preloaded = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+)">/g)].map(
+        (m) => m[1],
+      );
+    const cases = [
+      ['/robot', ['assets/robots-page-A1.js', 'assets/data-table-B2.js']],
+      ['/robot/', ['assets/robots-page-A1.js', 'assets/data-table-B2.js']],
+      ['/robot/42?tab=versions', ['assets/robot-detail-page-C3.js']],
+      // A static segment wins over `:id`.
+      ['/robot/field', ['assets/robot-fields-page-D4.js']],
+    ] as const;
+    for (const [url, files] of cases) {
+      const res = await get(url, 'gzip, deflate, br', session);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(varies(res.headers), url).toEqual(
+        expect.arrayContaining(['accept-encoding', 'cookie']),
+      );
+      const html = brotliDecompressSync(res.rawPayload).toString();
+      // The shell's page, with the page's chunks added before </head>.
+      expect(html.startsWith(SHELL_INDEX.slice(0, SHELL_INDEX.indexOf('</head>'))), url).toBe(true);
+      expect(preloaded(html), url).toEqual(files);
+    }
+    const gzip = await get('/robot', 'gzip, br;q=0', session);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(preloaded(gunzipSync(gzip.rawPayload).toString())).toHaveLength(2);
+    const plain = await get('/robot', undefined, session);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(preloaded(plain.body)).toHaveLength(2);
+    // Other paths, and a visitor without a session, get the pages the build wrote.
+    expect(
+      brotliDecompressSync((await get('/robot/1/2', 'br', session)).rawPayload).toString(),
+    ).toBe(SHELL_INDEX);
+    expect(brotliDecompressSync((await get('/robot', 'br')).rawPayload).toString()).toBe(INDEX);
   });
 });

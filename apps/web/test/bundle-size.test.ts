@@ -73,6 +73,34 @@ describe('bundle size', () => {
     expect(html).not.toContain(manifest[SHELL_MODULE]!.file);
   });
 
+  it('lists each signed-in page’s own chunks by path, for the server to preload', () => {
+    const manifest = readManifest();
+    const preloads = JSON.parse(readFileSync(`${distDir}page-preloads.json`, 'utf8')) as Record<
+      string,
+      string[]
+    >;
+    const shell = readFileSync(`${distDir}shell.html`, 'utf8');
+    const pages = {
+      '/dashboard': 'src/features/dashboard/routes/dashboard-page.tsx',
+      '/robot': 'src/features/robots/routes/robots-page.tsx',
+      '/robot/:id': 'src/features/robots/routes/robot-detail-page.tsx',
+    };
+    for (const [route, module] of Object.entries(pages)) {
+      const files = preloads[route] ?? [];
+      expect(files[0], route).toBe(manifest[module]!.file);
+      // Everything its page imports that shell.html does not preload already.
+      for (const imported of manifest[module]!.imports ?? []) {
+        const file = manifest[imported]!.file;
+        if (!manifest[imported]!.isEntry && !shell.includes(file))
+          expect(files, route).toContain(file);
+      }
+      for (const file of files) {
+        expect(existsSync(`${distDir}${file}`), file).toBe(true);
+        expect(shell, file).not.toContain(file);
+      }
+    }
+  });
+
   it('leaves a brotli and a gzip copy next to every text file of 1 KiB or more', () => {
     const missing = readdirSync(`${distDir}assets`)
       .map((name) => `assets/${name}`)
