@@ -55,6 +55,38 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // Loaded with import() where they are used (issue 18's memory target: a server holding
+    // 20,000 agents' connections should not carry SMTP, SSO, TOTP or the embedded database's code
+    // it never runs). Type imports are free.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/db/pglite.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['nodemailer', 'openid-client', 'otplib', 'qrcode'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'Load it with import() where it is used (see docs/decisions.md).',
+          })),
+          patterns: [
+            {
+              group: [
+                '@electric-sql/pglite',
+                '@electric-sql/pglite/*',
+                'drizzle-orm/pglite*',
+                '**/db/pglite.js',
+              ],
+              allowTypeImports: true,
+              message: 'PGlite loads only for the embedded database: import() db/pglite.js.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
     files: ['**/test/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

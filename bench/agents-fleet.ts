@@ -23,7 +23,8 @@
  * and its identity is read from the database, and one more round of 10 s, in which agents whose
  * first beat came late catch up; the warm-up round has its own p99 and errors): heartbeat p50/p99
  * as the agents measure them, new connections opened meanwhile (0 when every socket is kept); server CPU and PostgreSQL CPU (every `postgres` process of that database and the shared
- * ones, from /proc) as % of one core; server RSS (VmRSS, max sampled every 250 ms).
+ * ones, from /proc) as % of one core; server RSS (VmRSS sampled every 250 ms): the peak over the
+ * whole run, warm-up storm included, and the peak while every agent is connected (measured window).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,8 +118,16 @@ async function variant(claim: boolean) {
 
     server = await startProductionServer(scratch.url);
     const { address } = server;
+    // The peak over the whole run (the warm-up's connection storm included) and the peak while
+    // every agent is connected and beating (the measured window).
     let maxRss = rssMb(server.pid);
-    const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(server!.pid))), 250);
+    let steadyMaxRss = 0;
+    let measuring = false;
+    const sampler = setInterval(() => {
+      const now = rssMb(server!.pid);
+      maxRss = Math.max(maxRss, now);
+      if (measuring) steadyMaxRss = Math.max(steadyMaxRss, now);
+    }, 250);
     // 20,000 tokens are too long for one argument (128 kB): the job goes through a file.
     const jobFile = path.join(os.tmpdir(), `${scratch.name}.json`);
     writeFileSync(
@@ -139,12 +148,15 @@ async function variant(claim: boolean) {
     const wallStart = performance.now();
     const serverStart = processCpuMs(server.pid) ?? 0;
     const postgresStart = postgresCpuMs(scratch.name);
+    measuring = true;
     const figures = (await load.next()) as Record<string, number>;
     const wall = performance.now() - wallStart;
     const serverCpu = (processCpuMs(server.pid) ?? 0) - serverStart;
     const postgresCpu = postgresCpuMs(scratch.name) - postgresStart;
     clearInterval(sampler);
-    maxRss = Math.max(maxRss, rssMb(server.pid));
+    const endRss = rssMb(server.pid);
+    maxRss = Math.max(maxRss, endRss);
+    steadyMaxRss = Math.max(steadyMaxRss, endRss);
     const [counts] = await rows<{ online: string }>(
       sql`select count(*) filter (where online and last_seen_at > now() - interval '30 seconds') as online from rota_nodes`,
     );
@@ -175,6 +187,7 @@ async function variant(claim: boolean) {
         (postgresCpu / (figures.heartbeatsPerSecond! * (wall / 1000))).toFixed(3),
       ),
       serverMaxRssMb: Number(maxRss.toFixed(0)),
+      serverSteadyMaxRssMb: Number(steadyMaxRss.toFixed(0)),
       agentsActiveAtEnd: Number(counts!.online),
       loadGeneratorCpuPercent: Number(figures.clientCpuPercent!.toFixed(1)),
       loadGeneratorLoopDelayMaxMs: Number(figures.clientLoopDelayMaxMs!.toFixed(0)),

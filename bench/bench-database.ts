@@ -1,10 +1,6 @@
 /** What both benches open: an in-memory PGlite, or a throw-away database on DATABASE_URL. */
-import {
-  createPglite,
-  openPglite,
-  openPostgres,
-  type Database,
-} from '../apps/server/src/db/client.js';
+import { openPostgres, type Database } from '../apps/server/src/db/client.js';
+import { createPglite, openPglite } from '../apps/server/src/db/pglite.js';
 import { createScratchDatabase } from './scratch-database.js';
 
 export async function openBenchDatabase(): Promise<{

@@ -1,17 +1,29 @@
 /**
- * Rota as an operator runs it (`npm start`: `node apps/server/dist/main.js`, the built server,
- * no TypeScript loader) for benchmarks that measure the server's memory: a loader such as tsx
- * adds a thread and compiled sources of its own. Needs `npm run build -w @rota/server` first.
- * BENCH_NODE_FLAGS adds Node or V8 flags. Listens on a free port of 127.0.0.1 with the open-files soft limit raised to the hard one.
+ * Rota as an operator runs it (`npm start`: `node <flags> apps/server/dist/main.js`, the built
+ * server, no TypeScript loader) for benchmarks that measure the server's memory: a loader such as
+ * tsx adds a thread and compiled sources of its own. Needs `npm run build -w @rota/server` first.
+ * The Node flags are read from the root package.json's `start` script; BENCH_NODE_FLAGS, when set
+ * (even empty), replaces them to compare others. Listens on a free port of 127.0.0.1 with the
+ * open-files soft limit raised to the hard one.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
+
+/** The flags `npm start` gives node (`node --a --b apps/server/dist/main.js` → `--a --b`). */
+export function startScriptNodeFlags(): string[] {
+  const manifest = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
+  ) as { scripts: { start: string } };
+  const words = manifest.scripts.start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`unexpected start script: ${manifest.scripts.start}`);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -31,8 +43,8 @@ export async function startProductionServer(databaseUrl: string, env: NodeJS.Pro
       '-c',
       'ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"',
       process.execPath,
-      // BENCH_NODE_FLAGS: Node or V8 flags to compare (e.g. a heap setting).
-      ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      // BENCH_NODE_FLAGS: Node or V8 flags to compare (e.g. a heap setting) instead of npm start's.
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags()),
       MAIN,
     ],
     {

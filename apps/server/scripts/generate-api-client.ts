@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createPglite, openPglite } from '../src/db/client.js';
+import { createPglite, openPglite } from '../src/db/pglite.js';
 import { buildApp } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import {

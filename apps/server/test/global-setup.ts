@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createPglite, openPglite } from '../src/db/client.js';
+import { createPglite, openPglite } from '../src/db/pglite.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

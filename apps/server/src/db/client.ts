@@ -1,15 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { pgliteEventBus, postgresEventBus, type EventBus } from '../lib/event-bus.js';
+import { postgresEventBus, type EventBus } from '../lib/event-bus.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -29,35 +25,6 @@ export interface Database {
   /** Runs the committed migrations (and `then`, e.g. the seed) under a cross-instance lock. */
   migrate(then?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Extensions the migrations use; PGlite must load them when it opens a database. */
-export const PGLITE_EXTENSIONS = { pg_trgm };
-
-/** A PGlite with Rota's extensions: in memory without `dataDir`, or on disk. */
-export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: PGLITE_EXTENSIONS });
-}
-
-export async function openPglite(pglite: PGlite): Promise<Database> {
-  await pglite.waitReady;
-  await pglite.exec('set random_page_cost = 1.1');
-  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
-  const events = pgliteEventBus(pglite);
-  return {
-    db,
-    kind: 'pglite',
-    events,
-    async migrate(then) {
-      // One process owns an embedded database: no lock needed.
-      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-      await then?.();
-    },
-    async close() {
-      await events.close();
-      await pglite.close();
-    },
-  };
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
@@ -106,6 +73,8 @@ export async function openDatabase(options: {
   dataDir: string;
 }): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite's code.
+  const { createPglite, openPglite } = await import('./pglite.js');
   const dir = path.resolve(options.dataDir, 'pglite');
   await mkdir(path.dirname(dir), { recursive: true });
   return openPglite(await createPglite({ dataDir: dir }));

@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -45,10 +45,15 @@ export function createMailer(options: {
       },
     };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Loaded at the first mail: most servers send none for days, and nodemailer is ~2 MB of heap
+  // held for the process's life (issue 18's memory target).
+  let transport: Promise<Transporter> | null = null;
   return {
     async send(mail) {
-      await transport.sendMail({ from, ...mail });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport(smtpUrl),
+      );
+      await (await transport).sendMail({ from, ...mail });
     },
   };
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPglite, openPglite, openPostgres, type Database } from '../../src/db/client.js';
+import { openPostgres, type Database } from '../../src/db/client.js';
+import { createPglite, openPglite } from '../../src/db/pglite.js';
 
 /**
  * A fresh, migrated database for one test file: PGlite from the template made in global

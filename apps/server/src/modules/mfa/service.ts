@@ -282,10 +282,10 @@ export class MfaService implements SecondFactorGate {
 
   private async startEnrolment(usersId: number, email: string): Promise<MfaEnrolment> {
     if (await isEnabledFor(this.deps.db, usersId)) throw new AppError('mfa_already_enabled');
-    const secret = newTotpSecret();
+    const secret = await newTotpSecret();
     const saved = await savePendingFactor(this.deps.db, usersId, this.deps.secretBox.seal(secret));
     if (!saved) throw new AppError('mfa_already_enabled');
-    const url = otpauthUrl(secret, email);
+    const url = await otpauthUrl(secret, email);
     return { secret, otpauth_url: url, qr_code: await qrCodeOf(url) };
   }
 

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
+import type * as Otplib from 'otplib';
 import { MFA_RECOVERY_CODE_COUNT, TOTP_DIGITS } from '@rota/contract';
 
 /** RFC 6238 as every authenticator app reads an otpauth:// address by default: SHA1, 30 s. */
@@ -9,16 +8,22 @@ const ISSUER = 'Rota';
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const RECOVERY_HALF = 5;
 
-export function newTotpSecret(): string {
-  return generateSecret();
+// otplib and qrcode load at the first second-factor operation: most servers hold thousands of
+// agents' connections and no one enrolling (issue 18's memory target).
+let otplib: Promise<typeof Otplib> | null = null;
+const otp = () => (otplib ??= import('otplib'));
+
+export async function newTotpSecret(): Promise<string> {
+  return (await otp()).generateSecret();
 }
 
-export function otpauthUrl(secret: string, email: string): string {
-  return generateURI({ issuer: ISSUER, label: email, secret });
+export async function otpauthUrl(secret: string, email: string): Promise<string> {
+  return (await otp()).generateURI({ issuer: ISSUER, label: email, secret });
 }
 
 /** The otpauth:// address as an SVG data URL (no network, no canvas). */
 export async function qrCodeOf(url: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(url, { type: 'svg', margin: 1 });
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
@@ -34,7 +39,9 @@ export async function matchingStep(
   after: number | null,
 ): Promise<number | null> {
   if (code.length !== TOTP_DIGITS || !/^\d+$/.test(code)) return null;
-  const result = await verify({
+  const result = await (
+    await otp()
+  ).verify({
     secret,
     token: code,
     epoch: Math.floor(now.getTime() / 1000),

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import type { Config } from '../../config/env.js';
 
 /** The OpenID Connect settings of the server, from the environment (issue 17). */
@@ -68,22 +68,24 @@ export type OidcClaims = Record<string, unknown> & { sub: string };
 export class OidcClient {
   constructor(
     readonly settings: OidcSettings,
-    private readonly configuration: oidc.Configuration,
+    private readonly configuration: OpenIdClient.Configuration,
+    /** openid-client, loaded by `discoverOidc`: a server without SSO never holds it. */
+    private readonly oidc: typeof OpenIdClient,
   ) {}
 
   /** A new attempt (state, nonce, PKCE verifier) and the provider's address to send the browser to. */
   async start(returnTo: string): Promise<{ url: string; attempt: OidcAttempt }> {
-    const verifier = oidc.randomPKCECodeVerifier();
+    const verifier = this.oidc.randomPKCECodeVerifier();
     const attempt: OidcAttempt = {
-      state: oidc.randomState(),
-      nonce: oidc.randomNonce(),
+      state: this.oidc.randomState(),
+      nonce: this.oidc.randomNonce(),
       verifier,
       returnTo,
     };
-    const url = oidc.buildAuthorizationUrl(this.configuration, {
+    const url = this.oidc.buildAuthorizationUrl(this.configuration, {
       redirect_uri: this.settings.redirectUri,
       scope: this.settings.scopes,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge: await this.oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state: attempt.state,
       nonce: attempt.nonce,
@@ -99,7 +101,7 @@ export class OidcClient {
   async finish(query: string, attempt: OidcAttempt): Promise<OidcClaims> {
     const current = new URL(this.settings.redirectUri);
     current.search = query;
-    const tokens = await oidc.authorizationCodeGrant(this.configuration, current, {
+    const tokens = await this.oidc.authorizationCodeGrant(this.configuration, current, {
       pkceCodeVerifier: attempt.verifier,
       expectedState: attempt.state,
       expectedNonce: attempt.nonce,
@@ -119,6 +121,7 @@ export class OidcClient {
 export async function discoverOidc(settings: OidcSettings): Promise<OidcClient> {
   const issuer = new URL(settings.issuer);
   const insecureLoopback = issuer.protocol === 'http:' && LOOPBACK_HOSTS.has(issuer.hostname);
+  const oidc = await import('openid-client');
   try {
     const configuration = await oidc.discovery(
       issuer,
@@ -131,7 +134,7 @@ export async function discoverOidc(settings: OidcSettings): Promise<OidcClient> 
         ...(insecureLoopback ? { execute: [oidc.allowInsecureRequests] } : {}),
       },
     );
-    return new OidcClient(settings, configuration);
+    return new OidcClient(settings, configuration, oidc);
   } catch (error) {
     throw new OidcDiscoveryError(issuer.href, reasonOf(error));
   }
