@@ -3,7 +3,9 @@
  * `instances` Rota servers (bench/rota-server.ts, one process each) and `workers` simulated agents
  * (bench/engine-agents.ts's throughput phase, used as it is) split evenly between the instances.
  * BENCH_AGENTS_SCRIPT names another agents script taking the same JSON job (say, an older copy of
- * engine-agents.ts, to compare two ways of claiming in one sitting).
+ * engine-agents.ts, to compare two ways of claiming in one sitting). BENCH_ROTA_SETUP_SQL runs on
+ * the seeded database before the servers start (to measure a schema change before writing its
+ * migration: dropping an index or a constraint, say).
  */
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
@@ -52,6 +54,8 @@ export async function rotaDispatch(
       sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
           select ${clientId}, ${robot!.id}, 'manual', 50, 300 from generate_series(1, ${options.runs})`,
     );
+    if (process.env.BENCH_ROTA_SETUP_SQL)
+      await db.execute(sql.raw(process.env.BENCH_ROTA_SETUP_SQL));
     await db.execute(sql`analyze`);
 
     for (let i = 0; i < options.instances; i++)
