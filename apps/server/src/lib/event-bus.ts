@@ -117,6 +117,14 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
   const gap = (listening: boolean) => {
     for (const hook of gapHooks) hook(listening);
   };
+  // Subscriptions made at once (every module at boot) would send LISTENs while one still runs on
+  // the client, which node-postgres deprecates (pg 9 refuses it): one at a time.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = (c: pg.Client, text: string) => {
+    const done = queue.then(() => c.query(text));
+    queue = done.catch(() => undefined);
+    return done;
+  };
 
   const connect = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
@@ -169,12 +177,12 @@ export function postgresEventBus(pool: pg.Pool, connectionString: string): Event
       const entry = listeners.add(channel, listener);
       if (entry.first) {
         connect()
-          .then((c) => c.query(`listen ${quoteChannel(channel)}`))
+          .then((c) => serially(c, `listen ${quoteChannel(channel)}`))
           .catch(() => scheduleReconnect());
       }
       return () => {
         if (entry.remove() && client) {
-          client.query(`unlisten ${quoteChannel(channel)}`).catch(() => undefined);
+          serially(client, `unlisten ${quoteChannel(channel)}`).catch(() => undefined);
         }
       };
     },
