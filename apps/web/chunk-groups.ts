@@ -10,16 +10,25 @@ import type { ChunkingContext } from 'rolldown';
  * answer can be too large (a chunk a little bigger) but never too small for what it is used
  * for below: keeping a page's modules out of a chunk that page would otherwise download.
  */
+type Aliases = Record<string, string>;
+
 export class ModuleNeeds {
   readonly #ctx: ChunkingContext;
   readonly #reexports = new Map<string, Map<string, string[]> | null>();
+  /** Re-exporting modules reached through names: needed for their own body only. */
+  #bodies = new Set<string>();
 
-  constructor(ctx: ChunkingContext) {
+  readonly #aliases: Aliases;
+
+  /** `aliases`: bare specifiers the bundler resolves to a file of the workspace, by that file. */
+  constructor(ctx: ChunkingContext, aliases: Aliases = {}) {
     this.#ctx = ctx;
+    this.#aliases = aliases;
   }
 
   /** Every module `from` needs, itself included. */
   closure(from: string): Set<string> {
+    this.#bodies = new Set();
     const seen = new Set<string>();
     const stack = [from];
     while (stack.length > 0) {
@@ -28,7 +37,9 @@ export class ModuleNeeds {
       seen.add(id);
       stack.push(...this.#direct(id));
     }
-    return seen;
+    // A re-exporting module imported by name runs its own body too (a feature's `index.ts` may
+    // define lazy components): it belongs with its importer, without everything it re-exports.
+    return new Set([...seen, ...this.#bodies]);
   }
 
   /** What one module needs directly: its imports, narrowed through re-exporting modules. */
@@ -60,12 +71,15 @@ export class ModuleNeeds {
     }
     for (const target of imported) {
       const reexports = this.#reexportsOf(target);
-      const names = reexports ? namesImportedFrom(bySpecifier, id, target) : undefined;
+      const names = reexports
+        ? namesImportedFrom(bySpecifier, id, target, this.#aliases)
+        : undefined;
       if (!reexports || !names) {
         out.push(target);
         continue;
       }
       // The re-exporting module itself (its own body) and only the modules behind the names.
+      this.#bodies.add(target);
       out.push(...this.#ownImports(target, reexports));
       for (const name of names) {
         const behind = reexports.get(name);
@@ -94,13 +108,13 @@ export class ModuleNeeds {
     if (this.#reexports.has(id)) return this.#reexports.get(id)!;
     const info = this.#ctx.getModuleInfo(id);
     let result: Map<string, string[]> | null = null;
-    if (info?.code && info.importedIds.length >= 4) {
+    if (info?.code && info.importedIds.length >= 2) {
       const local = new Map<string, string>(); // local name → module id
       const exported = new Map<string, string[]>();
       const STATEMENT = /\b(import|export)\s*(type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g;
       for (const match of info.code.matchAll(STATEMENT)) {
         if (match[2]) continue;
-        const target = resolveIn(info.importedIds, id, match[4]!);
+        const target = resolveIn(info.importedIds, id, match[4]!, this.#aliases);
         if (!target) continue;
         for (const part of match[3]!.split(',')) {
           const [from, as] = part
@@ -115,7 +129,7 @@ export class ModuleNeeds {
       for (const match of info.code.matchAll(
         /\bimport\s*\*\s*as\s+([\w$]+)\s*from\s*['"]([^'"]+)['"]/g,
       )) {
-        const target = resolveIn(info.importedIds, id, match[2]!);
+        const target = resolveIn(info.importedIds, id, match[2]!, this.#aliases);
         if (target) local.set(match[1]!, target);
       }
       for (const match of info.code.matchAll(/\bexport\s*\{([^}]*)\}\s*;?(?!\s*from)/g)) {
@@ -126,7 +140,18 @@ export class ModuleNeeds {
           if (target) exported.set(as ?? from, [target]);
         }
       }
-      if (exported.size >= 4) result = exported;
+      // `export * from`: every name the target exports (the contract's index is made of these).
+      for (const match of info.code.matchAll(/\bexport\s*\*\s*from\s*['"]([^'"]+)['"]/g)) {
+        const target = resolveIn(info.importedIds, id, match[1]!, this.#aliases);
+        const names = target ? this.#ctx.getModuleInfo(target)?.exports : undefined;
+        if (!target || !names?.length) {
+          this.#reexports.set(id, null);
+          return null;
+        }
+        for (const name of names)
+          if (name !== 'default' && !exported.has(name)) exported.set(name, [target]);
+      }
+      if (exported.size >= 2) result = exported;
     }
     this.#reexports.set(id, result);
     return result;
@@ -147,11 +172,12 @@ function namesImportedFrom(
   bySpecifier: Map<string, Set<string> | undefined>,
   importer: string,
   target: string,
+  aliases: Aliases,
 ): Set<string> | undefined {
   let found: Set<string> | undefined;
   let matched = false;
   for (const [specifier, names] of bySpecifier) {
-    if (!specifierMatches(importer, specifier, target)) continue;
+    if (!specifierMatches(importer, specifier, target, aliases)) continue;
     matched = true;
     if (!names) return undefined;
     found = new Set([...(found ?? []), ...names]);
@@ -159,13 +185,24 @@ function namesImportedFrom(
   return matched ? found : undefined;
 }
 
-function resolveIn(candidates: string[], importer: string, specifier: string): string | undefined {
-  return candidates.find((id) => specifierMatches(importer, specifier, id));
+function resolveIn(
+  candidates: string[],
+  importer: string,
+  specifier: string,
+  aliases: Aliases,
+): string | undefined {
+  return candidates.find((id) => specifierMatches(importer, specifier, id, aliases));
 }
 
 /** Whether an import specifier written in `importer` plausibly resolves to `id`. */
-function specifierMatches(importer: string, specifier: string, id: string): boolean {
+function specifierMatches(
+  importer: string,
+  specifier: string,
+  id: string,
+  aliases: Aliases,
+): boolean {
   const clean = id.split('?')[0]!;
+  if (aliases[specifier] !== undefined) return clean === aliases[specifier];
   if (specifier.startsWith('.')) {
     const base = path.resolve(path.dirname(importer), specifier);
     const stem = base.replace(/\.(?:m?js|tsx?)$/, '');

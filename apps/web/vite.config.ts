@@ -215,7 +215,7 @@ let needs: { signIn: Set<string>; shell: Set<string> } | undefined;
 function groupOf(group: Group) {
   return (id: string, ctx: ChunkingContext): string | null => {
     if (!needs) {
-      const graph = new ModuleNeeds(ctx);
+      const graph = new ModuleNeeds(ctx, { '@rota/contract': contractSource });
       needs = {
         signIn: graph.closure(path.join(SOURCE_DIR, '..', FIRST_PAGE)),
         shell: graph.closure(path.join(SOURCE_DIR, '..', SHELL)),
