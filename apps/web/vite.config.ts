@@ -208,17 +208,34 @@ const ROUTE_MODULE =
   /[\\/]src[\\/](?:features[\\/][^\\/]+[\\/]routes[\\/][^\\/]+|components[\\/]not-found)\.tsx$/;
 const QUERY_KEYS_AND_PATHS = /[\\/]src[\\/].*[\\/](?:keys|paths)\.ts$/;
 
-type Group = 'sign-in-deps' | 'shell-deps' | 'ui' | 'app';
-let needs: { signIn: Set<string>; shell: Set<string> } | undefined;
+type Group = 'sign-in-deps' | 'shell-deps' | 'kit' | 'ui' | 'app';
+let needs: { signIn: Set<string>; shell: Set<string>; kit: Set<string> } | undefined;
+
+/**
+ * The console's own modules that at least half of the shell's pages need (the page header, the
+ * list state, the data table, the form drawer, the confirm dialog…): one chunk instead of one each.
+ */
+function kitOf(graph: ModuleNeeds, shell: Set<string>): Set<string> {
+  const pages = shellPagesOf(readFileSync(ROUTES_FILE, 'utf8'));
+  const count = new Map<string, number>();
+  for (const page of pages) {
+    for (const id of graph.closure(path.join(SOURCE_DIR, '..', page.module))) {
+      if (id.startsWith(SOURCE_DIR) && !shell.has(id)) count.set(id, (count.get(id) ?? 0) + 1);
+    }
+  }
+  return new Set([...count].filter(([, n]) => n * 2 >= pages.length).map(([id]) => id));
+}
 
 /** The chunk group of a module (null: automatic splitting), by what needs it. */
 function groupOf(group: Group) {
   return (id: string, ctx: ChunkingContext): string | null => {
     if (!needs) {
       const graph = new ModuleNeeds(ctx, { '@rota/contract': contractSource });
+      const shell = graph.closure(path.join(SOURCE_DIR, '..', SHELL));
       needs = {
         signIn: graph.closure(path.join(SOURCE_DIR, '..', FIRST_PAGE)),
-        shell: graph.closure(path.join(SOURCE_DIR, '..', SHELL)),
+        shell,
+        kit: kitOf(graph, shell),
       };
     }
     // What the entry needs is already in the `initial` group, which comes first.
@@ -228,9 +245,11 @@ function groupOf(group: Group) {
         ? needs.signIn.has(id)
         : group === 'shell-deps'
           ? needs.shell.has(id)
-          : group === 'ui'
-            ? UI_LIBRARIES.test(id)
-            : QUERY_KEYS_AND_PATHS.test(id);
+          : group === 'kit'
+            ? needs.kit.has(id)
+            : group === 'ui'
+              ? UI_LIBRARIES.test(id)
+              : QUERY_KEYS_AND_PATHS.test(id);
     return wanted ? group : null;
   };
 }
@@ -279,6 +298,7 @@ export default defineConfig({
             // paths one each. Route modules stay chunks of their own (the router loads them).
             { name: groupOf('sign-in-deps') },
             { name: groupOf('shell-deps') },
+            { name: groupOf('kit') },
             { name: groupOf('ui') },
             { name: groupOf('app') },
           ],
