@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startScriptNodeFlags } from './production-server.js';
 
 const JSON_OUT = process.argv.includes('--json');
 const SERVE = process.argv.indexOf('--serve-rota');
@@ -171,7 +172,8 @@ async function main() {
       : [];
     const rota = spawn(
       process.execPath,
-      [...profile, ...process.execArgv, self, '--serve-rota', benchUrl],
+      // npm start's Node flags too (the young generation's size), as operators run it.
+      [...profile, ...startScriptNodeFlags(), ...process.execArgv, self, '--serve-rota', benchUrl],
       {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       },

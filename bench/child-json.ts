@@ -22,8 +22,14 @@ export function benchFile(name: string) {
   return fileURLToPath(new URL(name, import.meta.url));
 }
 
-export function spawnJson(script: string, args: string[], env: NodeJS.ProcessEnv = {}): JsonChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+export function spawnJson(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  /** Node's own flags (a heap setting, say), before the script. */
+  nodeFlags: string[] = [],
+): JsonChild {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });

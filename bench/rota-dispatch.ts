@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { benchFile, spawnJson, type JsonChild } from './child-json.js';
 import { postgresCpuMs, processCpuMs } from './process-cpu.js';
+import { startScriptNodeFlags } from './production-server.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { seedFleet } from './seed-fleet.js';
 
@@ -59,7 +60,10 @@ export async function rotaDispatch(
     await db.execute(sql`analyze`);
 
     for (let i = 0; i < options.instances; i++)
-      servers.push(spawnJson(benchFile('./rota-server.ts'), [scratch.url]));
+      // With the Node flags npm start gives the server (its young generation's size).
+      servers.push(
+        spawnJson(benchFile('./rota-server.ts'), [scratch.url], {}, startScriptNodeFlags()),
+      );
     const addresses = await Promise.all(servers.map(async (s) => (await s.next()).address));
 
     const serverCpu = () => servers.reduce((sum, s) => sum + (processCpuMs(s.pid) ?? 0), 0);
