@@ -1,19 +1,18 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  sessionCreateSchema,
-  type MeResponse,
-  type MfaChallengeResponse,
-  type SessionCreate,
-  type SessionResponse,
+import type {
+  MeResponse,
+  MfaChallengeResponse,
+  SessionCreate,
+  SessionResponse,
 } from '@rota/contract';
 import { applyFieldErrors, fieldError } from '../../../lib/form-errors';
 import { errorText } from '../../../lib/http';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { REQUEST_ACCESS_PATH, RECOVER_PASSWORD_PATH, safeRedirect } from '../../../lib/paths';
 import { setToken } from '../../../lib/session';
 import { MfaCodeStep, MfaEnrolStep } from '../../mfa';
@@ -25,6 +24,12 @@ import { FailureAlert } from '../components/auth-feedback';
 
 const FIELDS = ['access', 'password'] as const;
 
+// zod and the contract's schema come with the first submit (or a field's focus), not with the
+// page's first paint (issue 16).
+const validation = lazyResolver(() =>
+  import('../components/sign-in-resolver').then((module) => module.signInResolver),
+);
+
 export default function SignInPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -32,8 +37,8 @@ export default function SignInPage() {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
-  const form = useForm({
-    resolver: zodResolver(sessionCreateSchema),
+  const form = useForm<SessionCreate>({
+    resolver: validation.resolver,
     defaultValues: { access: '', password: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -93,6 +98,7 @@ export default function SignInPage() {
       <form
         hidden={!showLocal}
         noValidate
+        onFocus={validation.preload}
         onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}
       >
         <Stack gap="md">
