@@ -24,7 +24,8 @@
  * first beat came late catch up; the warm-up round has its own p99 and errors): heartbeat p50/p99
  * as the agents measure them, new connections opened meanwhile (0 when every socket is kept); server CPU and PostgreSQL CPU (every `postgres` process of that database and the shared
  * ones, from /proc) as % of one core; server RSS (VmRSS sampled every 250 ms): the peak over the
- * whole run, warm-up storm included, and the peak while every agent is connected (measured window).
+ * whole run, warm-up storm included, the peak while every agent is connected (measured window),
+ * and at the window's end (V8 gives back the storm's pages some tens of seconds after it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -188,6 +189,7 @@ async function variant(claim: boolean) {
       ),
       serverMaxRssMb: Number(maxRss.toFixed(0)),
       serverSteadyMaxRssMb: Number(steadyMaxRss.toFixed(0)),
+      serverEndRssMb: Number(endRss.toFixed(0)),
       agentsActiveAtEnd: Number(counts!.online),
       loadGeneratorCpuPercent: Number(figures.clientCpuPercent!.toFixed(1)),
       loadGeneratorLoopDelayMaxMs: Number(figures.clientLoopDelayMaxMs!.toFixed(0)),
