@@ -1,4 +1,5 @@
 import { EVENTS_STREAM_PATH, liveEventSchema, type LiveEvent } from '@rota/contract';
+import { untilFirstPaint } from '../../lib/first-paint';
 import { endSessionAfterUnauthorized } from '../../lib/http';
 import { currentLanguage, i18n } from '../../lib/i18n';
 import { getToken } from '../../lib/session';
@@ -152,6 +153,8 @@ export function createLiveConnection(options: LiveConnectionOptions = {}): LiveC
           Authorization: `Bearer ${token}`,
         };
         if (lastEventId) headers['Last-Event-ID'] = lastEventId;
+        const firstPaint = untilFirstPaint();
+        if (firstPaint) await firstPaint;
         const response = await fetch(url, {
           method: 'GET',
           headers,

@@ -22,6 +22,11 @@ export type CallOptions = {
    * `message`); the popup reads the answer's message, else `successMessage`.
    */
   announce?: boolean;
+  /**
+   * Sent at once, even while the page's first paint is pending (lib/first-paint.ts): for what that
+   * paint waits for, the current user.
+   */
+  early?: boolean;
 };
 
 export type ClientHooks = {
@@ -55,7 +60,7 @@ export function createClient(hooks: ClientHooks): ApiClient {
     }
   }
   const call = <T>(method: HttpMethod, path: string, body: unknown, options: CallOptions = {}) =>
-    run(() => request<T>(method, path, body), options);
+    run(() => request<T>(method, path, body, options.early), options);
 
   return {
     get: (path, options) => call('GET', path, undefined, options),

@@ -1,5 +1,6 @@
 import { isMessageKey, type FieldError } from '@rota/contract';
 import { currentLanguage, i18n } from '../i18n';
+import { untilFirstPaint } from '../first-paint';
 import { getToken } from '../session';
 import { ApiError } from './api-error';
 
@@ -54,7 +55,10 @@ async function send(
   path: string,
   body: unknown,
   accept: string,
+  early = false,
 ): Promise<Response> {
+  const firstPaint = early ? undefined : untilFirstPaint();
+  if (firstPaint) await firstPaint;
   const headers: Record<string, string> = {
     Accept: accept,
     // The server answers messages in this language (SPEC §1, DESIGN §4).
@@ -99,8 +103,9 @@ export async function request<T>(
   method: HttpMethod,
   path: string,
   body?: unknown,
+  early = false,
 ): Promise<ApiResponse<T>> {
-  const response = await send(method, path, body, 'application/json');
+  const response = await send(method, path, body, 'application/json', early);
   if (!response.ok) throw await failure(response);
   const data = parseBody(await response.text());
   return { status: response.status, data: data as T };

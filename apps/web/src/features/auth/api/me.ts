@@ -5,7 +5,8 @@ import { authKeys } from './keys';
 import { AUTH_BASE } from './paths';
 
 export function fetchMe(): Promise<MeResponse> {
-  return api.post<MeResponse>(`${AUTH_BASE}/me`);
+  // The shell paints nothing before it has the user: not held back for the first paint.
+  return api.post<MeResponse>(`${AUTH_BASE}/me`, undefined, { early: true });
 }
 
 export function meQueryOptions() {

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { OidcErrorCode } from '@rota/contract';
 import { safeRedirect } from '../../../lib/paths';
-import { useAfterPaint } from '../../../lib/use-after-paint';
 import { oidcConfigQueryOptions, oidcStartUrl } from '../api/oidc-config';
 import '../sign-in/i18n';
 
@@ -17,15 +16,9 @@ function isOidcErrorCode(value: string, known: (key: string) => boolean): value 
   return value.startsWith('oidc_') && known(value);
 }
 
-/**
- * The configuration when single sign-on is on; undefined while unknown, off or unreadable. Asked
- * for once the page has painted: asked for during its first render, its round trip counted in the
- * page's largest paint (≈0.25 s of Lighthouse's mobile simulation, issue 16); its answer came
- * after that paint anyway.
- */
+/** The configuration when single sign-on is on; undefined while unknown, off or unreadable. */
 function useEnabledConfig() {
-  const painted = useAfterPaint();
-  const config = useQuery({ ...oidcConfigQueryOptions(), enabled: painted });
+  const config = useQuery(oidcConfigQueryOptions());
   return config.data?.enabled ? config.data : undefined;
 }
 
