@@ -13,6 +13,9 @@
  * (simulated slow 4G, 4× CPU slowdown, Moto G Power screen), desktop its desktop config.
  * BENCH_RUNS changes the run count, BENCH_PAGES the pages (comma-separated names), BENCH_FORMS
  * the form factors (mobile,desktop); BENCH_SAVE=<dir> keeps each run's full report (JSON).
+ * BENCH_THROTTLING=devtools throttles the network and CPU for real while the page loads instead of
+ * simulating them afterwards (Lighthouse's `throttlingMethod`): slower, but it shows whether a
+ * change helps a real phone or only the simulation's model of one.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -91,6 +94,9 @@ async function measure(url: string, config: Config | undefined, tab: Page, attem
     logLevel: 'error',
     output: 'json',
     onlyCategories: ['performance', 'accessibility'],
+    ...(process.env.BENCH_THROTTLING === 'devtools'
+      ? { throttlingMethod: 'devtools' as const }
+      : {}),
   };
   const lhr = (await lighthouse(url, flags, config, tab))?.lhr;
   if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
