@@ -4,7 +4,13 @@ import {
   dateRangeQuery,
   defaultDateRange,
 } from '../src/components/date-range-filter';
-import { formatBytes, formatDate, formatDateTime, formatDuration } from '../src/lib/format';
+import {
+  formatBytes,
+  formatDate,
+  formatDateTime,
+  formatDisjunction,
+  formatDuration,
+} from '../src/lib/format';
 
 describe('formats in the user’s language', () => {
   const instant = new Date(2026, 10, 21, 17, 5).toISOString();
@@ -38,6 +44,24 @@ describe('formats in the user’s language', () => {
     expect(formatDuration(7_500_000, 'en')).toBe('2 h 5 min');
     expect(formatDuration(7_205_000, 'en')).toBe('2 h');
     expect(formatDuration(26 * 3_600_000 + 5 * 60_000, 'pt')).toBe('1 d 2 h');
+  });
+
+  it('alternatives as Intl.ListFormat writes them, without building one', () => {
+    for (const items of [[], ['a'], ['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c', 'd']]) {
+      for (const [lang, locale] of [
+        ['pt', 'pt-BR'],
+        ['en', 'en-US'],
+      ] as const) {
+        const expected = new Intl.ListFormat(locale, { type: 'disjunction' }).format(items);
+        expect(formatDisjunction(items, lang)).toBe(expected);
+      }
+    }
+    expect(formatDisjunction(['em execução', 'falha', 'parado'], 'pt')).toBe(
+      'em execução, falha ou parado',
+    );
+    expect(formatDisjunction(['running', 'failed', 'stopped'], 'en')).toBe(
+      'running, failed, or stopped',
+    );
   });
 });
 

@@ -42,12 +42,9 @@ export function CategoryCards({
     if (category === 'idle') return t('categories.hint.idle');
     const statuses = EXECUTION_STATUSES.filter((s) => palette.category[s] === category);
     if (statuses.length === 0) return t('categories.hint.none');
-    const list = new Intl.ListFormat(format.lang === 'pt' ? 'pt-BR' : 'en', {
-      type: 'disjunction',
-    });
     return t('categories.hint.statuses', {
       // A client's own label is kept as written; a translated name reads mid-sentence.
-      statuses: list.format(
+      statuses: format.disjunction(
         statuses.map((s) => palette.label[s] ?? labels[s].toLocaleLowerCase(format.lang)),
       ),
     });

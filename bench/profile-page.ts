@@ -1,0 +1,192 @@
+/**
+ * Where a console page's first load spends the main thread (issue 16): loads one signed-in page
+ * in Debian's Chromium with the CPU slowed down 4× (Lighthouse's mobile figure), records a CPU
+ * profile from navigation until the page is idle, and prints self time by source module (through
+ * the build's source maps) and by function.
+ *
+ *   (cd apps/web && npx vite build --sourcemap --outDir /tmp/webmap --emptyOutDir)
+ *   BENCH_WEB_ROOT=/tmp/webmap node --import tsx bench/profile-page.ts /dashboard
+ *
+ * Without source maps the figures are by chunk and minified name. BENCH_RUNS (3) profiles are
+ * summed; BENCH_TOP (25) rows are printed per table.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import puppeteer from 'puppeteer-core';
+import { SESSION_COOKIE } from '@rota/contract';
+import { openBenchDatabase } from './bench-database.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+import { buildApp } from '../apps/server/src/http/app.js';
+import { SecretBox } from '../apps/server/src/lib/secret-box.js';
+
+const PAGE = process.argv[2] ?? '/dashboard';
+const PORT = Number(process.env.BENCH_PORT ?? 3167);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const TOP = Number(process.env.BENCH_TOP ?? 25);
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 4000);
+const PASSWORD = 'bench-password-1';
+const WEB_ROOT =
+  process.env.BENCH_WEB_ROOT ?? fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+
+const { database, drop } = await openBenchDatabase();
+await database.migrate();
+await seedDatabase(database.db, {
+  adminAccess: 'admin',
+  adminEmail: 'admin@localhost',
+  adminPassword: PASSWORD,
+});
+const app = await buildApp({
+  config: {
+    publicUrl: `http://127.0.0.1:${PORT}`,
+    SMTP_URL: undefined,
+    MAIL_FROM: 'x <x@x>',
+    TRUST_PROXY: false,
+  },
+  db: database.db,
+  webRoot: WEB_ROOT,
+  secretBox: new SecretBox(randomBytes(32)),
+  dataDir: os.tmpdir(),
+  events: database.events,
+  engine: { loop: false },
+});
+const origin = await app.listen({ port: PORT, host: '127.0.0.1' });
+const signIn = await fetch(`${origin}/api/user/api/auth/v1/session`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ access: 'admin', password: PASSWORD }),
+});
+const { token } = (await signIn.json()) as { token: string };
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+
+type Node = {
+  id: number;
+  children?: number[];
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+};
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+
+const maps = new Map<string, TraceMap | null>();
+function mapOf(url: string): TraceMap | null {
+  if (!maps.has(url)) {
+    const file = path.join(WEB_ROOT, new URL(url).pathname + '.map');
+    maps.set(url, existsSync(file) ? new TraceMap(readFileSync(file, 'utf8')) : null);
+  }
+  return maps.get(url)!;
+}
+
+/**
+ * BENCH_TASKS=1: also each main-thread task over 50 ms (between idle samples) of the last load,
+ * with the console's own functions on its stacks by inclusive time: which components rendered.
+ */
+const TASKS = process.env.BENCH_TASKS === '1';
+type Task = { start: number; ms: number; frames: Map<string, number> };
+let tasks: Task[] = [];
+
+const byModule = new Map<string, number>();
+const byFunction = new Map<string, number>();
+let total = 0;
+const add = (table: Map<string, number>, key: string, ms: number) =>
+  table.set(key, (table.get(key) ?? 0) + ms);
+
+try {
+  await browser.setCookie({ name: SESSION_COOKIE, value: token, domain: '127.0.0.1', path: '/' });
+  for (let run = 1; run <= RUNS; run++) {
+    const tab = await browser.newPage();
+    const cdp = await tab.createCDPSession();
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    // The live stream keeps a request open: the page counts as settled a few seconds after load.
+    await tab.goto(`${origin}${PAGE}`, { waitUntil: 'load' });
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+    await tab.close();
+
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parents = new Map<number, number>();
+    for (const node of profile.nodes)
+      for (const child of node.children ?? []) parents.set(child, node.id);
+    tasks = [];
+    let current: Task | null = null;
+    let clock = 0;
+    profile.samples.forEach((id, i) => {
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      const frame = nodes.get(id)!.callFrame;
+      total += ms;
+      clock += ms;
+      if (TASKS) {
+        if (frame.functionName === '(idle)') current = null;
+        else {
+          if (!current) tasks.push((current = { start: clock, ms: 0, frames: new Map() }));
+          current.ms += ms;
+          const seen = new Set<string>();
+          for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+            const f = nodes.get(at)!.callFrame;
+            if (!f.url.startsWith('http')) continue;
+            const map = mapOf(f.url);
+            const o = map
+              ? originalPositionFor(map, { line: f.lineNumber + 1, column: f.columnNumber })
+              : null;
+            if (!o?.source?.includes('apps/web/src')) continue;
+            const key = `${o.name ?? f.functionName} (${o.source.replace(/.*apps\/web\/src\//, '')})`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            add(current.frames, key, ms);
+          }
+        }
+      }
+      if (!frame.url.startsWith('http')) {
+        add(byModule, frame.functionName || '(native)', ms);
+        return;
+      }
+      const map = mapOf(frame.url);
+      const original = map
+        ? originalPositionFor(map, { line: frame.lineNumber + 1, column: frame.columnNumber })
+        : null;
+      const source = (original?.source ?? path.basename(new URL(frame.url).pathname))
+        .replace(/^.*node_modules\//, '')
+        .replace(/^(\.\.\/)+/, '');
+      const module = source.startsWith('@')
+        ? source.split('/').slice(0, 2).join('/')
+        : source.includes('src/')
+          ? source
+          : source.split('/')[0]!;
+      add(byModule, module, ms);
+      add(byFunction, `${original?.name ?? frame.functionName} (${source}:${original?.line})`, ms);
+    });
+  }
+} finally {
+  await browser.close();
+  await app.close();
+  await database.close();
+  await drop?.();
+}
+
+const print = (title: string, table: Map<string, number>) => {
+  console.log(`\n${title}`);
+  for (const [key, ms] of [...table].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`${(ms / RUNS).toFixed(1).padStart(8)} ms  ${key}`);
+};
+console.log(`${PAGE}: ${(total / RUNS).toFixed(0)} ms sampled per load (4× CPU slowdown)`);
+print('self time by module (per load)', byModule);
+print('self time by function (per load)', byFunction);
+if (TASKS) {
+  console.log(
+    '\ntasks over 50 ms in the last load (start ms, length ms, console functions inclusive)',
+  );
+  for (const task of tasks.filter((t) => t.ms > 50)) {
+    console.log(`${task.start.toFixed(0).padStart(6)} ${task.ms.toFixed(0).padStart(5)}`);
+    for (const [key, ms] of [...task.frames].sort((a, b) => b[1] - a[1]).slice(0, 8))
+      console.log(`${' '.repeat(14)}${ms.toFixed(0).padStart(5)}  ${key}`);
+  }
+}
