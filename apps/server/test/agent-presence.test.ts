@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/tokens.js';
 import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../src/modules/engine/live-events.js';
 import { simulatedAgent } from './helpers/engine.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -91,6 +92,43 @@ describe('heartbeats on one instance', () => {
     expect(list.body.data.map((a: { rota_nodes_id: number }) => a.rota_nodes_id)).toEqual(
       expect.arrayContaining(agents.map((a) => a.id)),
     );
+  });
+
+  it('identifies agents asking at once by one statement: current, retired and unknown tokens', async () => {
+    const made = [];
+    for (let i = 0; i < 4; i += 1) made.push(await createAgent(c.admin, `Storm ${i}`, vm));
+    const rotated = made[3]!;
+    const answer = await c.admin.post(`${NODES}/rotate_token`, { id: rotated.rota_nodes_id });
+    expect(answer.status).toBe(200);
+    const fresh = answer.body.data.token as string;
+    const presence = t.app.services.presence;
+    const [a, b, sameAgain, retired, current, unknown] = await Promise.all([
+      presence.identify(hashToken(made[0]!.token)),
+      presence.identify(hashToken(made[1]!.token)),
+      presence.identify(hashToken(made[0]!.token)),
+      presence.identify(hashToken(rotated.token)),
+      presence.identify(hashToken(fresh)),
+      presence.identify(hashToken('not an agent token')),
+    ]);
+    expect(a).toMatchObject({ rota_nodes_id: made[0]!.rota_nodes_id, retired: false });
+    expect(sameAgain).toEqual(a);
+    expect(b).toMatchObject({
+      rota_nodes_id: made[1]!.rota_nodes_id,
+      rota_clients_id: c.defaultClientId,
+      rota_vms_id: vm,
+      name: 'Storm 1',
+      retired: false,
+    });
+    expect(retired).toMatchObject({ rota_nodes_id: rotated.rota_nodes_id, retired: true });
+    expect(current).toMatchObject({ rota_nodes_id: rotated.rota_nodes_id, retired: false });
+    expect(unknown).toBeUndefined();
+    // Through the protocol, all at once: every agent heard, the bogus token refused.
+    const beats = await Promise.all([
+      ...made.slice(0, 3).map((m) => simulatedAgent(t.app, m.token).heartbeat()),
+      simulatedAgent(t.app, 'bogus').heartbeat(),
+    ]);
+    expect(beats.map((r) => r.status)).toEqual([200, 200, 200, 401]);
+    expect((await presence.flush()).written).toBe(3);
   });
 
   it('announces an agent back from offline after the flush, not before', async () => {

@@ -19,21 +19,34 @@ export type AgentIdentity = Pick<
   retired: boolean;
 };
 
-export async function findAgentByTokenHash(
+type IdentityRow = Omit<AgentIdentity, 'retired'> & { hash: string; retired: boolean };
+
+const identityColumns = sql`${n.rota_nodes_id} as rota_nodes_id, ${n.rota_clients_id} as rota_clients_id,
+       ${n.rota_vms_id} as rota_vms_id, ${n.name} as name`;
+
+/**
+ * The agents holding any of these token hashes, current or retired, each row with the hash it
+ * matched. Two branches rather than an `or`, so each walks its unique index (the retired one is
+ * partial: `is not null` lets the planner use it with a parameter array).
+ */
+const identitiesStatement = hotStatement<IdentityRow>(
+  'rota_agent_identities',
+  () => sql`select ${identityColumns}, ${n.token_hash} as hash, false as retired
+              from ${n} where ${n.token_hash} = any(${sql.placeholder('hashes')}::text[])
+            union all
+            select ${identityColumns}, ${n.retired_token_hash} as hash, true as retired
+              from ${n} where ${n.retired_token_hash} = any(${sql.placeholder('hashes')}::text[])
+               and ${n.retired_token_hash} is not null`,
+);
+
+/** Who each token hash is, in one statement: hash → identity, unknown hashes left out. */
+export async function findAgentsByTokenHashes(
   db: Db,
-  tokenHash: string,
-): Promise<AgentIdentity | undefined> {
-  const [agent] = await db
-    .select({
-      rota_nodes_id: n.rota_nodes_id,
-      rota_clients_id: n.rota_clients_id,
-      rota_vms_id: n.rota_vms_id,
-      name: n.name,
-      retired: sql<boolean>`${n.token_hash} <> ${tokenHash}`,
-    })
-    .from(n)
-    .where(or(eq(n.token_hash, tokenHash), eq(n.retired_token_hash, tokenHash)));
-  return agent;
+  tokenHashes: readonly string[],
+): Promise<Map<string, AgentIdentity>> {
+  // Hashes are hex (hashToken): an array literal needs no quoting.
+  const rows = await identitiesStatement(db, { hashes: `{${tokenHashes.join(',')}}` });
+  return new Map(rows.map(({ hash, ...identity }) => [hash, identity]));
 }
 
 export type AgentFacts = Partial<

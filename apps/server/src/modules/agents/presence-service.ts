@@ -1,7 +1,7 @@
 import { AGENT_ACTIVE_WINDOW_SECONDS } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import {
-  findAgentByTokenHash,
+  findAgentsByTokenHashes,
   markQuietOffline,
   markSeen,
   markSeenMany,
@@ -11,6 +11,9 @@ import {
 } from './presence-repository.js';
 
 export type { AgentFacts, AgentIdentity };
+
+/** At most this many token hashes in one identity statement. */
+const IDENTIFY_BATCH = 500;
 
 /** An agent that was offline and was heard from again. */
 export interface AgentBack {
@@ -39,6 +42,12 @@ export class AgentPresenceService {
   private heardSince = new Map<number, number>();
   private running: Promise<PresenceFlush> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Token hashes waiting for `identifyAsked`, each with whoever asked. */
+  private asked = new Map<
+    string,
+    { resolve: (agent: AgentIdentity | undefined) => void; reject: (error: unknown) => void }[]
+  >();
+  private identifyScheduled = false;
 
   constructor(
     private readonly db: Db,
@@ -49,8 +58,38 @@ export class AgentPresenceService {
     } = {},
   ) {}
 
+  /**
+   * Who a token (hash) is. The hashes asked for during one turn of the event loop are looked up
+   * by one statement: when thousands of agents reconnect at once (a server restart), each
+   * waiting for its own query kept its request in memory for seconds (issue 18: the server's
+   * peak memory came from that storm).
+   */
   identify(tokenHash: string): Promise<AgentIdentity | undefined> {
-    return findAgentByTokenHash(this.db, tokenHash);
+    return new Promise((resolve, reject) => {
+      const waiting = this.asked.get(tokenHash);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.asked.set(tokenHash, [{ resolve, reject }]);
+      if (this.asked.size >= IDENTIFY_BATCH) this.identifyAsked();
+      else if (!this.identifyScheduled) {
+        this.identifyScheduled = true;
+        setImmediate(() => this.identifyAsked());
+      }
+    });
+  }
+
+  private identifyAsked() {
+    this.identifyScheduled = false;
+    const asked = this.asked;
+    if (asked.size === 0) return;
+    this.asked = new Map();
+    findAgentsByTokenHashes(this.db, [...asked.keys()]).then(
+      (found) => {
+        for (const [hash, waiting] of asked) for (const w of waiting) w.resolve(found.get(hash));
+      },
+      (error: unknown) => {
+        for (const waiting of asked.values()) for (const w of waiting) w.reject(error);
+      },
+    );
   }
 
   /** A heartbeat: remembered until the next flush; no database work now. */
