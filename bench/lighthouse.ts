@@ -17,7 +17,6 @@
  * simulating them afterwards (Lighthouse's `throttlingMethod`): slower, but it shows whether a
  * change helps a real phone or only the simulation's model of one.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -26,15 +25,11 @@ import lighthouse, { type Config, type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { SESSION_COOKIE } from '@rota/contract';
-import { openBenchDatabase } from './bench-database.js';
+import { serveConsole } from './console-server.js';
 import { SIGN_IN_PATH } from '../apps/web/src/lib/paths.js';
-import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { buildApp } from '../apps/server/src/http/app.js';
-import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3166);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
-const PASSWORD = 'bench-password-1';
 const WEB_ROOT =
   process.env.BENCH_WEB_ROOT ?? fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 const PAGES = [
@@ -51,35 +46,8 @@ const FORM_FACTORS = [
   (form) => !process.env.BENCH_FORMS || process.env.BENCH_FORMS.split(',').includes(form.name),
 );
 
-const { database, label, drop } = await openBenchDatabase();
-await database.migrate();
-await seedDatabase(database.db, {
-  adminAccess: 'admin',
-  adminEmail: 'admin@localhost',
-  adminPassword: PASSWORD,
-});
-const app = await buildApp({
-  config: {
-    publicUrl: `http://127.0.0.1:${PORT}`,
-    SMTP_URL: undefined,
-    MAIL_FROM: 'x <x@x>',
-    TRUST_PROXY: false,
-  },
-  db: database.db,
-  webRoot: WEB_ROOT,
-  secretBox: new SecretBox(randomBytes(32)),
-  dataDir: os.tmpdir(),
-  events: database.events,
-  engine: { loop: false },
-});
-const origin = await app.listen({ port: PORT, host: '127.0.0.1' });
-
-const signIn = await fetch(`${origin}/api/user/api/auth/v1/session`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ access: 'admin', password: PASSWORD }),
-});
-const { token } = (await signIn.json()) as { token: string };
+const server = await serveConsole({ port: PORT, webRoot: WEB_ROOT });
+const { origin, token, label } = server;
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -145,9 +113,7 @@ try {
 } finally {
   await browser.disconnect();
   chrome.kill();
-  await app.close();
-  await database.close();
-  await drop?.();
+  await server.close();
 }
 
 const range = (values: number[], digits = 0) => {

@@ -10,56 +10,24 @@
  * Without source maps the figures are by chunk and minified name. BENCH_RUNS (3) profiles are
  * summed; BENCH_TOP (25) rows are printed per table.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import puppeteer from 'puppeteer-core';
 import { SESSION_COOKIE } from '@rota/contract';
-import { openBenchDatabase } from './bench-database.js';
-import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { buildApp } from '../apps/server/src/http/app.js';
-import { SecretBox } from '../apps/server/src/lib/secret-box.js';
+import { serveConsole } from './console-server.js';
 
 const PAGE = process.argv[2] ?? '/dashboard';
 const PORT = Number(process.env.BENCH_PORT ?? 3167);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TOP = Number(process.env.BENCH_TOP ?? 25);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 4000);
-const PASSWORD = 'bench-password-1';
 const WEB_ROOT =
   process.env.BENCH_WEB_ROOT ?? fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 
-const { database, drop } = await openBenchDatabase();
-await database.migrate();
-await seedDatabase(database.db, {
-  adminAccess: 'admin',
-  adminEmail: 'admin@localhost',
-  adminPassword: PASSWORD,
-});
-const app = await buildApp({
-  config: {
-    publicUrl: `http://127.0.0.1:${PORT}`,
-    SMTP_URL: undefined,
-    MAIL_FROM: 'x <x@x>',
-    TRUST_PROXY: false,
-  },
-  db: database.db,
-  webRoot: WEB_ROOT,
-  secretBox: new SecretBox(randomBytes(32)),
-  dataDir: os.tmpdir(),
-  events: database.events,
-  engine: { loop: false },
-});
-const origin = await app.listen({ port: PORT, host: '127.0.0.1' });
-const signIn = await fetch(`${origin}/api/user/api/auth/v1/session`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ access: 'admin', password: PASSWORD }),
-});
-const { token } = (await signIn.json()) as { token: string };
+const server = await serveConsole({ port: PORT, webRoot: WEB_ROOT });
+const { origin, token } = server;
 
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -167,9 +135,7 @@ try {
   }
 } finally {
   await browser.close();
-  await app.close();
-  await database.close();
-  await drop?.();
+  await server.close();
 }
 
 const print = (title: string, table: Map<string, number>) => {
