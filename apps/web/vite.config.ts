@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import MagicString from 'magic-string';
 import type { ChunkingContext } from 'rolldown';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -180,6 +181,42 @@ function precompress(): Plugin {
   };
 }
 
+const CONTRACT_SOURCE = /[\\/]packages[\\/]contract[\\/]src[\\/][^\\/]+\.ts$/;
+
+/**
+ * The contract declares its schemas at the top of its modules (`export const robotSchema =
+ * z.object(…)`, `listQuerySchema.extend(…)`), and a bundler keeps every call it cannot prove
+ * free of side effects: the shell, which needs a handful of constants and the live events'
+ * schema, evaluated most of the contract's schemas before its first paint (≈100 ms of a phone's,
+ * issue 16). Each top-level declaration's initial call is marked pure here, so a schema nothing
+ * uses is dropped; `manualPureFunctions: ['z']` below does the same for the calls inside it.
+ * Sound because the contract's modules only declare: nothing there runs for its effect.
+ */
+function pureContractDeclarations(): Plugin {
+  return {
+    name: 'rota-pure-contract-declarations',
+    apply: 'build',
+    enforce: 'post',
+    transform: {
+      filter: { id: CONTRACT_SOURCE },
+      handler(code) {
+        const program = this.parse(code);
+        const out = new MagicString(code);
+        for (const statement of program.body) {
+          const declaration =
+            statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+          if (declaration?.type !== 'VariableDeclaration') continue;
+          for (const { init } of declaration.declarations) {
+            if (init?.type === 'CallExpression' || init?.type === 'NewExpression')
+              out.appendLeft(init.start, '/* @__PURE__ */ ');
+          }
+        }
+        return { code: out.toString(), map: out.generateMap({ hires: true }) };
+      },
+    },
+  };
+}
+
 // The contract's package `exports` points at its built dist; bundling its source instead keeps
 // the console in step with contract edits without a rebuild (tsc still reads the dist types).
 const contractSource = fileURLToPath(
@@ -208,7 +245,7 @@ const ROUTE_MODULE =
   /[\\/]src[\\/](?:features[\\/][^\\/]+[\\/]routes[\\/][^\\/]+|components[\\/]not-found)\.tsx$/;
 const QUERY_KEYS_AND_PATHS = /[\\/]src[\\/].*[\\/](?:keys|paths)\.ts$/;
 
-type Group = 'sign-in-deps' | 'shell-deps' | 'kit' | 'ui' | 'app';
+type Group = 'sign-in-deps' | 'shell-deps' | 'kit' | 'schemas' | 'ui' | 'app';
 let needs: { signIn: Set<string>; shell: Set<string>; kit: Set<string> } | undefined;
 
 /**
@@ -223,7 +260,24 @@ function kitOf(graph: ModuleNeeds, shell: Set<string>): Set<string> {
       if (id.startsWith(SOURCE_DIR) && !shell.has(id)) count.set(id, (count.get(id) ?? 0) + 1);
     }
   }
-  return new Set([...count].filter(([, n]) => n * 2 >= pages.length).map(([id]) => id));
+  // A group takes what its modules import along: a form module in the kit would bring zod, and
+  // every page would evaluate it before painting, the dashboard included, which has no form.
+  // Forms and their schemas load with the pages that have them (issue 16).
+  return new Set(
+    [...count]
+      .filter(([id, n]) => n * 2 >= pages.length && ![...graph.closure(id)].some(isZod))
+      .map(([id]) => id),
+  );
+}
+
+const isZod = (id: string) => /[\\/]node_modules[\\/]zod[\\/]/.test(id);
+
+const FORM_VALIDATION =
+  /[\\/](?:node_modules[\\/](?:zod|@hookform[\\/]resolvers)[\\/]|src[\\/]lib[\\/]form-schema\.ts$)/;
+
+/** A module of the contract that declares schemas (it imports zod) rather than constants. */
+function declaresSchemas(id: string, ctx: ChunkingContext): boolean {
+  return CONTRACT_SOURCE.test(id) && !!ctx.getModuleInfo(id)?.importedIds.some(isZod);
 }
 
 /** The chunk group of a module (null: automatic splitting), by what needs it. */
@@ -247,9 +301,12 @@ function groupOf(group: Group) {
           ? needs.shell.has(id)
           : group === 'kit'
             ? needs.kit.has(id)
-            : group === 'ui'
-              ? UI_LIBRARIES.test(id)
-              : QUERY_KEYS_AND_PATHS.test(id);
+            : group === 'schemas'
+              ? FORM_VALIDATION.test(id) || declaresSchemas(id, ctx)
+              : group === 'ui'
+                ? UI_LIBRARIES.test(id)
+                : QUERY_KEYS_AND_PATHS.test(id) ||
+                  (CONTRACT_SOURCE.test(id) && !declaresSchemas(id, ctx));
     return wanted ? group : null;
   };
 }
@@ -257,7 +314,7 @@ function groupOf(group: Group) {
 const apiProxy = { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } };
 
 export default defineConfig({
-  plugins: [react(), preloadFirstPage(), precompress()],
+  plugins: [react(), pureContractDeclarations(), preloadFirstPage(), precompress()],
   resolve: {
     alias: {
       '@rota/contract': contractSource,
@@ -281,7 +338,7 @@ export default defineConfig({
     // holds under 250 KB. The dashboard's chart chunk (recharts) is ≈420 kB raw.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
-      treeshake: { moduleSideEffects },
+      treeshake: { moduleSideEffects, manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
           // Everything the entry imports statically is downloaded up front anyway: one chunk
@@ -299,8 +356,14 @@ export default defineConfig({
             { name: groupOf('sign-in-deps') },
             { name: groupOf('shell-deps') },
             { name: groupOf('kit') },
-            { name: groupOf('ui') },
+            // The features' keys and paths, and the contract's modules that declare no schema
+            // (statuses, permissions, calendar days): small, and wanted by most pages. Before
+            // `schemas`, since a group takes along what its modules import.
             { name: groupOf('app') },
+            // zod, the resolver and the contract's schemas: the pages with forms need them before
+            // they paint, the dashboard not at all (issue 16).
+            { name: groupOf('schemas') },
+            { name: groupOf('ui') },
           ],
         },
       },

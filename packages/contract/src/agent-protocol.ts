@@ -7,7 +7,7 @@ import {
   timestampSchema,
   toStorable,
 } from './common.js';
-import type { EXECUTION_STATUSES } from './executions.js';
+import type { EXECUTION_STATUSES } from './execution-statuses.js';
 import { LOG_STREAMS } from './executions.js';
 import { msg } from './messages.js';
 import { runMessageCodeSchema, runMessageParamsSchema } from './run-messages.js';

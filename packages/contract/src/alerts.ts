@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_EVENT_TYPES, type AlertEventType } from './alert-event-types.js';
 import { emailSchema } from './auth.js';
 import {
   booleanFilterSchema,
@@ -9,20 +10,6 @@ import {
   storableString,
 } from './common.js';
 import { msg } from './messages.js';
-
-/** What an alert rule can be told of (issue 15). */
-export const ALERT_EVENT_TYPES = [
-  'execution.application_error',
-  'execution.business_error',
-  'execution.timeout',
-  'execution.stalled',
-  'agent.lost',
-  'agent.back',
-  'task.at_risk',
-  'task.breached',
-  'scheduling.missed',
-] as const;
-export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
 
 /** The "send test" button's event: delivered to its one rule, never to the bell. */
 export const ALERT_TEST_EVENT = 'alert.test';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredTextSchema } from './common.js';
 import { msg } from './messages.js';
-import { permissionSchema } from './permissions.js';
+import { permissionSchema } from './profiles.js';
 
 /** Every personal API key starts so (and Rota tells it from a session token by it). */
 export const API_KEY_PREFIX = 'rota_pat_';

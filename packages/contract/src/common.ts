@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants.js';
+import { isIsoDate } from './iso-date.js';
 import { msg, msgWith, type MessageKey } from './messages.js';
 
 /** Largest PostgreSQL `integer`: every whole number the contract takes fits a column. */
@@ -166,15 +167,7 @@ export const isoDateSchema = z
   .string({ error: msg('required_date') })
   .min(1, { error: msg('required_date'), abort: true })
   // One check, so a malformed day gets one message, not one per rule it breaks.
-  .refine((v) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-    const time = Date.parse(`${v}T00:00:00Z`);
-    // 2024-02-30 parses (as March 1st): only a day that prints back the same is real.
-    // Year 0 parses too, and PostgreSQL refuses it.
-    return (
-      !Number.isNaN(time) && new Date(time).toISOString().startsWith(v) && !v.startsWith('0000')
-    );
-  }, msg('invalid_date'));
+  .refine(isIsoDate, msg('invalid_date'));
 
 /**
  * An instant with its offset, as the agent sends them; PostgreSQL refuses year 0, which an

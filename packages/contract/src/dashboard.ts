@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDateSchema } from './common.js';
-import { DASHBOARD_CATEGORIES, EXECUTION_STATUSES } from './executions.js';
+import { DASHBOARD_CATEGORIES, EXECUTION_STATUSES } from './execution-statuses.js';
 
 /** `POST /api/rota/dashboard/api/v1/index`: inclusive days, the end not after today. */
 export const dashboardQuerySchema = z.object({

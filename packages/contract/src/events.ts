@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { CONNECTIVITY } from './vms.js';
-import { EXECUTION_STATUSES } from './executions.js';
+import { EXECUTION_STATUSES } from './execution-statuses.js';
 
-/**
- * Live updates for the console: `GET /api/rota/events/api/v1/stream` (Server-Sent Events,
- * `Authorization: Bearer <session token>`), scoped to the selected client. Each event's
- * `event:` field is its `type`; `data:` is the JSON below. Events say what changed, not the
- * whole row: the console refetches what it shows.
- */
-export const EVENTS_STREAM_PATH = '/api/rota/events/api/v1/stream';
-
+/** The live stream's events (events-stream.ts says where and how they are sent). */
 export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('execution'),

@@ -12,45 +12,7 @@ import {
 import { msg } from './messages.js';
 import { timeZoneSchema } from './schedulings.js';
 import { runMessageParamsSchema } from './run-messages.js';
-
-/** DESIGN §6: every run of a robot is an execution in one of these states. */
-export const EXECUTION_STATUSES = [
-  'queued',
-  'processing',
-  'success',
-  'business_error',
-  'application_error',
-  'timeout',
-  'cancelled',
-] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-
-/** Statuses an execution never leaves. */
-export const FINAL_EXECUTION_STATUSES = [
-  'success',
-  'business_error',
-  'application_error',
-  'timeout',
-  'cancelled',
-] as const satisfies readonly ExecutionStatus[];
-
-/** Dashboard categories (SPEC §4); Idle is a robot with no execution in the range. */
-export const DASHBOARD_CATEGORIES = ['process', 'failure', 'others', 'idle'] as const;
-export type DashboardCategory = (typeof DASHBOARD_CATEGORIES)[number];
-
-/** DESIGN §6 default mapping; status items (issue 5) may change it per client. */
-export const DEFAULT_STATUS_CATEGORIES: Record<
-  ExecutionStatus,
-  Exclude<DashboardCategory, 'idle'>
-> = {
-  queued: 'process',
-  processing: 'process',
-  success: 'others',
-  cancelled: 'others',
-  business_error: 'failure',
-  application_error: 'failure',
-  timeout: 'failure',
-};
+import { EXECUTION_STATUSES } from './execution-statuses.js';
 
 /** How an execution came to be; `api`: a run trigger fired by another system (issue 15). */
 export const EXECUTION_TRIGGERS = ['schedule', 'manual', 'api'] as const;

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** DESIGN §5: a permission is AREA.ACTION. */
 export const PERMISSION_AREAS = [
   'ROBOS',
@@ -20,8 +18,6 @@ export type Permission = `${PermissionArea}.${PermissionAction}`;
 export const PERMISSIONS: readonly Permission[] = PERMISSION_AREAS.flatMap((area) =>
   PERMISSION_ACTIONS.map((action) => `${area}.${action}` as Permission),
 );
-
-export const permissionSchema = z.enum(PERMISSIONS as [Permission, ...Permission[]]);
 
 /**
  * SPEC §6: the user must hold every listed permission; an empty list, or a list holding only

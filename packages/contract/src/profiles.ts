@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredTextSchema } from './common.js';
 import { msg } from './messages.js';
-import { PERMISSIONS, permissionSchema } from './permissions.js';
+import { PERMISSIONS, type Permission } from './permissions.js';
+
+/**
+ * A permission's name. Kept out of permissions.ts, which the console's shell reads for its
+ * constants alone and must not make evaluate zod before its first paint (issue 16).
+ */
+export const permissionSchema = z.enum(PERMISSIONS as [Permission, ...Permission[]]);
 
 /** A profile: a named permission set inside one client (DESIGN §5). */
 export const profileSchema = z.object({

@@ -1,38 +1,11 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema } from './common.js';
 import {
-  DASHBOARD_CATEGORIES,
-  DEFAULT_STATUS_CATEGORIES,
   EXECUTION_STATUSES,
-  type DashboardCategory,
-  type ExecutionStatus,
-} from './executions.js';
+  STATUS_ITEM_CATEGORIES,
+  type StatusItemCategory,
+} from './execution-statuses.js';
 import { msg } from './messages.js';
-
-/** A category an execution status can count under (Idle is for robots without executions). */
-export const STATUS_ITEM_CATEGORIES = DASHBOARD_CATEGORIES.filter(
-  (c): c is Exclude<DashboardCategory, 'idle'> => c !== 'idle',
-);
-export type StatusItemCategory = (typeof STATUS_ITEM_CATEGORIES)[number];
-
-/** Colours the seeded items use: Process blue, Failure red (timeouts orange), Others green/grey. */
-export const DEFAULT_STATUS_COLORS: Record<ExecutionStatus, string> = {
-  queued: '#228be6',
-  processing: '#15aabf',
-  success: '#40c057',
-  cancelled: '#868e96',
-  business_error: '#fab005',
-  application_error: '#fa5252',
-  timeout: '#fd7e14',
-};
-
-/** Every client starts with one item per status (DESIGN §6); `label` null reads the status name. */
-export const DEFAULT_STATUS_ITEMS = EXECUTION_STATUSES.map((status) => ({
-  status,
-  category: DEFAULT_STATUS_CATEGORIES[status],
-  color: DEFAULT_STATUS_COLORS[status],
-  label: null,
-}));
 
 /** `/rota/status/item/api/v1/`: how one execution status reads on the dashboard and in activity. */
 export const statusItemSchema = z.object({

@@ -8,7 +8,8 @@ import {
   listQuerySchema,
   optionalTextSchema,
 } from './common.js';
-import { EXECUTION_STATUSES } from './executions.js';
+import { EXECUTION_STATUSES } from './execution-statuses.js';
+import { isIsoDate, isIsoDateTime } from './iso-date.js';
 import { msg, type MessageKey } from './messages.js';
 import type { RobotFieldType } from './robots.js';
 
@@ -55,31 +56,6 @@ export const taskSchema = z.object({
   updated_at: z.string(),
 });
 export type Task = z.infer<typeof taskSchema>;
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-function isCalendarDay(year: string, month: string, day: string): boolean {
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  return (
-    date.getUTCFullYear() === Number(year) &&
-    date.getUTCMonth() === Number(month) - 1 &&
-    date.getUTCDate() === Number(day)
-  );
-}
-
-/** A calendar day written `YYYY-MM-DD`. */
-export function isIsoDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  return Boolean(m && isCalendarDay(m[1]!, m[2]!, m[3]!));
-}
-
-/** An ISO 8601 date-time (`2030-01-31T12:00`, seconds, fraction and offset optional). */
-export function isIsoDateTime(value: string): boolean {
-  const m = ISO_DATE_TIME.exec(value);
-  return Boolean(m && isCalendarDay(m[1]!, m[2]!, m[3]!) && !Number.isNaN(Date.parse(value)));
-}
 
 /**
  * The instant an `expiration_date` stands for: a bare day means the end of that day in UTC, so

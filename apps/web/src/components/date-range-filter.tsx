@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_DATE_RANGE_DAYS, isoDateSchema, type MessageKey } from '@rota/contract';
+import { DEFAULT_DATE_RANGE_DAYS, isIsoDate, type MessageKey } from '@rota/contract';
 import { isoDateOf, todayIsoDate } from '../lib/format';
 import { DayInput } from './date-inputs';
 import { localizeMessage } from '../lib/i18n';
 import type { ListState } from '../lib/use-list-state';
 
 type Range = { startDate?: string; endDate?: string };
-
-const isIsoDate = (value: string) => isoDateSchema.safeParse(value).success;
 
 type RangeErrors = { startDate?: MessageKey; endDate?: MessageKey };
 

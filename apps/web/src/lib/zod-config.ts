@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { config } from 'zod';
 
 /**
  * zod compiles a fast path for object schemas with `new Function`, after probing whether eval is
@@ -6,4 +6,4 @@ import { z } from 'zod';
  * itself raised a `securitypolicyviolation` on the first form validated. Jitless: zod never
  * probes and never compiles. Imported first by main.tsx, before any schema is used.
  */
-z.config({ jitless: true });
+config({ jitless: true });

@@ -1,4 +1,4 @@
-import { EVENTS_STREAM_PATH, liveEventSchema, type LiveEvent } from '@rota/contract';
+import { EVENTS_STREAM_PATH, type LiveEvent } from '@rota/contract';
 import { untilFirstPaint } from '../../lib/first-paint';
 import { endSessionAfterUnauthorized } from '../../lib/http';
 import { currentLanguage, i18n } from '../../lib/i18n';
@@ -70,6 +70,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+let parserLoad: Promise<(candidate: unknown) => LiveEvent | null> | undefined;
+
+/**
+ * The events' schema comes with the first event, not with the shell: it brings zod and the
+ * contract's schemas, ≈300 ms of a phone's main thread that the first load does not need
+ * (issue 16). A failed load is tried again with the next event.
+ */
+function liveEventParser() {
+  parserLoad ??= import('./live-event-parser').then(
+    (module) => module.parseLiveEvent,
+    (error: unknown) => {
+      parserLoad = undefined;
+      throw error;
+    },
+  );
+  return parserLoad;
+}
+
 /**
  * One Server-Sent Events connection for the signed-in console. EventSource cannot send the
  * `Authorization` header, so the stream is read with `fetch` and parsed here. It reconnects
@@ -98,7 +116,7 @@ export function createLiveConnection(options: LiveConnectionOptions = {}): LiveC
     for (const listener of [...statusListeners]) listener();
   }
 
-  function dispatch(message: SseMessage) {
+  function dispatch(parseLiveEvent: (candidate: unknown) => LiveEvent | null, message: SseMessage) {
     let payload: unknown;
     try {
       payload = JSON.parse(message.data);
@@ -107,11 +125,11 @@ export function createLiveConnection(options: LiveConnectionOptions = {}): LiveC
     }
     if (!payload || typeof payload !== 'object') return;
     const candidate = { type: message.event, ...(payload as Record<string, unknown>) };
-    const parsed = liveEventSchema.safeParse(candidate);
-    if (!parsed.success) return;
+    const event = parseLiveEvent(candidate);
+    if (!event) return;
     for (const listener of [...listeners]) {
       try {
-        listener(parsed.data);
+        listener(event);
       } catch (error) {
         // One broken listener must not starve the others.
         console.error(error);
@@ -189,14 +207,25 @@ export function createLiveConnection(options: LiveConnectionOptions = {}): LiveC
         everOpened = true;
         setStatus('open');
         const decoder = new TextDecoder();
-        const parser = createSseParser(dispatch);
+        // In order, and none after the attempt ends (stop, another client); a schema that cannot
+        // load ends the attempt like a dropped stream, and the reconnection refetches what was
+        // missed.
+        let dispatched = Promise.resolve();
+        const sse = createSseParser((message) => {
+          dispatched = dispatched
+            .then(async () => {
+              const parse = await liveEventParser();
+              if (!attempt.signal.aborted) dispatch(parse, message);
+            })
+            .catch(abortAttempt);
+        });
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
           arm();
-          parser.push(decoder.decode(value, { stream: true }));
-          lastEventId = parser.lastEventId ?? lastEventId;
-          retryHint = parser.retry ?? retryHint;
+          sse.push(decoder.decode(value, { stream: true }));
+          lastEventId = sse.lastEventId ?? lastEventId;
+          retryHint = sse.retry ?? retryHint;
         }
       } catch {
         // Network failure, a refused answer, the watchdog or stop(): decided below.
