@@ -10,6 +10,7 @@ import {
   formatDateTime,
   formatDisjunction,
   formatDuration,
+  formatNumber,
 } from '../src/lib/format';
 
 describe('formats in the user’s language', () => {
@@ -25,6 +26,28 @@ describe('formats in the user’s language', () => {
   it('calendar days as written, whatever the time zone', () => {
     expect(formatDate('2026-01-31', 'pt')).toBe('31/01/2026');
     expect(formatDate('2026-01-31', 'en')).toBe('01/31/2026');
+  });
+
+  it('numbers grouped as Intl.NumberFormat groups them, in pt and en', () => {
+    const values = [
+      0,
+      7,
+      999,
+      1000,
+      12_345,
+      -1234,
+      1_234_567,
+      Number.MAX_SAFE_INTEGER,
+      -0,
+      1.5,
+      1e21,
+    ];
+    for (const lang of ['pt', 'en'] as const) {
+      const intl = new Intl.NumberFormat(lang === 'pt' ? 'pt-BR' : 'en-US');
+      for (const value of values) expect(formatNumber(value, lang)).toBe(intl.format(value));
+    }
+    expect(formatNumber(1_234_567, 'pt')).toBe('1.234.567');
+    expect(formatNumber(-1234, 'en')).toBe('-1,234');
   });
 
   it('byte sizes in units of 1024', () => {

@@ -86,8 +86,20 @@ export function formatDisjunction(items: string[], lang: Language = currentLangu
   return lang === 'pt' ? `${head} ou ${items.at(-1)}` : `${head}, or ${items.at(-1)}`;
 }
 
+/** The digit group separator of each language's whole numbers (`1.234` in pt, `1,234` in en). */
+const GROUP_SEPARATORS: Record<Language, string> = { pt: '.', en: ',' };
+
+/**
+ * Whole numbers are grouped here as `Intl.NumberFormat` groups them (the test compares them):
+ * building the first formatter loads the locale's number data, ≈60 ms of the dashboard's first
+ * render on a phone (issue 16), and the console's numbers are nearly all counts.
+ */
 export function formatNumber(value: number, lang: Language = currentLanguage()): string {
-  return formatter(lang, 'number').format(value);
+  if (!Number.isSafeInteger(value) || Object.is(value, -0)) {
+    return formatter(lang, 'number').format(value);
+  }
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, GROUP_SEPARATORS[lang]);
+  return value < 0 ? `-${digits}` : digits;
 }
 
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
