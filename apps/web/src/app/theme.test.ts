@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { cssVariablesResolver, theme } from './theme';
+import { cssVariablesResolver, readableVariables, theme } from './theme';
 import { contrastRatio, TEXT_RATIO } from '../lib/contrast';
 
 const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
@@ -8,6 +8,13 @@ const { light, dark } = cssVariablesResolver(resolved);
 const { colors } = resolved;
 
 describe('theme contrast (issue 16)', () => {
+  it('the kept readable colours are the contrast search’s answer for this theme', async () => {
+    // `-u` rewrites the file after a change to the theme.
+    await expect(`${JSON.stringify(readableVariables(resolved), null, 2)}\n`).toMatchFileSnapshot(
+      './readable-colors.json',
+    );
+  });
+
   it('dimmed text, links and errors reach 4.5:1 on white, striped rows and the dark body', () => {
     for (const name of ['dimmed', 'anchor', 'error', 'success']) {
       const onLight = light[`--mantine-color-${name}`]!;

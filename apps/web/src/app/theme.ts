@@ -6,6 +6,7 @@ import {
   type VariantColorsResolver,
 } from '@mantine/core';
 import { mix, readableOn, readableShade } from '../lib/contrast';
+import readableColors from './readable-colors.json';
 
 /** The body colours of the two schemes (Mantine's white and dark.7). */
 const BODY = { light: '#ffffff', dark: '#242424' } as const;
@@ -59,23 +60,21 @@ export const theme = createTheme({
  * page (issue 16): dimmed text, links, errors, and every colour's text, outline and light-variant
  * text, each checked against the backgrounds the console paints them on (body, striped and
  * hovered rows, the light variant's own tint).
+ *
+ * The search (`readableVariables`) ran in every browser before the first paint, ≈25 ms of a
+ * phone's; its answer for this theme is kept in `readable-colors.json` instead, which
+ * theme.test.ts compares with the search (`npx vitest run src/app/theme.test.ts -u` rewrites it
+ * after a change to the theme).
  */
-export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
-  // Mantine asks on every render of its provider; the palette hardly ever changes (issue 16).
-  const key = JSON.stringify([resolved.white, resolved.primaryColor, resolved.colors]);
-  let variables = resolvedVariables.get(key);
-  if (!variables) {
-    variables = readableVariables(resolved);
-    resolvedVariables.set(key, variables);
-  }
-  return variables;
-};
+export const cssVariablesResolver: CSSVariablesResolver = () => READABLE_COLORS;
 
-const resolvedVariables = new Map<string, ReturnType<CSSVariablesResolver>>();
+const READABLE_COLORS: ReturnType<CSSVariablesResolver> = { variables: {}, ...readableColors };
 
-function readableVariables(
-  resolved: Parameters<CSSVariablesResolver>[0],
-): ReturnType<CSSVariablesResolver> {
+/** Each scheme's readable text colours for a resolved theme (see cssVariablesResolver). */
+export function readableVariables(resolved: Parameters<CSSVariablesResolver>[0]): {
+  light: Record<string, string>;
+  dark: Record<string, string>;
+} {
   const { colors, primaryColor } = resolved;
   const lightGrounds = [resolved.white, colors.gray[0], colors.gray[1]];
   const darkGrounds = [colors.dark[7], colors.dark[6], colors.dark[8]];
@@ -111,5 +110,5 @@ function readableVariables(
     dark[`--mantine-color-${name}-text`] = darkText;
     dark[`--mantine-color-${name}-outline`] = darkText;
   }
-  return { variables: {}, light, dark };
+  return { light, dark };
 }
