@@ -2,7 +2,8 @@
  * Where a console page's first load spends the main thread (issue 16): loads one signed-in page
  * in Debian's Chromium with the CPU slowed down 4× (Lighthouse's mobile figure), records a CPU
  * profile from navigation until the page is idle, and prints self time by source module (through
- * the build's source maps) and by function.
+ * the build's source maps) and by function, with each load's first and largest contentful paint
+ * and how long the main thread was busy.
  *
  *   (cd apps/web && npx vite build --sourcemap --outDir /tmp/webmap --emptyOutDir)
  *   BENCH_WEB_ROOT=/tmp/webmap node --import tsx bench/profile-page.ts /dashboard
@@ -55,9 +56,16 @@ function mapOf(url: string): TraceMap | null {
  * with the console's own functions on its stacks by inclusive time: which components rendered.
  */
 const TASKS = process.env.BENCH_TASKS === '1';
-type Task = { start: number; ms: number; frames: Map<string, number> };
+type Task = {
+  start: number;
+  ms: number;
+  frames: Map<string, number>;
+  modules: Map<string, number>;
+};
 let tasks: Task[] = [];
 
+/** First and largest contentful paint of each load (ms from navigation, CPU slowed 4×). */
+const paints: { fcp: number; lcp: number }[] = [];
 const byModule = new Map<string, number>();
 const byFunction = new Map<string, number>();
 let total = 0;
@@ -78,6 +86,19 @@ try {
     await tab.goto(`${origin}${PAGE}`, { waitUntil: 'load' });
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+    paints.push(
+      await tab.evaluate(
+        () =>
+          new Promise<{ fcp: number; lcp: number }>((resolve) => {
+            const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+            // The observer replays buffered entries: the last one is the final candidate.
+            new PerformanceObserver((list) => {
+              resolve({ fcp, lcp: list.getEntries().at(-1)?.startTime ?? NaN });
+            }).observe({ type: 'largest-contentful-paint', buffered: true });
+            setTimeout(() => resolve({ fcp, lcp: NaN }), 1000);
+          }),
+      ),
+    );
     await tab.close();
 
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -95,7 +116,8 @@ try {
       if (TASKS) {
         if (frame.functionName === '(idle)') current = null;
         else {
-          if (!current) tasks.push((current = { start: clock, ms: 0, frames: new Map() }));
+          if (!current)
+            tasks.push((current = { start: clock, ms: 0, frames: new Map(), modules: new Map() }));
           current.ms += ms;
           const seen = new Set<string>();
           for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
@@ -113,8 +135,10 @@ try {
           }
         }
       }
+      const task: Task | null = current;
       if (!frame.url.startsWith('http')) {
         add(byModule, frame.functionName || '(native)', ms);
+        if (task) add(task.modules, frame.functionName || '(native)', ms);
         return;
       }
       const map = mapOf(frame.url);
@@ -130,6 +154,7 @@ try {
           ? source
           : source.split('/')[0]!;
       add(byModule, module, ms);
+      if (task) add(task.modules, module, ms);
       add(byFunction, `${original?.name ?? frame.functionName} (${source}:${original?.line})`, ms);
     });
   }
@@ -144,6 +169,10 @@ const print = (title: string, table: Map<string, number>) => {
     console.log(`${(ms / RUNS).toFixed(1).padStart(8)} ms  ${key}`);
 };
 console.log(`${PAGE}: ${(total / RUNS).toFixed(0)} ms sampled per load (4× CPU slowdown)`);
+const busy = total - (byModule.get('(idle)') ?? 0);
+console.log(
+  `main thread busy ${(busy / RUNS).toFixed(0)} ms per load; FCP ${paints.map((p) => p.fcp.toFixed(0)).join(' / ')} ms, LCP ${paints.map((p) => p.lcp.toFixed(0)).join(' / ')} ms`,
+);
 print('self time by module (per load)', byModule);
 print('self time by function (per load)', byFunction);
 if (TASKS) {
@@ -152,6 +181,10 @@ if (TASKS) {
   );
   for (const task of tasks.filter((t) => t.ms > 50)) {
     console.log(`${task.start.toFixed(0).padStart(6)} ${task.ms.toFixed(0).padStart(5)}`);
+    const modules = [...task.modules].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    console.log(
+      `${' '.repeat(14)}self: ${modules.map(([m, ms]) => `${m} ${ms.toFixed(0)}`).join(', ')}`,
+    );
     for (const [key, ms] of [...task.frames].sort((a, b) => b[1] - a[1]).slice(0, 8))
       console.log(`${' '.repeat(14)}${ms.toFixed(0).padStart(5)}  ${key}`);
   }
