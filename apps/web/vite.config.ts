@@ -245,7 +245,7 @@ const ROUTE_MODULE =
   /[\\/]src[\\/](?:features[\\/][^\\/]+[\\/]routes[\\/][^\\/]+|components[\\/]not-found)\.tsx$/;
 const QUERY_KEYS_AND_PATHS = /[\\/]src[\\/].*[\\/](?:keys|paths)\.ts$/;
 
-type Group = 'sign-in-deps' | 'shell-deps' | 'kit' | 'schemas' | 'ui' | 'app';
+type Group = 'sign-in-deps' | 'shell-deps' | 'kit' | 'zod' | 'ui' | 'app';
 let needs: { signIn: Set<string>; shell: Set<string>; kit: Set<string> } | undefined;
 
 /**
@@ -275,7 +275,7 @@ const isZod = (id: string) => /[\\/]node_modules[\\/]zod[\\/]/.test(id);
 const FORM_VALIDATION =
   /[\\/](?:node_modules[\\/](?:zod|@hookform[\\/]resolvers)[\\/]|src[\\/]lib[\\/]form-schema\.ts$)/;
 
-/** A module of the contract that declares schemas (it imports zod) rather than constants. */
+/** A module of the contract that declares schemas (it imports zod), not only constants. */
 function declaresSchemas(id: string, ctx: ChunkingContext): boolean {
   return CONTRACT_SOURCE.test(id) && !!ctx.getModuleInfo(id)?.importedIds.some(isZod);
 }
@@ -301,8 +301,8 @@ function groupOf(group: Group) {
           ? needs.shell.has(id)
           : group === 'kit'
             ? needs.kit.has(id)
-            : group === 'schemas'
-              ? FORM_VALIDATION.test(id) || declaresSchemas(id, ctx)
+            : group === 'zod'
+              ? FORM_VALIDATION.test(id)
               : group === 'ui'
                 ? UI_LIBRARIES.test(id)
                 : QUERY_KEYS_AND_PATHS.test(id) ||
@@ -360,9 +360,10 @@ export default defineConfig({
             // (statuses, permissions, calendar days): small, and wanted by most pages. Before
             // `schemas`, since a group takes along what its modules import.
             { name: groupOf('app') },
-            // zod, the resolver and the contract's schemas: the pages with forms need them before
-            // they paint, the dashboard not at all (issue 16).
-            { name: groupOf('schemas') },
+            // zod and the form resolver: the pages with forms need them before they paint, the
+            // dashboard not at all (issue 16). The contract's schema modules are split by the
+            // pages that use them: one chunk of them all made robots evaluate every schema.
+            { name: groupOf('zod') },
             { name: groupOf('ui') },
           ],
         },

@@ -61,7 +61,10 @@ describe('/dashboard', { timeout: 20_000 }, () => {
 
   it('shows the fleet and the robots failing most', async () => {
     await openDashboard({ permissions: ['ROBOS.LIST', 'HISTORIC.LIST', 'AGENTES.LIST'] });
-    expect(await screen.findByRole('group', { name: 'Ativos' })).toHaveTextContent('4');
+    // The figures draw in a background render, after their skeletons.
+    await waitFor(() =>
+      expect(screen.getByRole('group', { name: 'Ativos' })).toHaveTextContent('4'),
+    );
     expect(screen.getByRole('group', { name: 'Inativos' })).toHaveTextContent('1');
     expect(screen.getByRole('group', { name: 'Total' })).toHaveTextContent('3');
     expect(screen.getByRole('link', { name: 'Ver agentes' })).toHaveAttribute('href', '/node');
