@@ -5,25 +5,10 @@ import { useState } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Language } from '@rota/contract';
 import { DayInput, DayTimeInput } from '../src/components/date-inputs';
-import { createLiveServer, makeDashboard } from './activity-fixtures';
-import { listOf, openPage } from './operations-fixtures';
+import { openPage, quietApi } from './operations-fixtures';
 import { resetEnvironment } from './render';
-import type { MockCall, MockReply } from './http-mock';
 
 /** Issue 16: no dead ends, and date inputs in the console's language. */
-
-/** Lists answer empty, the dashboard its fixture, the live stream stays open. */
-function quietApi() {
-  const live = createLiveServer();
-  return ({ url }: MockCall): MockReply | undefined => {
-    if (url.endsWith('/dashboard/api/v1/index')) {
-      return { status: 200, body: { data: makeDashboard() } };
-    }
-    if (url.endsWith('/events/api/v1/stream')) return live.reply();
-    if (url.endsWith('/index')) return { status: 200, body: listOf([]) };
-    return undefined;
-  };
-}
 
 // The pages' chunks, loaded once here, so the first test's 5 s wait for a heading is not
 // spent transforming modules on a busy machine.

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import type { Agent, Language, Parameter, Scheduling, Vm } from '@rota/contract';
 import { setToken } from '../src/lib/session';
+import { createLiveServer, makeDashboard } from './activity-fixtures';
 import { makeUser } from './fixtures';
 import { mockFetch, type MockCall, type MockReply } from './http-mock';
 import { renderWithRouter, resetEnvironment } from './render';
@@ -92,6 +93,19 @@ type Handler = (call: MockCall) => MockReply | undefined;
  * Signs in with `permissions`, answers the API with `handler` (which returns undefined for calls
  * it does not know: the test then fails on them), and renders the app at `path`.
  */
+/** Lists answer empty, the dashboard its fixture, the live stream stays open. */
+export function quietApi() {
+  const live = createLiveServer();
+  return ({ url }: MockCall): MockReply | undefined => {
+    if (url.endsWith('/dashboard/api/v1/index')) {
+      return { status: 200, body: { data: makeDashboard() } };
+    }
+    if (url.endsWith('/events/api/v1/stream')) return live.reply();
+    if (url.endsWith('/index')) return { status: 200, body: listOf([]) };
+    return undefined;
+  };
+}
+
 export async function openPage(
   path: string,
   heading: RegExp,

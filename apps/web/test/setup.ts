@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach } from 'vitest';
+import { matchMediaStub } from './media-query';
 
 class ResizeObserverStub {
   private readonly callback: ResizeObserverCallback;
@@ -28,16 +29,7 @@ if (typeof window !== 'undefined') {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     configurable: true,
-    value: vi.fn((query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    })),
+    value: matchMediaStub(() => false),
   });
   window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
   HTMLElement.prototype.scrollIntoView = () => {};

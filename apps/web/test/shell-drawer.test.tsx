@@ -1,41 +1,19 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { createLiveServer, makeDashboard } from './activity-fixtures';
-import { listOf, openPage } from './operations-fixtures';
-import type { MockCall, MockReply } from './http-mock';
+import { matchMediaStub } from './media-query';
+import { openPage, quietApi } from './operations-fixtures';
 
 /**
  * Issue 16: below `lg` the sidebar is a drawer, and its links are rendered when it first opens,
  * not with a phone's first paint.
  */
 
-function quietApi() {
-  const live = createLiveServer();
-  return ({ url }: MockCall): MockReply | undefined => {
-    if (url.endsWith('/dashboard/api/v1/index')) {
-      return { status: 200, body: { data: makeDashboard() } };
-    }
-    if (url.endsWith('/events/api/v1/stream')) return live.reply();
-    if (url.endsWith('/index')) return { status: 200, body: listOf([]) };
-    return undefined;
-  };
-}
-
 /** A screen narrower than Mantine's `lg`: only the shell's drawer query matches. */
 function phoneScreen() {
   vi.stubGlobal(
     'matchMedia',
-    vi.fn((query: string) => ({
-      matches: query === 'not all and (min-width: 75em)',
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    })),
+    matchMediaStub((query) => query === 'not all and (min-width: 75em)'),
   );
 }
 
