@@ -262,7 +262,7 @@ function kitOf(graph: ModuleNeeds, shell: Set<string>): Set<string> {
   }
   // A group takes what its modules import along: a form module in the kit would bring zod, and
   // every page would evaluate it before painting, the dashboard included, which has no form.
-  // Forms and their schemas load with the pages that have them (issue 16).
+  // Forms and zod load with the pages that have them (issue 16).
   return new Set(
     [...count]
       .filter(([id, n]) => n * 2 >= pages.length && ![...graph.closure(id)].some(isZod))
@@ -357,8 +357,8 @@ export default defineConfig({
             { name: groupOf('shell-deps') },
             { name: groupOf('kit') },
             // The features' keys and paths, and the contract's modules that declare no schema
-            // (statuses, permissions, calendar days): small, and wanted by most pages. Before
-            // `schemas`, since a group takes along what its modules import.
+            // (statuses, permissions, calendar days): small, and wanted by most pages. Before `zod`,
+            // since a group takes along what its modules import.
             { name: groupOf('app') },
             // zod and the form resolver: the pages with forms need them before they paint, the
             // dashboard not at all (issue 16). The contract's schema modules are split by the

@@ -74,8 +74,9 @@ let parserLoad: Promise<(candidate: unknown) => LiveEvent | null> | undefined;
 
 /**
  * The events' schema comes with the first event, not with the shell: it brings zod and the
- * contract's schemas, ≈300 ms of a phone's main thread that the first load does not need
- * (issue 16). A failed load is tried again with the next event.
+ * execution and agent schemas, which a phone's first load does not need (issue 16; loaded with
+ * the stream, they made a post-paint task of ≈330 ms at 4× slowdown). A failed load is tried
+ * again with the next event.
  */
 function liveEventParser() {
   parserLoad ??= import('./live-event-parser').then(
