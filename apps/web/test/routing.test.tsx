@@ -12,6 +12,17 @@ beforeEach(async () => {
   await resetEnvironment('pt');
 });
 
+/**
+ * The dashboard's own calls: its figures, and the status palette its badges colour by (an empty
+ * palette: the default colours). Anything else is `other`.
+ */
+function dashboardOr(url: string, other: () => { status: number; body: unknown }) {
+  if (url.endsWith('/dashboard/api/v1/index'))
+    return { status: 200, body: { data: makeDashboard() } };
+  if (url.endsWith('/status/item/api/v1/palette')) return { status: 200, body: { data: [] } };
+  return other();
+}
+
 describe('routes without a session', () => {
   it.each([
     ['/', '/login/sign-in', ''],
@@ -54,9 +65,7 @@ describe('shell', () => {
   it('shows the header, the sidebar and the page header once the user loads', async () => {
     setToken('token');
     const { calls } = mockFetch(({ url }) =>
-      url.endsWith('/dashboard/api/v1/index')
-        ? { status: 200, body: { data: makeDashboard() } }
-        : { status: 200, body: makeUser({ permissions: ['ROBOS.LIST'] }) },
+      dashboardOr(url, () => ({ status: 200, body: makeUser({ permissions: ['ROBOS.LIST'] }) })),
     );
     renderWithRouter({ path: '/' });
 
@@ -103,7 +112,9 @@ describe('shell', () => {
     ['/audit', 'USUARIOS.LIST', 'Log de auditoria'],
   ])('%s needs %s and then shows its header', async (path, permission, title) => {
     setToken('token');
-    mockFetch(() => ({ status: 200, body: makeUser({ permissions: [permission] }) }));
+    mockFetch(({ url }) =>
+      dashboardOr(url, () => ({ status: 200, body: makeUser({ permissions: [permission] }) })),
+    );
     renderWithRouter({ path });
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(screen.queryByText('O acesso a pagina foi negado!')).not.toBeInTheDocument();
@@ -122,17 +133,15 @@ describe('shell', () => {
   it('shows the client selector to a user of two clients', async () => {
     setToken('token');
     mockFetch(({ url }) =>
-      url.endsWith('/dashboard/api/v1/index')
-        ? { status: 200, body: { data: makeDashboard() } }
-        : {
-            status: 200,
-            body: makeUser({
-              clients: [
-                { rota_clients_id: 1, name: 'Acme' },
-                { rota_clients_id: 2, name: 'Beta' },
-              ],
-            }),
-          },
+      dashboardOr(url, () => ({
+        status: 200,
+        body: makeUser({
+          clients: [
+            { rota_clients_id: 1, name: 'Acme' },
+            { rota_clients_id: 2, name: 'Beta' },
+          ],
+        }),
+      })),
     );
     renderWithRouter({ path: '/dashboard' });
     expect(await screen.findByRole('combobox', { name: 'Cliente' })).toHaveValue('Acme');
@@ -143,10 +152,7 @@ describe('shell', () => {
     let fail = true;
     mockFetch(({ url }) => {
       if (fail) return { status: 500, body: { code: 'internal_error', message: 'boom' } };
-      if (url.endsWith('/dashboard/api/v1/index')) {
-        return { status: 200, body: { data: makeDashboard() } };
-      }
-      return { status: 200, body: makeUser() };
+      return dashboardOr(url, () => ({ status: 200, body: makeUser() }));
     });
     const { user } = renderWithRouter({ path: '/dashboard' });
     expect(await screen.findByText('Não foi possível carregar seu usuário.')).toBeInTheDocument();

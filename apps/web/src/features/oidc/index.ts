@@ -4,4 +4,5 @@
  * and the no-access page are routes of their own (lazy).
  */
 export { OidcSignIn, useLocalSignInShown } from './components/oidc-sign-in';
+export { isOidcConfigQuery } from './api/oidc-config';
 export { NO_ACCESS_PATH } from './paths';

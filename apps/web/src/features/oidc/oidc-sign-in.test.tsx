@@ -20,13 +20,15 @@ beforeEach(() => {
 /** The sign-in page, single sign-on answered as `oidcConfig` (off without it); nothing else called. */
 async function openSignIn(lang: 'pt' | 'en', path: string, oidcConfig?: OidcPublicConfig) {
   await resetEnvironment(lang);
-  const { calls } = mockFetch(
+  const { calls, fetchMock } = mockFetch(
     (call) => {
       throw new Error(`unexpected API call: ${call.method} ${call.url}`);
     },
     { oidcConfig },
   );
-  return { ...renderWithRouter({ path }), calls };
+  const configAsked = () =>
+    fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/oidc/config')).length;
+  return { ...renderWithRouter({ path }), calls, configAsked };
 }
 
 const SUBMIT = { pt: 'Entrar', en: 'Sign in' } as const;
@@ -34,13 +36,19 @@ const BUTTON = { pt: 'Entrar com Keycloak', en: 'Sign in with Keycloak' } as con
 
 describe.each(['pt', 'en'] as const)('single sign-on on the sign-in page (%s)', (lang) => {
   it('shows "Sign in with <label>" above the local form, going to the start address with the page first asked for', async () => {
-    await openSignIn(lang, '/login/sign-in?redirect=%2Frobot%3Fpage%3D2', ON);
+    const { configAsked } = await openSignIn(
+      lang,
+      '/login/sign-in?redirect=%2Frobot%3Fpage%3D2',
+      ON,
+    );
     const link = await screen.findByRole('link', { name: BUTTON[lang] });
     expect(link).toHaveAttribute(
       'href',
       '/api/user/api/auth/v1/oidc/start?return_to=%2Frobot%3Fpage%3D2',
     );
     expect(screen.getByRole('button', { name: SUBMIT[lang] })).toBeVisible();
+    // Asked once: the page's clearing of the previous session's data keeps the public answer.
+    expect(configAsked()).toBe(1);
     // Above the form: the button comes first in the page.
     const submit = screen.getByRole('button', { name: SUBMIT[lang] });
     expect(link.compareDocumentPosition(submit) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

@@ -16,7 +16,7 @@ import { lazyResolver } from '../../../lib/lazy-resolver';
 import { REQUEST_ACCESS_PATH, RECOVER_PASSWORD_PATH, safeRedirect } from '../../../lib/paths';
 import { setToken } from '../../../lib/session';
 import { MfaCodeStep, MfaEnrolStep } from '../../mfa';
-import { OidcSignIn, useLocalSignInShown } from '../../oidc';
+import { isOidcConfigQuery, OidcSignIn, useLocalSignInShown } from '../../oidc';
 import { createSession } from '../api/create-session';
 import { meQueryOptions } from '../api/me';
 import { AuthCard } from '../components/auth-card';
@@ -45,9 +45,11 @@ export default function SignInPage() {
   const showLocal = useLocalSignInShown();
 
   // Whoever lands here (signed out, here or in another tab, or sent by a 401) leaves no data of
-  // the previous session behind. The shell is unmounted by now, so nothing refetches it.
+  // the previous session behind. The shell is unmounted by now, so nothing refetches it. The
+  // public sign-on configuration stays: this page's children asked for it before this effect
+  // ran, and clearing it too sent that request twice.
   useEffect(() => {
-    queryClient.clear();
+    queryClient.removeQueries({ predicate: (query) => !isOidcConfigQuery(query) });
   }, [queryClient]);
 
   async function finish({ token, ...user }: SessionResponse) {

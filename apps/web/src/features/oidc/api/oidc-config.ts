@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { hashKey, queryOptions, type Query } from '@tanstack/react-query';
 import type { OidcPublicConfig } from '@rota/contract';
 import { plainApi } from '../../../lib/http';
 import { API_BASE } from '../../../lib/http/request';
@@ -18,6 +18,14 @@ export function oidcConfigQueryOptions() {
     staleTime: Infinity,
     retry: false,
   });
+}
+
+/**
+ * Whether a cached query is this public configuration: no session's data, so the sign-in page
+ * keeps it when it clears the previous session's (its own observers have just asked for it).
+ */
+export function isOidcConfigQuery(query: Query): boolean {
+  return query.queryHash === hashKey(oidcKeys.config());
 }
 
 /**
