@@ -46,8 +46,12 @@ const PAGE =
   'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where "rota_robots"."rota_clients_id" = $1 order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $2 offset $3';
 const PAGE_ACTIVE =
   'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2) order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $3 offset $4';
-const COUNT_ACTIVE =
-  'select count(*)::int as "total" from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2)';
+// The active/inactive split kept in row_counts (migration 0022), as lib/row-counts.ts renders it.
+const COUNT_ACTIVE_SPLIT = `select coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" = $1::text), 0) as total,
+                      coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" <> $2::text), 0) as inactive
+                 from "row_counts"
+                where "row_counts"."rota_clients_id" = $3
+                  and "row_counts"."table_name" in ($4::text, $5::text || '.inactive')`;
 // The search, as Drizzle renders it per call (unprepared).
 const ROBOT_COLUMNS = `select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id", "package_summaries"."version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current"`;
 const ORDER = `order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc`;
@@ -160,12 +164,17 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
       pattern,
       ...values,
     ]);
-    total = pool
-      .query(
-        `select count(*) from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`,
-        [clientId, pattern, pattern, pattern],
-      )
-      .then((r) => Number(r.rows[0].count));
+    // As lib/list-query.ts pageOf: counted only when the page does not end the list.
+    total = rows.then(async (page) =>
+      page.rows.length < perPage && (page.rows.length > 0 || offset === 0)
+        ? offset + page.rows.length
+        : pool
+            .query(
+              `select count(*) from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`,
+              [clientId, pattern, pattern, pattern],
+            )
+            .then((r) => Number(r.rows[0].count)),
+    );
   } else if (body.active !== undefined) {
     const values = [clientId, body.active];
     rows = pool.query({
@@ -173,9 +182,18 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
       text: PAGE_ACTIVE,
       values: [...values, perPage, offset],
     });
+    const table = 'rota_robots';
     total = pool
-      .query({ name: 'rota_robot_count_active', text: COUNT_ACTIVE, values })
-      .then((r) => Number(r.rows[0].total));
+      .query({
+        name: 'rota_row_count_active_split',
+        text: COUNT_ACTIVE_SPLIT,
+        values: [table, table, clientId, table, table],
+      })
+      .then((r) => {
+        const all = Number(r.rows[0]?.total ?? 0);
+        const inactive = Number(r.rows[0]?.inactive ?? 0);
+        return body.active ? all - inactive : inactive;
+      });
   } else {
     rows = pool.query({
       name: 'rota_robot_page_name_asc',

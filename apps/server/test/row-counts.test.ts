@@ -128,4 +128,82 @@ describe('row counts behind unfiltered list totals', () => {
     expect(searched.body.meta.total).toBe(1);
     await expectExact();
   });
+
+  it("keep the robots' active and inactive totals exact through creates, switches and deletes", async () => {
+    /** For each client: the API's totals filtered on `active`, and what a real count says. */
+    async function expectActiveExact() {
+      for (const [clientId, as] of [
+        [c.defaultClientId, c.admin],
+        [c.otherClientId, c.other],
+      ] as const) {
+        for (const active of [true, false]) {
+          const [real] = await rows(
+            sql`select count(*)::int as n from rota_robots
+                 where rota_clients_id = ${clientId} and active = ${active}`,
+          );
+          const listed = await as.post('/api/rota/robot/api/v1/index', { active });
+          expect(listed.status).toBe(200);
+          expect(listed.body.meta.total, `active ${active}, client ${clientId}`).toBe(real!.n);
+          expect(listed.body.data.every((r: { active: boolean }) => r.active === active)).toBe(
+            true,
+          );
+        }
+      }
+    }
+    await expectActiveExact();
+
+    const created = await c.admin.post('/api/rota/robot/api/v1/create', {
+      name: 'Created inactive',
+      executor: 'node main.js',
+      active: false,
+    });
+    expect(created.status).toBe(201);
+    const switched = await createRobot(c.admin, 'Switched off and on');
+    const otherOff = await createRobot(c.other, 'Other switched off');
+    const doomed = await createRobot(c.admin, 'Inactive, then deleted');
+    for (const [as, id] of [
+      [c.admin, switched],
+      [c.other, otherOff],
+      [c.admin, doomed],
+    ] as const) {
+      const off = await as.put('/api/rota/robot/api/v1/update', { id, active: false });
+      expect(off.status).toBe(204);
+    }
+    await expectActiveExact();
+
+    // An update that leaves `active` as it was changes no count; a switch back on does.
+    await c.admin.put('/api/rota/robot/api/v1/update', { id: switched, description: 'still off' });
+    await expectActiveExact();
+    await c.admin.put('/api/rota/robot/api/v1/update', { id: switched, active: true });
+    expect((await c.admin.post('/api/rota/robot/api/v1/delete', { id: doomed })).status).toBe(202);
+    await expectActiveExact();
+
+    const [kept] = await rows(
+      sql`select n::int as n from row_counts
+           where rota_clients_id = ${c.otherClientId} and table_name = 'rota_robots.inactive'`,
+    );
+    expect(kept!.n).toBeGreaterThan(0);
+  });
+
+  it("gives a search's total on a short page, a full page, the last page and past the end", async () => {
+    for (const name of ['Pager one', 'Pager two', 'Pager three']) await createRobot(c.admin, name);
+    await createRobot(c.other, 'Pager of the other client');
+    const cases = [
+      { page: 1, per_page: 5, rows: 3 }, // short first page: the page tells the total
+      { page: 1, per_page: 2, rows: 2 }, // full page: counted
+      { page: 2, per_page: 2, rows: 1 }, // short last page: offset plus its rows
+      { page: 3, per_page: 2, rows: 0 }, // past the end: counted
+      { page: 2, per_page: 3, rows: 0 }, // past the end by one full page: counted
+    ];
+    for (const { page, per_page, rows: n } of cases) {
+      const listed = await c.admin.post('/api/rota/robot/api/v1/index', {
+        search: 'pager',
+        page,
+        per_page,
+      });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data, `page ${page} of ${per_page}`).toHaveLength(n);
+      expect(listed.body.meta.total, `page ${page} of ${per_page}`).toBe(3);
+    }
+  });
 });

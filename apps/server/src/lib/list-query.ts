@@ -18,17 +18,30 @@ export function orderBy(column: AnyPgColumn | SQL, order: 'asc' | 'desc', tieBre
 
 /**
  * One page and the total for a list: `rows` is the page query (already filtered and ordered),
- * `total` counts with the same filters.
+ * `total` counts with the same filters. Given as a function, the count runs only when the page
+ * cannot tell: a page that is not full (and not past the end) ends the list, so the total is
+ * its offset plus its rows; most searches end on their first page and skip a second scan.
  */
 export async function pageOf<Q extends PgSelect, R>(
   page: { page: number; per_page: number },
   rows: Q,
-  total: Promise<{ total: number }[]>,
+  total: Promise<{ total: number }[]> | (() => Promise<{ total: number }[]>),
   map: (row: Awaited<Q>[number]) => R,
 ): Promise<{ data: R[]; meta: ListMeta }> {
   const { limit, offset } = pageWindow(page);
-  const [found, [counted]] = await Promise.all([rows.limit(limit).offset(offset), total]);
-  return { data: (found as Awaited<Q>).map(map), meta: listMeta(page, counted?.total ?? 0) };
+  const paged = async () => (await rows.limit(limit).offset(offset)) as Awaited<Q>;
+  let found: Awaited<Q>;
+  let counted: number;
+  if (typeof total === 'function') {
+    found = await paged();
+    const ends = found.length < limit && (found.length > 0 || offset === 0);
+    counted = ends ? offset + found.length : ((await total())[0]?.total ?? 0);
+  } else {
+    const [all, [first]] = await Promise.all([paged(), total]);
+    found = all;
+    counted = first?.total ?? 0;
+  }
+  return { data: found.map(map), meta: listMeta(page, counted) };
 }
 
 export { count };

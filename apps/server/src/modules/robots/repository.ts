@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { rotaRobots } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listMeta, pageWindow } from '../../lib/pagination.js';
-import { listTotal } from '../../lib/row-counts.js';
+import { activeTotal, listTotal } from '../../lib/row-counts.js';
 import { hotStatement } from '../../lib/sql-rows.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { packageSummaries as versions } from '../robot-versions/views.js';
@@ -93,19 +93,6 @@ function pageStatement(query: RobotListQuery) {
   return statement;
 }
 
-const activeCount = hotStatement<{ total: number }>('rota_robot_count_active', () =>
-  new QueryBuilder()
-    .select({ total: sql<number>`count(*)::int`.as('total') })
-    .from(rotaRobots)
-    .where(
-      and(
-        eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
-        eq(rotaRobots.active, sql.placeholder('active')),
-      ),
-    )
-    .getSQL(),
-);
-
 export async function listRobots<R>(
   db: Db,
   scope: TenantScope,
@@ -123,7 +110,7 @@ export async function listRobots<R>(
       pageStatement(query)(db, values),
       query.active === undefined
         ? listTotal(db, scope, 'rota_robots', true, () => Promise.resolve([]))
-        : activeCount(db, values),
+        : activeTotal(db, scope, 'rota_robots', query.active),
     ]);
     return { data: rows.map(map), meta: listMeta(query, Number(total[0]?.total ?? 0)) };
   }
@@ -139,14 +126,16 @@ export async function listRobots<R>(
       .where(where)
       .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
       .$dynamic(),
-    // No filter beyond the client: the maintained count, not a scan of every row.
-    listTotal(
-      db,
-      scope,
-      'rota_robots',
-      filters.every((f) => f === undefined),
-      () => db.select({ total: count() }).from(rotaRobots).where(where),
-    ),
+    // No filter beyond the client: the maintained count, not a scan of every row; and a
+    // search's count only when its page is full.
+    () =>
+      listTotal(
+        db,
+        scope,
+        'rota_robots',
+        filters.every((f) => f === undefined),
+        () => db.select({ total: count() }).from(rotaRobots).where(where),
+      ),
     map,
   );
 }
