@@ -4,6 +4,7 @@ export * from './run-messages.js';
 export * from './permissions.js';
 export * from './iso-date.js';
 export * from './common.js';
+export * from './list-sorts.js';
 export * from './auth.js';
 export * from './profiles.js';
 export * from './robots.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredTextSchema } from './common.js';
+import { profileSortColumns } from './list-sorts.js';
 import { msg } from './messages.js';
 import { PERMISSIONS, type Permission } from './permissions.js';
 
@@ -22,7 +23,6 @@ export const profileSchema = z.object({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
-export const profileSortColumns = ['name', 'created_at'] as const;
 export const profileListQuerySchema = listQuerySchema.extend({
   sort: z.enum(profileSortColumns).default('name'),
 });

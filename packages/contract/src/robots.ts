@@ -7,6 +7,7 @@ import {
   optionalTextSchema,
   requiredTextSchema,
 } from './common.js';
+import { robotSortColumns } from './list-sorts.js';
 import { msg } from './messages.js';
 
 /** A robot (process): what the agent runs, where, and which version (issue 3). */
@@ -98,7 +99,6 @@ export const robotUpdateSchema = z.object({
 });
 export type RobotUpdate = z.infer<typeof robotUpdateSchema>;
 
-export const robotSortColumns = ['name', 'executor', 'active', 'created_at', 'updated_at'] as const;
 export const robotListQuerySchema = listQuerySchema.extend({
   sort: z.enum(robotSortColumns).default('name'),
   active: booleanFilterSchema,

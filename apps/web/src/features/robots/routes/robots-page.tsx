@@ -14,15 +14,21 @@ import {
   useStandardRowActions,
 } from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth';
 import { useDeleteRobot } from '../api/delete-robot';
 import { robotsQueryOptions, type RobotListBody } from '../api/list-robots';
-import { RobotFormDrawer } from '../components/robot-form-drawer';
 import { ROBOT_FIELDS_PATH, robotPath } from '../paths';
 import '../i18n';
+
+// The form (react-hook-form, zod and the robot's schemas) loads when the drawer first opens,
+// not before the list's first paint (issue 16).
+const RobotFormDrawer = lazyDialog(() =>
+  import('../components/robot-form-drawer').then((module) => module.RobotFormDrawer),
+);
 
 /** `/robot`: the client's robots (DESIGN §7 list), "Novo robô" in the header. */
 export default function RobotsPage() {
