@@ -20,7 +20,8 @@ import { FleetCards } from '../components/fleet-cards';
 import { TaskSlaCard } from '../components/task-sla-card';
 import { useDashboardTranslation } from '../i18n';
 
-// recharts is heavy: the chart comes in its own chunk, after the figures.
+// The chart (a few kB of SVG drawing) comes in its own chunk, fetched only when there are
+// executions to draw: the figures paint without waiting for it.
 const ExecutionsChart = lazy(() => import('../components/executions-chart'));
 
 const CHART_HEIGHT = 300;
