@@ -34,7 +34,7 @@ test('the console raises no CSP violation: sign-in, dashboard, lists', async ({ 
 
   // Signing in validates a form with the contract's zod schemas (where the eval probe was).
   await signIn(page, USERS.admin);
-  // The dashboard (its chart chunk holds recharts).
+  // The dashboard (its chart is SVG the console draws, with a few style properties).
   await expect(page.getByText('Execuções por dia')).toBeVisible();
   await page.goto('/robot');
   await expect(page.getByRole('heading', { name: 'Robôs' })).toBeVisible();

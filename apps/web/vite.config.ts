@@ -237,7 +237,7 @@ function moduleSideEffects(id: string): boolean | undefined {
   return SIDE_EFFECTS.test(id);
 }
 
-/** Libraries of small modules used across pages; recharts and the date pickers stay apart. */
+/** Libraries of small modules used across pages; the date pickers stay apart. */
 const UI_LIBRARIES =
   /[\\/]node_modules[\\/](?:@mantine[\\/](?:core|hooks)|@tabler|@floating-ui|@tanstack)[\\/]/;
 
@@ -318,12 +318,6 @@ export default defineConfig({
   resolve: {
     alias: {
       '@rota/contract': contractSource,
-      // recharts' decimal.js-light: its CommonJS `main` finds the global object through
-      // `Function('return this')()`, which the console's CSP forbids; the ES module build does
-      // not (issue 11: no eval in the bundle).
-      'decimal.js-light': fileURLToPath(
-        new URL('../../node_modules/decimal.js-light/decimal.mjs', import.meta.url),
-      ),
     },
   },
   server: { proxy: apiProxy },
@@ -335,7 +329,7 @@ export default defineConfig({
     manifest: true,
     // The entry holds react-dom, the router, Mantine's core, zod, i18next and the contract (≈640 kB
     // raw); what matters is the gzipped weight of the sign-in page, which test/bundle-size.test.ts
-    // holds under 250 KB. The dashboard's chart chunk (recharts) is ≈420 kB raw.
+    // holds under 256 KB.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
       treeshake: { moduleSideEffects, manualPureFunctions: ['z'] },
