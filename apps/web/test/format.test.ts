@@ -23,6 +23,42 @@ describe('formats in the user’s language', () => {
     expect(formatDateTime('not a date', 'pt')).toBe('');
   });
 
+  it('dates and times written as Intl.DateTimeFormat writes them, in pt and en', () => {
+    // format.ts writes them by hand (building the first Intl formatter is slow on a phone).
+    const day = { day: '2-digit', month: '2-digit', year: 'numeric' } as const;
+    const intl = {
+      pt: [
+        new Intl.DateTimeFormat('pt-BR', day),
+        new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      ],
+      en: [
+        new Intl.DateTimeFormat('en-US', day),
+        new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }),
+      ],
+    } as const;
+    const instants = [
+      new Date(2026, 0, 1, 0, 0),
+      new Date(2026, 0, 1, 0, 30),
+      new Date(2026, 5, 9, 9, 5),
+      new Date(2026, 11, 31, 12, 0),
+      new Date(2026, 11, 31, 12, 59),
+      new Date(2026, 11, 31, 23, 59),
+      new Date(1999, 1, 28, 13, 7),
+      new Date(2100, 6, 4, 11, 11),
+    ];
+    // And one every 7 h 13 min over three years: every hour of the day, both halves of it.
+    for (let t = Date.UTC(2025, 0, 1); t < Date.UTC(2028, 0, 1); t += 26_000_000)
+      instants.push(new Date(t));
+    for (const lang of ['pt', 'en'] as const) {
+      const [dateFormat, timeFormat] = intl[lang];
+      for (const instant of instants) {
+        const expected = `${dateFormat.format(instant)} ${timeFormat.format(instant)}`;
+        expect(formatDateTime(instant, lang), instant.toISOString()).toBe(expected);
+        expect(formatDate(instant.toISOString(), lang)).toBe(dateFormat.format(instant));
+      }
+    }
+  });
+
   it('calendar days as written, whatever the time zone', () => {
     expect(formatDate('2026-01-31', 'pt')).toBe('31/01/2026');
     expect(formatDate('2026-01-31', 'en')).toBe('01/31/2026');

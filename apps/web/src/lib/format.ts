@@ -11,20 +11,9 @@ export const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
 
 /**
  * Each formatter is built the first time a page asks for it: building one is the slow part (tens
- * of milliseconds on a phone for the four a table uses), and the dashboard's first paint needs
- * only the number one (issue 16).
+ * of milliseconds on a phone), and most pages never need them (issue 16).
  */
 const FACTORIES = {
-  date: (locale: string) =>
-    new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric' }),
-  // pt: 24-hour `HH:mm`; en: `5:05 PM`.
-  time: (locale: string, lang: Language) =>
-    new Intl.DateTimeFormat(
-      locale,
-      lang === 'pt'
-        ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
-        : { hour: 'numeric', minute: '2-digit' },
-    ),
   number: (locale: string) => new Intl.NumberFormat(locale),
   decimal: (locale: string) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }),
 };
@@ -37,7 +26,7 @@ function formatter<K extends keyof Formatters>(lang: Language, kind: K): Formatt
   const key = `${lang}:${kind}`;
   let found = cache.get(key) as Formatters[K] | undefined;
   if (!found) {
-    found = FACTORIES[kind](LOCALES[lang], lang) as Formatters[K];
+    found = FACTORIES[kind](LOCALES[lang]) as Formatters[K];
     cache.set(key, found);
   }
   return found;
@@ -49,6 +38,29 @@ function toDate(value: string | number | Date | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Dates and times are written here as `Intl.DateTimeFormat` writes them in pt-BR and en-US (the
+ * test compares them over many instants), in the browser's time zone: building the first
+ * DateTimeFormat loads the locale's calendar data, ≈60 ms of a phone's robots list render with
+ * 20 rows (issue 16, bench/profile-page.ts).
+ */
+function dayText(date: Date, lang: Language): string {
+  const day = pad2(date.getDate());
+  const month = pad2(date.getMonth() + 1);
+  const year = date.getFullYear();
+  return lang === 'pt' ? `${day}/${month}/${year}` : `${month}/${day}/${year}`;
+}
+
+/** pt: 24-hour `HH:mm`; en: `5:05 PM`. */
+function timeText(date: Date, lang: Language): string {
+  const hours = date.getHours();
+  const minutes = pad2(date.getMinutes());
+  if (lang === 'pt') return `${pad2(hours)}:${minutes}`;
+  return `${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
 /** `dd/MM/yyyy HH:mm` in pt, `MM/dd/yyyy h:mm AM` in en; '' for no date. */
 export function formatDateTime(
   value: string | number | Date | null | undefined,
@@ -56,7 +68,7 @@ export function formatDateTime(
 ): string {
   const date = toDate(value);
   if (!date) return '';
-  return `${formatter(lang, 'date').format(date)} ${formatter(lang, 'time').format(date)}`;
+  return `${dayText(date, lang)} ${timeText(date, lang)}`;
 }
 
 /**
@@ -69,10 +81,10 @@ export function formatDate(
 ): string {
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-    return formatter(lang, 'date').format(new Date(y, m - 1, d));
+    return dayText(new Date(y, m - 1, d), lang);
   }
   const date = toDate(value);
-  return date ? formatter(lang, 'date').format(date) : '';
+  return date ? dayText(date, lang) : '';
 }
 
 /**
