@@ -53,6 +53,12 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
   variantColorResolver,
+  components: {
+    // A Select keeps its closed dropdown in the page by default, and positions it as it mounts:
+    // ≈70 ms of forced layout on a phone for a list page's two Selects (issue 16,
+    // bench/profile-page.ts). Built when opened instead; Mantine supports both.
+    Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
+  },
 });
 
 /**
