@@ -119,7 +119,7 @@ describe('/robot', { timeout: 20_000 }, () => {
     for (const link of screen.getAllByRole('link', { name: 'Tarefas' })) {
       expect(link).toHaveAttribute('href', expect.stringMatching(/^\/task/));
     }
-    await user.click(screen.getByRole('button', { name: 'Ações de Faturas' }));
+    await user.click(await screen.findByRole('button', { name: 'Ações de Faturas' }));
     expect(await screen.findByRole('menuitem', { name: 'Editar' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Excluir' })).toBeInTheDocument();
   });
