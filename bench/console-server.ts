@@ -1,9 +1,13 @@
 /**
  * The built console served by Rota's app in this process, on the bench database (PGlite in
  * memory unless BENCH_DATABASE_URL), with the seeded administrator signed in: what the browser
- * benchmarks (lighthouse.ts, profile-page.ts) load their pages from.
+ * benchmarks (lighthouse.ts, profile-page.ts) load their pages from. BENCH_DATA=1 fills the
+ * administrator's client with 40 robots and 1,000 executions over the last ten days (the
+ * dashboard's default range), so the pages draw their figures, the chart and full lists instead
+ * of their empty states.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import os from 'node:os';
 import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
@@ -20,6 +24,7 @@ export async function serveConsole(options: { port: number; webRoot: string }) {
     adminEmail: 'admin@localhost',
     adminPassword: PASSWORD,
   });
+  if (process.env.BENCH_DATA === '1') await fillClient(database.db);
   const app = await buildApp({
     config: {
       publicUrl: `http://127.0.0.1:${options.port}`,
@@ -53,4 +58,24 @@ export async function serveConsole(options: { port: number; webRoot: string }) {
       await drop?.();
     },
   };
+}
+
+/** Robots and ended executions spread over the last ten days, in the seeded client. */
+async function fillClient(db: Awaited<ReturnType<typeof openBenchDatabase>>['database']['db']) {
+  await db.execute(sql`
+    with client as (select rota_clients_id as id from rota_clients order by 1 limit 1),
+    robots as (
+      insert into rota_robots (rota_clients_id, name, executor, description)
+      select client.id, 'Robô ' || n, 'node main.js', 'Bench robot ' || n
+        from client, generate_series(1, 40) n
+      returning rota_clients_id, rota_robots_id)
+    insert into rota_executions
+      (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds, status, queued_at,
+       started_at, ended_at)
+    select r.rota_clients_id, r.rota_robots_id, 'manual', 50, 300,
+           (array['success', 'success', 'success', 'business_error', 'application_error'])[1 + n % 5],
+           now() - make_interval(mins => n * 14), now() - make_interval(mins => n * 14),
+           now() - make_interval(mins => n * 14 - 2)
+      from generate_series(1, 1000) n
+      join robots r on r.rota_robots_id = (select min(rota_robots_id) from robots) + n % 40`);
 }

@@ -64,6 +64,13 @@ type Task = {
 };
 let tasks: Task[] = [];
 
+/**
+ * BENCH_CALLERS=<function>: also the stacks (source-mapped, innermost first) under which that
+ * function ran, by self time: who calls a hot library function.
+ */
+const CALLERS = process.env.BENCH_CALLERS;
+const byStack = new Map<string, number>();
+
 /** First and largest contentful paint of each load (ms from navigation, CPU slowed 4×). */
 const paints: { fcp: number; lcp: number }[] = [];
 const byModule = new Map<string, number>();
@@ -156,6 +163,25 @@ try {
       add(byModule, module, ms);
       if (task) add(task.modules, module, ms);
       add(byFunction, `${original?.name ?? frame.functionName} (${source}:${original?.line})`, ms);
+      if (CALLERS && (original?.name ?? frame.functionName) === CALLERS) {
+        const stack: string[] = [];
+        for (
+          let at = parents.get(id);
+          at !== undefined && stack.length < 10;
+          at = parents.get(at)
+        ) {
+          const f = nodes.get(at)!.callFrame;
+          if (!f.url.startsWith('http')) continue;
+          const o = mapOf(f.url)
+            ? originalPositionFor(mapOf(f.url)!, { line: f.lineNumber + 1, column: f.columnNumber })
+            : null;
+          const where = (o?.source ?? f.url)
+            .replace(/^.*node_modules\//, '')
+            .replace(/^(\.\.\/)+/, '');
+          stack.push(`${o?.name ?? f.functionName} (${where}:${o?.line})`);
+        }
+        add(byStack, stack.join('\n            ← '), ms);
+      }
     });
   }
 } finally {
@@ -175,6 +201,7 @@ console.log(
 );
 print('self time by module (per load)', byModule);
 print('self time by function (per load)', byFunction);
+if (CALLERS) print(`stacks under ${CALLERS} (per load)`, byStack);
 if (TASKS) {
   console.log(
     '\ntasks over 50 ms in the last load (start ms, length ms, console functions inclusive)',
