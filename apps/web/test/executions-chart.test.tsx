@@ -76,6 +76,17 @@ beforeEach(async () => {
   await resetEnvironment('pt');
 });
 
+/** The statuses' pt labels in `EXECUTION_STATUSES` order: the legend's and the table's. */
+const PT_STATUS_LABELS = [
+  'Na fila',
+  'Em processamento',
+  'Sucesso',
+  'Erro de negócio',
+  'Erro de aplicação',
+  'Tempo esgotado',
+  'Cancelada',
+];
+
 describe('executions chart', { timeout: 20_000 }, () => {
   const perDay = [
     day('2026-11-19', { queued: 1, success: 4, application_error: 2 }),
@@ -182,15 +193,7 @@ describe('executions chart', { timeout: 20_000 }, () => {
       within(legend)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual([
-      'Na fila',
-      'Em processamento',
-      'Sucesso',
-      'Erro de negócio',
-      'Erro de aplicação',
-      'Tempo esgotado',
-      'Cancelada',
-    ]);
+    ).toEqual(PT_STATUS_LABELS);
     unmount();
     await drawChart(perDay, 'en');
     legend = screen.getByRole('list', { name: 'Chart legend' });
@@ -275,17 +278,7 @@ describe('executions chart', { timeout: 20_000 }, () => {
       within(rows[0]!)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual([
-      'Dia',
-      'Na fila',
-      'Em processamento',
-      'Sucesso',
-      'Erro de negócio',
-      'Erro de aplicação',
-      'Tempo esgotado',
-      'Cancelada',
-      'Total',
-    ]);
+    ).toEqual(['Dia', ...PT_STATUS_LABELS, 'Total']);
     expect(within(rows[2]!).getByRole('rowheader')).toHaveTextContent('20/11/2026');
     expect(
       within(rows[2]!)
