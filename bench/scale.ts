@@ -61,8 +61,12 @@ for (const name of only ?? [])
   if (!(name in PHASES)) throw new Error(`--only ${name}: not one of ${Object.keys(PHASES)}`);
 const wanted = (name: Phase) => (only ? only.includes(name) : true);
 
-const CONTENDERS = ['Rota', 'pg-boss', 'graphile-worker', 'Rota ×2'] as const;
-type Contender = (typeof CONTENDERS)[number];
+const ALL_CONTENDERS = ['Rota', 'pg-boss', 'graphile-worker', 'Rota ×2'] as const;
+type Contender = (typeof ALL_CONTENDERS)[number];
+/** BENCH_CONTENDERS=Rota,graphile-worker races only those (to try a change quickly). */
+const CONTENDERS = process.env.BENCH_CONTENDERS
+  ? ALL_CONTENDERS.filter((c) => process.env.BENCH_CONTENDERS!.split(',').includes(c))
+  : ALL_CONTENDERS;
 
 interface Run extends DispatchFigures {
   contender: Contender;
@@ -132,18 +136,21 @@ async function dispatch() {
       ];
     }),
   ) as Record<Contender, { jobsPerSecond: number; cpuMsPerJob: number }>;
-  const ratio = (a: Contender, b: Contender) => ({
-    jobsPerSecond: medians[a].jobsPerSecond / medians[b].jobsPerSecond,
-    cpuMsPerJob: medians[a].cpuMsPerJob / medians[b].cpuMsPerJob,
-  });
+  const ratios: Record<string, { jobsPerSecond: number; cpuMsPerJob: number }> = {};
+  const ratio = (name: string, a: Contender, b: Contender) => {
+    if (medians[a] && medians[b])
+      ratios[name] = {
+        jobsPerSecond: medians[a].jobsPerSecond / medians[b].jobsPerSecond,
+        cpuMsPerJob: medians[a].cpuMsPerJob / medians[b].cpuMsPerJob,
+      };
+  };
+  ratio('Rota / graphile-worker', 'Rota', 'graphile-worker');
+  ratio('Rota / pg-boss', 'Rota', 'pg-boss');
+  ratio('two instances / one', 'Rota ×2', 'Rota');
   return {
     runs,
     medians,
-    ratios: {
-      'Rota / graphile-worker': ratio('Rota', 'graphile-worker'),
-      'Rota / pg-boss': ratio('Rota', 'pg-boss'),
-      'two instances / one': ratio('Rota ×2', 'Rota'),
-    },
+    ratios,
     settings,
   };
 }

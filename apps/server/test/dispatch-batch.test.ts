@@ -14,6 +14,11 @@ import {
   type TestApp,
 } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
+import {
+  claimRuns,
+  finishAndClaimEach,
+  type FinishClaimAsk,
+} from '../src/modules/engine/execution-repository.js';
 
 /**
  * Issue 18's dispatch: a claim of several runs at once (`claim-batch`), a result that asks for
@@ -229,6 +234,145 @@ describe('finish asking for the next run', () => {
     const shown = await executionOf(c.admin, id);
     expect(shown).toMatchObject({ status: 'queued', attempts: 0 });
     expect(shown.attempt_list).toEqual([]);
+  });
+});
+
+describe('results of several agents in one statement', () => {
+  /** Agents each on a VM of its own, each holding one claimed run. */
+  async function agentsHoldingRuns(count: number, robot: number, label: string) {
+    const agents = [];
+    for (let i = 0; i < count; i += 1) {
+      const vmId = await createVm(c.admin, `${label} VM ${i}`);
+      const created = await createAgent(c.admin, `${label} agent ${i}`, vmId);
+      agents.push({
+        identity: {
+          rota_clients_id: c.defaultClientId,
+          rota_nodes_id: created.rota_nodes_id,
+          rota_vms_id: vmId,
+        },
+        token: created.token,
+      });
+    }
+    await queueRuns(robot, count);
+    const held = [];
+    for (const agent of agents) {
+      const [run] = await claimRuns(
+        t.db,
+        agent.identity,
+        [`held-${label}-${agent.identity.rota_nodes_id}`],
+        300,
+      );
+      held.push(run!);
+    }
+    return { agents, held };
+  }
+
+  it('records each result and hands each agent its own next run, VM limits kept', async () => {
+    await drainQueue();
+    const robot = await createRobot(c.admin, 'Statement robot');
+    const { agents, held } = await agentsHoldingRuns(5, robot, 'Statement');
+    // Next in the queue: the most urgent run may only go to the fourth agent's VM.
+    const fourthVm = agents[3]!.identity.rota_vms_id;
+    const [urgent] = (
+      (await t.db.execute(
+        sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds, vm_ids)
+            values (${c.defaultClientId}, ${robot}, 'manual', 99, 300, ${`{${fourthVm}}`}::integer[])
+            returning rota_executions_id as id`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows;
+    await queueRuns(robot, 3);
+    const asks: FinishClaimAsk[] = agents.map((agent, i) => ({
+      agent: agent.identity,
+      result: {
+        execution_id: held[i]!.rota_executions_id,
+        // The second agent's result names an attempt that is not its current one.
+        attempt: i === 1 ? 2 : 1,
+        status: i === 2 ? 'application_error' : 'success',
+        exit_code: i === 2 ? 3 : 0,
+        message: i === 2 ? 'Falhou: "aspas" e \\ barra' : null,
+        code: null,
+        params: null,
+      },
+      tokenHash: `next-${i}`,
+    }));
+    const answers = await finishAndClaimEach(t.db, asks, 300);
+
+    expect(answers.map((a) => a.settled?.status ?? null)).toEqual([
+      'success',
+      null,
+      'application_error',
+      'success',
+      'success',
+    ]);
+    const shown = await Promise.all(
+      held.map((run) => executionOf(c.admin, run.rota_executions_id)),
+    );
+    expect(shown.map((e) => e.status)).toEqual([
+      'success',
+      'processing',
+      'application_error',
+      'success',
+      'success',
+    ]);
+    expect(shown[2]).toMatchObject({ exit_code: 3, message: 'Falhou: "aspas" e \\ barra' });
+    // Four runs were waiting for five agents: the fourth agent got the urgent one, each other
+    // agent a distinct run in queue order until none was left.
+    const taken = answers.map((a) => a.claimed.map((run) => run.rota_executions_id));
+    expect(taken[3]).toEqual([urgent!.id]);
+    const others = [0, 1, 2, 4].flatMap((i) => taken[i]!);
+    expect(others).toHaveLength(3);
+    expect(new Set([...others, urgent!.id]).size).toBe(4);
+    expect(taken.filter((runs) => runs.length === 0)).toHaveLength(1);
+    for (const [i, answer] of answers.entries())
+      for (const run of answer.claimed) {
+        expect(run.token_hash).toBe(`next-${i}`);
+        expect(run.rota_nodes_id).toBe(agents[i]!.identity.rota_nodes_id);
+        const execution = await executionOf(c.admin, run.rota_executions_id);
+        expect(execution).toMatchObject({ status: 'processing', attempts: 1 });
+        expect(execution.attempt_list).toHaveLength(1);
+      }
+  });
+
+  it('keeps every run once when many agents finish and ask at the same moment', async () => {
+    await drainQueue();
+    const robot = await createRobot(c.admin, 'Stampede robot');
+    const { agents, held } = await agentsHoldingRuns(12, robot, 'Stampede');
+    const TOTAL = 60;
+    await queueRuns(robot, TOTAL);
+    const simulated = agents.map((agent) => simulatedAgent(t.app, agent.token));
+    // Every agent sends its result with a claim, at once, until the queue is empty.
+    const handed = await Promise.all(
+      simulated.map(async (agent, i) => {
+        const mine: number[] = [];
+        let current: { execution_id: number; attempt: number } = {
+          execution_id: held[i]!.rota_executions_id,
+          attempt: 1,
+        };
+        for (;;) {
+          const res = await agent.finishRun(current, { wait_seconds: 0, max: 1 });
+          expect(res.status).toBe(200);
+          expect(res.body.data.accepted).toBe(true);
+          const [next] = res.body.data.runs as ClaimedRun[];
+          if (!next) return mine;
+          mine.push(next.execution_id);
+          current = next;
+        }
+      }),
+    );
+    const all = handed.flat();
+    expect(all).toHaveLength(TOTAL);
+    expect(new Set(all).size).toBe(TOTAL);
+    const [counts] = (
+      (await t.db.execute(
+        sql`select count(*) filter (where status = 'success' and attempts = 1)::int as done,
+                   count(*)::int as runs,
+                   (select count(*)::int from rota_execution_attempts a
+                      join rota_executions e using (rota_executions_id)
+                     where e.rota_robots_id = ${robot} and a.status = 'success') as attempts
+              from rota_executions where rota_robots_id = ${robot}`,
+      )) as unknown as { rows: { done: number; runs: number; attempts: number }[] }
+    ).rows;
+    expect(counts).toEqual({ done: TOTAL + 12, runs: TOTAL + 12, attempts: TOTAL + 12 });
   });
 });
 

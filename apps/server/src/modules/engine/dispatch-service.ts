@@ -44,6 +44,7 @@ import {
   type Settled,
 } from './execution-repository.js';
 import type { EnginePublisher } from './live-events.js';
+import { FinishClaimBatcher } from './finish-claim-batcher.js';
 
 /** `count` fresh run tokens, by their hash (the database keeps only the hash). */
 function newRunTokens(count: number): Map<string, string> {
@@ -106,6 +107,7 @@ export class DispatchService {
    */
   private readonly agentsByToken = new TtlCache<string, AgentIdentity>(5 * 60_000, 50_000);
   private listening = true;
+  private readonly finishClaims: FinishClaimBatcher;
 
   constructor(
     private readonly db: Db,
@@ -117,7 +119,9 @@ export class DispatchService {
     private readonly onSchedulingRunEnded: (robotId: number) => void = () => {},
     /** A first attempt was claimed after waiting this long in the queue (/metrics). */
     private readonly onClaimed: (waitedSeconds: number) => void = () => {},
-  ) {}
+  ) {
+    this.finishClaims = new FinishClaimBatcher(db, timings.leaseSeconds);
+  }
 
   /**
    * An agent's token changed or the agent is gone, here or on another instance (NOTIFY): its
@@ -474,13 +478,11 @@ export class DispatchService {
     signal?: AbortSignal,
   ): Promise<{ accepted: boolean; runs: ClaimedRun[] }> {
     const tokenByHash = newRunTokens(claim.max);
-    const { settled, claimed } = await finishAndClaimRuns(
-      this.db,
-      agent,
-      result,
-      [...tokenByHash.keys()],
-      this.timings.leaseSeconds,
-    );
+    const hashes = [...tokenByHash.keys()];
+    const { settled, claimed } =
+      hashes.length === 1
+        ? await this.finishClaims.finishAndClaim({ agent, result, tokenHash: hashes[0]! })
+        : await finishAndClaimRuns(this.db, agent, result, hashes, this.timings.leaseSeconds);
     const runs = await this.handOut(agent, claimed, tokenByHash);
     let accepted = true;
     if (settled) this.afterSettle(settled);

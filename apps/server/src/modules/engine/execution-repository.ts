@@ -902,3 +902,253 @@ export async function findRunByToken(db: Db, runTokenHash: string) {
     .where(and(eq(E.run_token_hash, runTokenHash), eq(E.status, 'processing')));
   return run;
 }
+
+/* ---------- Results and next claims of several agents in one statement (issue 18) ---------- */
+
+/** One agent's result and the one run it asks for next, as `finishAndClaimRuns` takes them. */
+export interface FinishClaimAsk {
+  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number };
+  result: AttemptResult & { execution_id: number; attempt: number };
+  /** The run token's hash for the run it may be handed. */
+  tokenHash: string;
+}
+
+const f = alias(rotaExecutions, 'f');
+
+/**
+ * The result CTEs of `finishCtes` for every row of `input` (one per agent, distinct
+ * executions): the same decisions, the same row locks, in one pass.
+ */
+const batchFinishCtes = () => sql`input as (
+          select * from jsonb_to_recordset(${sql.placeholder('finishes')}::jsonb)
+                   as i(execution integer, client integer, attempt integer, agent integer,
+                        status text, exit_code integer, message text, code text, params jsonb)
+        ),
+        cur as (
+          select ${f.rota_executions_id} as id, ${f.attempts} as attempts, ${f.retries} as retries,
+                 ${f.cancel_requested_at} as cancel_requested_at, i.status, i.exit_code,
+                 i.message, i.code, i.params
+            from input i
+            join ${tableAs(f)} on ${f.rota_executions_id} = i.execution
+                             and ${f.rota_clients_id} = i.client and ${f.status} = 'processing'
+                             and ${f.attempts} = i.attempt and ${f.rota_nodes_id} = i.agent
+           for update of ${sql.identifier('f')}
+        ),
+        att as (
+          update ${A}
+             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
+                                         else cur.status end,
+                 ${col(A.exit_code)} = cur.exit_code, ${col(A.message)} = cur.message,
+                 ${col(A.message_code)} = cur.code, ${col(A.message_params)} = cur.params,
+                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
+            from cur
+           where ${A.rota_executions_id} = cur.id
+             and ${A.attempt} = cur.attempts and ${A.ended_at} is null
+          returning ${A.rota_executions_id} as id, ${A.status} as status
+        ),
+        decided as (
+          select att.id, att.status,
+                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
+                   as requeued,
+                 cur.exit_code, cur.message, cur.code, cur.params
+            from att join cur on cur.id = att.id
+        ),
+        released as (${releaseTasksHeldBy(sql`any(array(select id from decided))`)}),
+        fin as (
+        update ${E}
+           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
+               ${col(E.exit_code)} = d.exit_code, ${col(E.message)} = d.message,
+               ${col(E.message_code)} = d.code, ${col(E.message_params)} = d.params,
+               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
+               ${col(E.ended_at)} = case when d.requeued then null else now() end
+          from decided d
+         where ${E.rota_executions_id} = d.id
+        returning ${executionColumns(E)}, d.requeued
+        )`;
+
+/** The k-th agent's value of an array placeholder. */
+const nth = (name: string, type: 'integer' | 'text', k: number) =>
+  sql`(${sql.placeholder(name)}::${sql.raw(type)}[])[${sql.raw(String(k))}]`;
+
+/**
+ * One run for each of `count` agents: the claim of `claimCtes` once per agent (its client, its
+ * VM, its scheduling gaps), each passing over the runs the agents before it took. SKIP LOCKED
+ * skips what other statements hold, not this statement's own locks, hence the exclusions.
+ */
+const batchClaimCtes = (count: number) => {
+  const nexts: SQL[] = [];
+  for (let k = 1; k <= count; k += 1) {
+    // taken_k: the runs next_1 … next_k took, so each claim looks past one list only.
+    const taken =
+      k === 1
+        ? sql``
+        : sql` and not exists (select 1 from ${sql.identifier(`taken_${k - 1}`)} t
+                                where t.id = ${e.rota_executions_id})`;
+    nexts.push(sql`${sql.identifier(`next_${k}`)} as (
+          select ${e.rota_executions_id} as id, ${sql.raw(String(k))} as k
+            from ${tableAs(e)}
+           where ${e.rota_clients_id} = ${nth('clients', 'integer', k)}
+             and ${e.status} = 'queued'
+             and (${e.vm_ids} is null or ${nth('vms', 'integer', k)} = any(${e.vm_ids}))
+             and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
+                   select 1 from ${tableAs(p)}
+                    where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
+                      and ${p.rota_vms_id} = ${nth('vms', 'integer', k)}
+                      and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))${taken}
+           order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
+           limit 1
+           for update skip locked
+        )`);
+    if (k < count)
+      nexts.push(
+        k === 1
+          ? sql`taken_1 as (select id from next_1)`
+          : sql`${sql.identifier(`taken_${k}`)} as (
+          select id from ${sql.identifier(`taken_${k - 1}`)}
+          union all select id from ${sql.identifier(`next_${k}`)})`,
+      );
+  }
+  const picks = sql.join(
+    Array.from(
+      { length: count },
+      (_, j) => sql`select id, k from ${sql.identifier(`next_${j + 1}`)}`,
+    ),
+    sql` union all `,
+  );
+  return sql`${sql.join(nexts, sql`, `)},
+        picks as (${picks}),
+        claimed as (
+          update ${E}
+             set ${col(E.status)} = 'processing',
+                 ${col(E.attempts)} = ${E.attempts} + 1,
+                 ${col(E.rota_nodes_id)} = (${sql.placeholder('agents')}::integer[])[picks.k],
+                 ${col(E.rota_vms_id)} = (${sql.placeholder('vms')}::integer[])[picks.k],
+                 ${col(E.started_at)} = coalesce(${E.started_at}, now()),
+                 ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
+                 ${col(E.run_token_hash)} = (${sql.placeholder('tokens')}::text[])[picks.k],
+                 ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false,
+                 ${col(E.progress_percent)} = null, ${col(E.progress_message)} = null,
+                 ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
+                                                      where ${r.rota_robots_id} = ${E.rota_robots_id})
+            from picks
+           where ${E.rota_executions_id} = picks.id
+          returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id,
+                    ${E.run_token_hash} as token_hash, picks.k as k,
+                    extract(epoch from now() - ${E.queued_at})::float8 as waited_seconds
+        ),
+        attempt as (
+          insert into ${A}
+                 (${col(A.rota_clients_id)}, ${col(A.rota_executions_id)}, ${col(A.attempt)},
+                  ${col(A.rota_nodes_id)}, ${col(A.rota_vms_id)}, ${col(A.run_token_hash)})
+          select rota_clients_id, rota_executions_id, attempts,
+                 (${sql.placeholder('agents')}::integer[])[k],
+                 (${sql.placeholder('vms')}::integer[])[k], token_hash
+            from claimed
+          on conflict do nothing
+        ),
+        picked as (
+        select c.*, ${r.name} as robot_name, ${r.executor} as executor,
+               ${r.remote_root} as remote_root, ${v.version} as version, ${v.sha256} as sha256,
+               ${v.size_bytes} as size_bytes, ${v.format} as format
+          from claimed c
+          join ${r} on ${r.rota_robots_id} = c.rota_robots_id
+          left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id
+        )`;
+};
+
+/**
+ * The claim slots a statement has: a group takes the smallest that fits, the slots it does
+ * not fill ask for client 0 (none). Few shapes keep few plans: each connection plans a shape a
+ * few times before it keeps a generic plan, and a shape with many slots takes milliseconds.
+ */
+const CLAIM_SLOTS = [2, 4, 8, 16] as const;
+/** The most agents one statement answers; more wait for the next. */
+export const FINISH_CLAIM_BATCH_MAX = CLAIM_SLOTS.at(-1)!;
+
+const batchStatements = new Map<
+  number,
+  ReturnType<typeof hotStatement<{ finished: unknown; claimed: unknown }>>
+>();
+function batchStatement(count: number) {
+  let statement = batchStatements.get(count);
+  if (!statement) {
+    statement = hotStatement(
+      `rota_finish_claim_x${count}`,
+      () => sql`with ${batchFinishCtes()}, ${batchClaimCtes(count)}
+        select (select coalesce(json_agg(f), '[]'::json) from fin f) as finished,
+               (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed`,
+    );
+    batchStatements.set(count, statement);
+  }
+  return statement;
+}
+
+/**
+ * `finishAndClaimRuns` with one run asked for, for several agents in one statement (one round
+ * trip and one commit for all): each answer as that function would give it. The results must
+ * name distinct executions (a repeat of one waits for a statement of its own).
+ */
+export async function finishAndClaimEach(
+  db: Db,
+  asks: readonly FinishClaimAsk[],
+  leaseSeconds: number,
+): Promise<{ settled: Settled | null; claimed: ClaimedWithToken[] }[]> {
+  if (asks.length > FINISH_CLAIM_BATCH_MAX)
+    throw new Error(`at most ${FINISH_CLAIM_BATCH_MAX} results a statement`);
+  const finishes = asks.map(({ agent, result }) => {
+    const coded = codeOf(result);
+    return {
+      execution: result.execution_id,
+      client: agent.rota_clients_id,
+      attempt: result.attempt,
+      agent: agent.rota_nodes_id,
+      status: result.status,
+      exit_code: result.exit_code,
+      message: result.message,
+      code: coded.code,
+      params: result.code ? (result.params ?? {}) : null,
+    };
+  });
+  const slots = CLAIM_SLOTS.find((n) => n >= asks.length)!;
+  const padded = <T>(values: T[], none: T) => [
+    ...values,
+    ...Array<T>(slots - values.length).fill(none),
+  ];
+  const ints = (values: number[]) => `{${values.map((n) => Math.trunc(n)).join(',')}}`;
+  const [row] = await batchStatement(slots)(db, {
+    finishes: JSON.stringify(finishes),
+    clients: ints(
+      padded(
+        asks.map((ask) => ask.agent.rota_clients_id),
+        0,
+      ),
+    ),
+    vms: ints(
+      padded(
+        asks.map((ask) => ask.agent.rota_vms_id),
+        0,
+      ),
+    ),
+    agents: ints(
+      padded(
+        asks.map((ask) => ask.agent.rota_nodes_id),
+        0,
+      ),
+    ),
+    tokens: `{${padded(
+      asks.map((ask) => ask.tokenHash),
+      'none',
+    ).join(',')}}`,
+    lease: leaseSeconds,
+  });
+  const parse = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+  const finished = (parse(row?.finished) ?? []) as FinishedRow[];
+  const claimed = (parse(row?.claimed) ?? []) as (ClaimedWithToken & { k: number })[];
+  const settledById = new Map(finished.map((r) => [r.rota_executions_id, settledOf(r)]));
+  return asks.map((ask, i) => ({
+    settled: settledById.get(ask.result.execution_id) ?? null,
+    claimed: claimed
+      .filter((c) => c.k === i + 1)
+      .map(({ k: _k, ...run }) => run as ClaimedWithToken),
+  }));
+}
