@@ -19,6 +19,7 @@ import {
   finishAndClaimEach,
   type FinishClaimAsk,
 } from '../src/modules/engine/execution-repository.js';
+import { FinishClaimBatcher } from '../src/modules/engine/finish-claim-batcher.js';
 
 /**
  * Issue 18's dispatch: a claim of several runs at once (`claim-batch`), a result that asks for
@@ -331,6 +332,77 @@ describe('results of several agents in one statement', () => {
         expect(execution).toMatchObject({ status: 'processing', attempts: 1 });
         expect(execution.attempt_list).toHaveLength(1);
       }
+  });
+
+  it('stores a lone surrogate in a message as the single statement does (U+FFFD)', async () => {
+    await drainQueue();
+    const robot = await createRobot(c.admin, 'Surrogate robot');
+    const { agents, held } = await agentsHoldingRuns(2, robot, 'Surrogate');
+    const answers = await finishAndClaimEach(
+      t.db,
+      agents.map((agent, i) => ({
+        agent: agent.identity,
+        result: {
+          execution_id: held[i]!.rota_executions_id,
+          attempt: 1,
+          status: 'business_error',
+          exit_code: 1,
+          message: i === 0 ? 'half \ud800 pair' : 'plain',
+          code: null,
+          params: null,
+        },
+        tokenHash: `surrogate-${i}`,
+      })),
+      300,
+    );
+    expect(answers.map((a) => a.settled?.status)).toEqual(['business_error', 'business_error']);
+    const first = await executionOf(c.admin, held[0]!.rota_executions_id);
+    expect(first.message).toBe('half \ufffd pair');
+  });
+
+  it('writes a group whose statement fails one result at a time: only the bad one fails', async () => {
+    await drainQueue();
+    const robot = await createRobot(c.admin, 'Fallback robot');
+    const { agents, held } = await agentsHoldingRuns(3, robot, 'Fallback');
+    await queueRuns(robot, 3);
+    const batcher = new FinishClaimBatcher(t.db, 300);
+    // The third names an agent that does not exist: the run it would take breaks a foreign key,
+    // which fails the whole group's statement.
+    const asks = agents.map((agent, i) =>
+      batcher.finishAndClaim({
+        agent: i === 2 ? { ...agent.identity, rota_nodes_id: 2_000_000_000 } : agent.identity,
+        result: {
+          execution_id: held[i]!.rota_executions_id,
+          attempt: 1,
+          status: 'success',
+          exit_code: 0,
+          message: null,
+          code: null,
+          params: null,
+        },
+        tokenHash: `fallback-${i}`,
+      }),
+    );
+    const outcomes = await Promise.allSettled(asks);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    for (const [i, outcome] of outcomes.slice(0, 2).entries()) {
+      const answer = (outcome as PromiseFulfilledResult<Awaited<(typeof asks)[number]>>).value;
+      expect(answer.settled?.status).toBe('success');
+      expect(answer.claimed).toHaveLength(1);
+      expect(answer.claimed[0]!.token_hash).toBe(`fallback-${i}`);
+    }
+    // Nothing of the failed statement stayed: the third agent's run is still its, processing,
+    // and one run still waits.
+    expect(await executionOf(c.admin, held[2]!.rota_executions_id)).toMatchObject({
+      status: 'processing',
+    });
+    const [left] = (
+      (await t.db.execute(
+        sql`select count(*)::int as queued from rota_executions
+             where rota_robots_id = ${robot} and status = 'queued'`,
+      )) as unknown as { rows: { queued: number }[] }
+    ).rows;
+    expect(left).toEqual({ queued: 1 });
   });
 
   it('keeps every run once when many agents finish and ask at the same moment', async () => {

@@ -966,6 +966,13 @@ const batchFinishCtes = () => sql`input as (
         returning ${executionColumns(E)}, d.requeued
         )`;
 
+/**
+ * A text as node-postgres sends a text parameter (a lone surrogate as U+FFFD): inside the JSON
+ * parameter PostgreSQL would refuse the escaped surrogate and fail every agent's result with it.
+ */
+const wellFormed = (text: string | null) =>
+  text === null ? null : (text as unknown as { toWellFormed(): string }).toWellFormed();
+
 /** The k-th agent's value of an array placeholder. */
 const nth = (name: string, type: 'integer' | 'text', k: number) =>
   sql`(${sql.placeholder(name)}::${sql.raw(type)}[])[${sql.raw(String(k))}]`;
@@ -1104,7 +1111,7 @@ export async function finishAndClaimEach(
       agent: agent.rota_nodes_id,
       status: result.status,
       exit_code: result.exit_code,
-      message: result.message,
+      message: wellFormed(result.message),
       code: coded.code,
       params: result.code ? (result.params ?? {}) : null,
     };
