@@ -334,6 +334,49 @@ describe('results of several agents in one statement', () => {
       }
   });
 
+  it('hands a group of one client runs free to go anywhere in queue order, one each', async () => {
+    await drainQueue();
+    const robot = await createRobot(c.admin, 'Queue order robot');
+    const { agents, held } = await agentsHoldingRuns(3, robot, 'Queue order');
+    // Four runs waiting, most urgent last inserted: the agents take them by priority, then age.
+    const ids = [];
+    for (const priority of [10, 30, 20, 40]) {
+      const [row] = (
+        (await t.db.execute(
+          sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
+              values (${c.defaultClientId}, ${robot}, 'manual', ${priority}, 300)
+              returning rota_executions_id as id`,
+        )) as unknown as { rows: { id: number }[] }
+      ).rows;
+      ids.push(row!.id);
+    }
+    const answers = await finishAndClaimEach(
+      t.db,
+      agents.map((agent, i) => ({
+        agent: agent.identity,
+        result: {
+          execution_id: held[i]!.rota_executions_id,
+          attempt: 1,
+          status: 'success',
+          exit_code: 0,
+          message: null,
+          code: null,
+          params: null,
+        },
+        tokenHash: `order-${i}`,
+      })),
+      300,
+    );
+    expect(answers.map((a) => a.claimed.map((run) => run.rota_executions_id))).toEqual([
+      [ids[3]],
+      [ids[1]],
+      [ids[2]],
+    ]);
+    expect(answers.map((a) => a.claimed[0]!.token_hash)).toEqual(['order-0', 'order-1', 'order-2']);
+    // The fourth candidate the statement looked at stays queued for whoever asks next.
+    expect(await executionOf(c.admin, ids[0]!)).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+
   it('stores a lone surrogate in a message as the single statement does (U+FFFD)', async () => {
     await drainQueue();
     const robot = await createRobot(c.admin, 'Surrogate robot');

@@ -1022,8 +1022,37 @@ const batchClaimCtes = (count: number) => {
     ),
     sql` union all `,
   );
-  return sql`${sql.join(nexts, sql`, `)},
-        picks as (${picks}),
+  // The usual group: agents of one client, and the first runs of its queue free to run on any
+  // VM with no scheduling gap to keep. Then one scan hands them out in order, the same runs one
+  // claim after another would give, and the per-agent claims above never run (nothing reads them).
+  const fast = sql`cand as (
+          select ${e.rota_executions_id} as id, ${e.priority} as priority, ${e.queued_at} as queued_at,
+                 ${e.vm_ids} is null
+                   and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null) as free
+            from ${tableAs(e)}
+           where ${e.rota_clients_id} = ${sql.placeholder('solo_client')}
+             and ${e.status} = 'queued'
+           order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
+           limit ${sql.raw(String(count))}
+           for update skip locked
+        ),
+        ordered as (
+          select id, free,
+                 row_number() over (order by priority desc nulls last, queued_at, id) as k
+            from cand
+        ),
+        fast as (
+          select ${sql.placeholder('solo_client')}::integer <> 0
+                 and coalesce(bool_and(free), true) as ok
+            from ordered where k <= ${sql.placeholder('real')}::integer
+        )`;
+  return sql`${sql.join(nexts, sql`, `)}, ${fast},
+        picks as (
+          select id, k from ordered
+           where k <= ${sql.placeholder('real')}::integer and (select ok from fast)
+          union all
+          select id, k from (${picks}) slow where not (select ok from fast)
+        ),
         claimed as (
           update ${E}
              set ${col(E.status)} = 'processing',
@@ -1146,6 +1175,10 @@ export async function finishAndClaimEach(
       asks.map((ask) => ask.tokenHash),
       'none',
     ).join(',')}}`,
+    solo_client: asks.every((ask) => ask.agent.rota_clients_id === asks[0]!.agent.rota_clients_id)
+      ? asks[0]!.agent.rota_clients_id
+      : 0,
+    real: asks.length,
     lease: leaseSeconds,
   });
   const parse = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
