@@ -978,12 +978,13 @@ const nth = (name: string, type: 'integer' | 'text', k: number) =>
   sql`(${sql.placeholder(name)}::${sql.raw(type)}[])[${sql.raw(String(k))}]`;
 
 /**
- * One run for each of `count` agents: the claim of `claimCtes` once per agent (its client, its
- * VM, its scheduling gaps), each passing over the runs the agents before it took. SKIP LOCKED
- * skips what other statements hold, not this statement's own locks, hence the exclusions.
+ * `picks` (id, k): one run for each of `count` agents, the claim of `claimCtes` once per agent
+ * (its client, its VM, its scheduling gaps), each passing over the runs the agents before it
+ * took. SKIP LOCKED skips what other statements hold, not this statement's own locks, hence the
+ * exclusions.
  */
-const batchClaimCtes = (count: number) => {
-  const nexts: SQL[] = [];
+const eachAgentPicks = (count: number) => {
+  const ctes: SQL[] = [];
   for (let k = 1; k <= count; k += 1) {
     // taken_k: the runs next_1 … next_k took, so each claim looks past one list only.
     const taken =
@@ -991,7 +992,7 @@ const batchClaimCtes = (count: number) => {
         ? sql``
         : sql` and not exists (select 1 from ${sql.identifier(`taken_${k - 1}`)} t
                                 where t.id = ${e.rota_executions_id})`;
-    nexts.push(sql`${sql.identifier(`next_${k}`)} as (
+    ctes.push(sql`${sql.identifier(`next_${k}`)} as (
           select ${e.rota_executions_id} as id, ${sql.raw(String(k))} as k
             from ${tableAs(e)}
            where ${e.rota_clients_id} = ${nth('clients', 'integer', k)}
@@ -1007,7 +1008,7 @@ const batchClaimCtes = (count: number) => {
            for update skip locked
         )`);
     if (k < count)
-      nexts.push(
+      ctes.push(
         k === 1
           ? sql`taken_1 as (select id from next_1)`
           : sql`${sql.identifier(`taken_${k}`)} as (
@@ -1015,45 +1016,59 @@ const batchClaimCtes = (count: number) => {
           union all select id from ${sql.identifier(`next_${k}`)})`,
       );
   }
-  const picks = sql.join(
+  const union = sql.join(
     Array.from(
       { length: count },
       (_, j) => sql`select id, k from ${sql.identifier(`next_${j + 1}`)}`,
     ),
     sql` union all `,
   );
-  // The usual group: agents of one client, and the first runs of its queue free to run on any
-  // VM with no scheduling gap to keep. Then one scan hands them out in order, the same runs one
-  // claim after another would give, and the per-agent claims above never run (nothing reads them).
-  const fast = sql`cand as (
-          select ${e.rota_executions_id} as id, ${e.priority} as priority, ${e.queued_at} as queued_at,
-                 ${e.vm_ids} is null
-                   and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null) as free
+  return sql`${sql.join(ctes, sql`, `)}, picks as (${union})`;
+};
+
+/**
+ * `picks` for the usual group: agents of one client, and the first `count` runs of its queue
+ * free to run on any VM with no scheduling gap to keep (as the statement's snapshot shows them,
+ * locks aside). Then one scan takes the first free runs no one else holds, in queue order, as one
+ * claim after another would. `fast` says whether it applied; when not, nothing is picked, and
+ * `eachAgentPicks` runs in a statement of its own. Neither locks a run it does not take (another
+ * agent's claim would have passed it over).
+ */
+const queueOrderPicks = (count: number) => {
+  const freeRun = sql`${e.vm_ids} is null
+                 and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null)`;
+  const queueOrder = sql`order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
+           limit ${sql.raw(String(count))}`;
+  return sql`peek as (
+          select ${freeRun} as free
             from ${tableAs(e)}
            where ${e.rota_clients_id} = ${sql.placeholder('solo_client')}
              and ${e.status} = 'queued'
-           order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
-           limit ${sql.raw(String(count))}
-           for update skip locked
-        ),
-        ordered as (
-          select id, free,
-                 row_number() over (order by priority desc nulls last, queued_at, id) as k
-            from cand
+           ${queueOrder}
         ),
         fast as (
           select ${sql.placeholder('solo_client')}::integer <> 0
                  and coalesce(bool_and(free), true) as ok
-            from ordered where k <= ${sql.placeholder('real')}::integer
-        )`;
-  return sql`${sql.join(nexts, sql`, `)}, ${fast},
-        picks as (
-          select id, k from ordered
-           where k <= ${sql.placeholder('real')}::integer and (select ok from fast)
-          union all
-          select id, k from (${picks}) slow where not (select ok from fast)
+            from peek
         ),
-        claimed as (
+        cand as (
+          select ${e.rota_executions_id} as id, ${e.priority} as priority,
+                 ${e.queued_at} as queued_at
+            from ${tableAs(e)}
+           where ${e.rota_clients_id} = ${sql.placeholder('solo_client')}
+             and ${e.status} = 'queued' and ${freeRun}
+           ${queueOrder}
+           for update skip locked
+        ),
+        picks as (
+          select id, row_number() over (order by priority desc nulls last, queued_at, id) as k
+            from cand
+           where (select ok from fast)
+        )`;
+};
+
+/** The picked runs claimed for the k-th agent, as `claimCtes` claims (`claimed` … `picked`). */
+const pickedClaimCtes = () => sql`claimed as (
           update ${E}
              set ${col(E.status)} = 'processing',
                  ${col(E.attempts)} = ${E.attempts} + 1,
@@ -1090,31 +1105,31 @@ const batchClaimCtes = (count: number) => {
           join ${r} on ${r.rota_robots_id} = c.rota_robots_id
           left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id
         )`;
-};
 
 /**
- * The claim slots a statement has: a group takes the smallest that fits, the slots it does
- * not fill ask for client 0 (none). Few shapes keep few plans: each connection plans a shape a
- * few times before it keeps a generic plan, and a shape with many slots takes milliseconds.
+ * The most agents one statement answers; more wait for the next. Statements are written per
+ * group size (their claims and LIMITs are constants, so each keeps a generic plan).
  */
-const CLAIM_SLOTS = [2, 4, 8, 16] as const;
-/** The most agents one statement answers; more wait for the next. */
-export const FINISH_CLAIM_BATCH_MAX = CLAIM_SLOTS.at(-1)!;
+export const FINISH_CLAIM_BATCH_MAX = 16;
 
-const batchStatements = new Map<
-  number,
-  ReturnType<typeof hotStatement<{ finished: unknown; claimed: unknown }>>
->();
-function batchStatement(count: number) {
-  let statement = batchStatements.get(count);
+type GroupRow = { finished?: unknown; claimed: unknown; fast?: boolean };
+const groupStatements = new Map<string, ReturnType<typeof hotStatement<GroupRow>>>();
+function groupStatement(kind: 'finish' | 'claim', count: number) {
+  const key = `${kind}${count}`;
+  let statement = groupStatements.get(key);
   if (!statement) {
-    statement = hotStatement(
-      `rota_finish_claim_x${count}`,
-      () => sql`with ${batchFinishCtes()}, ${batchClaimCtes(count)}
+    statement = hotStatement<GroupRow>(
+      kind === 'finish' ? `rota_finish_claim_x${count}` : `rota_claim_each_x${count}`,
+      () =>
+        kind === 'finish'
+          ? sql`with ${batchFinishCtes()}, ${queueOrderPicks(count)}, ${pickedClaimCtes()}
         select (select coalesce(json_agg(f), '[]'::json) from fin f) as finished,
-               (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed`,
+               (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed,
+               (select ok from fast) as fast`
+          : sql`with ${eachAgentPicks(count)}, ${pickedClaimCtes()}
+        select coalesce(json_agg(p), '[]'::json) as claimed from picked p`,
     );
-    batchStatements.set(count, statement);
+    groupStatements.set(key, statement);
   }
   return statement;
 }
@@ -1145,45 +1160,30 @@ export async function finishAndClaimEach(
       params: result.code ? (result.params ?? {}) : null,
     };
   });
-  const slots = CLAIM_SLOTS.find((n) => n >= asks.length)!;
-  const padded = <T>(values: T[], none: T) => [
-    ...values,
-    ...Array<T>(slots - values.length).fill(none),
-  ];
   const ints = (values: number[]) => `{${values.map((n) => Math.trunc(n)).join(',')}}`;
-  const [row] = await batchStatement(slots)(db, {
+  const values = {
     finishes: JSON.stringify(finishes),
-    clients: ints(
-      padded(
-        asks.map((ask) => ask.agent.rota_clients_id),
-        0,
-      ),
-    ),
-    vms: ints(
-      padded(
-        asks.map((ask) => ask.agent.rota_vms_id),
-        0,
-      ),
-    ),
-    agents: ints(
-      padded(
-        asks.map((ask) => ask.agent.rota_nodes_id),
-        0,
-      ),
-    ),
-    tokens: `{${padded(
-      asks.map((ask) => ask.tokenHash),
-      'none',
-    ).join(',')}}`,
+    clients: ints(asks.map((ask) => ask.agent.rota_clients_id)),
+    vms: ints(asks.map((ask) => ask.agent.rota_vms_id)),
+    agents: ints(asks.map((ask) => ask.agent.rota_nodes_id)),
+    tokens: `{${asks.map((ask) => ask.tokenHash).join(',')}}`,
     solo_client: asks.every((ask) => ask.agent.rota_clients_id === asks[0]!.agent.rota_clients_id)
       ? asks[0]!.agent.rota_clients_id
       : 0,
-    real: asks.length,
     lease: leaseSeconds,
-  });
+  };
+  const [row] = await groupStatement('finish', asks.length)(db, values);
+  // json columns: parsed by node-postgres; PGlite may hand the text.
   const parse = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
   const finished = (parse(row?.finished) ?? []) as FinishedRow[];
-  const claimed = (parse(row?.claimed) ?? []) as (ClaimedWithToken & { k: number })[];
+  let claimed = (parse(row?.claimed) ?? []) as (ClaimedWithToken & { k: number })[];
+  if (row && !row.fast) {
+    // Runs the queue order cannot hand out blindly (VM limits, scheduling gaps, several
+    // clients): each agent's own claim, the results being recorded already.
+    // Should it fail, the agents get no run now and ask again (their results stand).
+    const [each] = await groupStatement('claim', asks.length)(db, values).catch(() => []);
+    claimed = (parse(each?.claimed) ?? []) as (ClaimedWithToken & { k: number })[];
+  }
   const settledById = new Map(finished.map((r) => [r.rota_executions_id, settledOf(r)]));
   return asks.map((ask, i) => ({
     settled: settledById.get(ask.result.execution_id) ?? null,
