@@ -268,31 +268,47 @@ describe('results of several agents in one statement', () => {
     return { agents, held };
   }
 
+  /** One run of the default client queued with `priority`, for the VMs `vmIds` (null: any). */
+  async function queueRun(robot: number, priority: number, vmIds: number[] | null = null) {
+    const [row] = (
+      (await t.db.execute(
+        sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds, vm_ids)
+            values (${c.defaultClientId}, ${robot}, 'manual', ${priority}, 300,
+                    ${vmIds ? `{${vmIds.join(',')}}` : null}::integer[])
+            returning rota_executions_id as id`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows;
+    return row!.id;
+  }
+
+  /** A success of the first attempt of `run`, as an agent reports it. */
+  const successOf = (run: { rota_executions_id: number }): FinishClaimAsk['result'] => ({
+    execution_id: run.rota_executions_id,
+    attempt: 1,
+    status: 'success',
+    exit_code: 0,
+    message: null,
+    code: null,
+    params: null,
+  });
+
   it('records each result and hands each agent its own next run, VM limits kept', async () => {
     await drainQueue();
     const robot = await createRobot(c.admin, 'Statement robot');
     const { agents, held } = await agentsHoldingRuns(5, robot, 'Statement');
     // Next in the queue: the most urgent run may only go to the fourth agent's VM.
     const fourthVm = agents[3]!.identity.rota_vms_id;
-    const [urgent] = (
-      (await t.db.execute(
-        sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds, vm_ids)
-            values (${c.defaultClientId}, ${robot}, 'manual', 99, 300, ${`{${fourthVm}}`}::integer[])
-            returning rota_executions_id as id`,
-      )) as unknown as { rows: { id: number }[] }
-    ).rows;
+    const urgent = await queueRun(robot, 99, [fourthVm]);
     await queueRuns(robot, 3);
     const asks: FinishClaimAsk[] = agents.map((agent, i) => ({
       agent: agent.identity,
       result: {
-        execution_id: held[i]!.rota_executions_id,
+        ...successOf(held[i]!),
         // The second agent's result names an attempt that is not its current one.
         attempt: i === 1 ? 2 : 1,
         status: i === 2 ? 'application_error' : 'success',
         exit_code: i === 2 ? 3 : 0,
         message: i === 2 ? 'Falhou: "aspas" e \\ barra' : null,
-        code: null,
-        params: null,
       },
       tokenHash: `next-${i}`,
     }));
@@ -319,10 +335,10 @@ describe('results of several agents in one statement', () => {
     // Four runs were waiting for five agents: the fourth agent got the urgent one, each other
     // agent a distinct run in queue order until none was left.
     const taken = answers.map((a) => a.claimed.map((run) => run.rota_executions_id));
-    expect(taken[3]).toEqual([urgent!.id]);
+    expect(taken[3]).toEqual([urgent]);
     const others = [0, 1, 2, 4].flatMap((i) => taken[i]!);
     expect(others).toHaveLength(3);
-    expect(new Set([...others, urgent!.id]).size).toBe(4);
+    expect(new Set([...others, urgent]).size).toBe(4);
     expect(taken.filter((runs) => runs.length === 0)).toHaveLength(1);
     for (const [i, answer] of answers.entries())
       for (const run of answer.claimed) {
@@ -340,29 +356,12 @@ describe('results of several agents in one statement', () => {
     const { agents, held } = await agentsHoldingRuns(3, robot, 'Queue order');
     // Four runs waiting, most urgent last inserted: the agents take them by priority, then age.
     const ids = [];
-    for (const priority of [10, 30, 20, 40]) {
-      const [row] = (
-        (await t.db.execute(
-          sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
-              values (${c.defaultClientId}, ${robot}, 'manual', ${priority}, 300)
-              returning rota_executions_id as id`,
-        )) as unknown as { rows: { id: number }[] }
-      ).rows;
-      ids.push(row!.id);
-    }
+    for (const priority of [10, 30, 20, 40]) ids.push(await queueRun(robot, priority));
     const answers = await finishAndClaimEach(
       t.db,
       agents.map((agent, i) => ({
         agent: agent.identity,
-        result: {
-          execution_id: held[i]!.rota_executions_id,
-          attempt: 1,
-          status: 'success',
-          exit_code: 0,
-          message: null,
-          code: null,
-          params: null,
-        },
+        result: successOf(held[i]!),
         tokenHash: `order-${i}`,
       })),
       300,
@@ -386,13 +385,10 @@ describe('results of several agents in one statement', () => {
       agents.map((agent, i) => ({
         agent: agent.identity,
         result: {
-          execution_id: held[i]!.rota_executions_id,
-          attempt: 1,
+          ...successOf(held[i]!),
           status: 'business_error',
           exit_code: 1,
           message: i === 0 ? 'half \ud800 pair' : 'plain',
-          code: null,
-          params: null,
         },
         tokenHash: `surrogate-${i}`,
       })),
@@ -414,15 +410,7 @@ describe('results of several agents in one statement', () => {
     const asks = agents.map((agent, i) =>
       batcher.finishAndClaim({
         agent: i === 2 ? { ...agent.identity, rota_nodes_id: 2_000_000_000 } : agent.identity,
-        result: {
-          execution_id: held[i]!.rota_executions_id,
-          attempt: 1,
-          status: 'success',
-          exit_code: 0,
-          message: null,
-          code: null,
-          params: null,
-        },
+        result: successOf(held[i]!),
         tokenHash: `fallback-${i}`,
       }),
     );

@@ -112,54 +112,52 @@ const v = packageSummaries;
 type ClaimedWithToken = ClaimedRow & { token_hash: string };
 
 /**
- * Takes the next executions (up to `max`) this agent's VM may run: the highest priority, then
- * the oldest. SKIP LOCKED lets every instance claim at once without two taking the same row;
- * `sleep` keeps runs of one scheduling apart on one VM. One statement (atomic on its own): the
- * claims, their attempt rows, and what the agent needs of the robot and its current version.
- * Each run gets its own run token: the n-th row taken the n-th hash of `tokens`. These are the
- * claim's CTEs (`next` … `picked`), also run after a result in `finishAndClaimRuns`.
+ * What a claim by an agent on VM `vm` of client `client` may take of the executions `e`: its
+ * client's queued runs that may go to that VM, but a scheduling's run that would start on a VM
+ * its last run left less than `sleep` seconds ago.
  */
-const claimCtes = (limit: SQL) => sql`next as (
-          select ${e.rota_executions_id} as id
-            from ${tableAs(e)}
-           where ${e.rota_clients_id} = ${sql.placeholder('client')}
+const claimable = (client: SQL, vm: SQL) => sql`${e.rota_clients_id} = ${client}
              and ${e.status} = 'queued'
-             and (${e.vm_ids} is null or ${sql.placeholder('vm')} = any(${e.vm_ids}))
+             and (${e.vm_ids} is null or ${vm} = any(${e.vm_ids}))
              and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
                    select 1 from ${tableAs(p)}
                     where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
-                      and ${p.rota_vms_id} = ${sql.placeholder('vm')}
-                      and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))
-           order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
-           limit ${limit}
-           for update skip locked
-        ),
-        numbered as (select id, row_number() over (order by id) as n from next),
-        claimed as (
+                      and ${p.rota_vms_id} = ${vm}
+                      and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))`;
+
+/** The claim's order: the highest priority, then the oldest. */
+const queueOrder = sql`${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}`;
+
+/**
+ * The runs of `picks` (id, k) claimed for the k-th taker (`agent(k)` on `vm(k)`, with the k-th
+ * hash of `tokens`): `claimed`, their attempt rows, and `picked`, what the agent needs of the
+ * robot and its current version.
+ */
+const claimPicks = (agent: (k: SQL) => SQL, vm: (k: SQL) => SQL) => sql`claimed as (
           update ${E}
              set ${col(E.status)} = 'processing',
                  ${col(E.attempts)} = ${E.attempts} + 1,
-                 ${col(E.rota_nodes_id)} = ${sql.placeholder('agent')},
-                 ${col(E.rota_vms_id)} = ${sql.placeholder('vm')},
+                 ${col(E.rota_nodes_id)} = ${agent(sql`picks.k`)},
+                 ${col(E.rota_vms_id)} = ${vm(sql`picks.k`)},
                  ${col(E.started_at)} = coalesce(${E.started_at}, now()),
                  ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
-                 ${col(E.run_token_hash)} = (${sql.placeholder('tokens')}::text[])[numbered.n],
+                 ${col(E.run_token_hash)} = (${sql.placeholder('tokens')}::text[])[picks.k],
                  ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false,
                  ${col(E.progress_percent)} = null, ${col(E.progress_message)} = null,
                  ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
                                                       where ${r.rota_robots_id} = ${E.rota_robots_id})
-            from numbered
-           where ${E.rota_executions_id} = numbered.id
+            from picks
+           where ${E.rota_executions_id} = picks.id
           returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id,
-                    ${E.run_token_hash} as token_hash,
+                    ${E.run_token_hash} as token_hash, picks.k as k,
                     extract(epoch from now() - ${E.queued_at})::float8 as waited_seconds
         ),
         attempt as (
           insert into ${A}
                  (${col(A.rota_clients_id)}, ${col(A.rota_executions_id)}, ${col(A.attempt)},
                   ${col(A.rota_nodes_id)}, ${col(A.rota_vms_id)}, ${col(A.run_token_hash)})
-          select rota_clients_id, rota_executions_id, attempts, ${sql.placeholder('agent')},
-                 ${sql.placeholder('vm')}, token_hash
+          select rota_clients_id, rota_executions_id, attempts, ${agent(sql`k`)}, ${vm(sql`k`)},
+                 token_hash
             from claimed
           on conflict do nothing
         ),
@@ -171,6 +169,28 @@ const claimCtes = (limit: SQL) => sql`next as (
           join ${r} on ${r.rota_robots_id} = c.rota_robots_id
           left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id
         )`;
+
+/**
+ * Takes the next executions (up to `max`) this agent's VM may run, in queue order. SKIP LOCKED
+ * lets every instance claim at once without two taking the same row. One statement (atomic on
+ * its own): the claims, their attempt rows, and what the agent needs of the robot and its
+ * current version. Each run gets its own run token: the n-th row taken the n-th hash of
+ * `tokens`. These are the claim's CTEs (`next` … `picked`), also run after a result in
+ * `finishAndClaimRuns`.
+ */
+const claimCtes = (limit: SQL) => sql`next as (
+          select ${e.rota_executions_id} as id
+            from ${tableAs(e)}
+           where ${claimable(sql`${sql.placeholder('client')}`, sql`${sql.placeholder('vm')}`)}
+           order by ${queueOrder}
+           limit ${limit}
+           for update skip locked
+        ),
+        picks as (select id, row_number() over (order by id) as k from next),
+        ${claimPicks(
+          () => sql`${sql.placeholder('agent')}`,
+          () => sql`${sql.placeholder('vm')}`,
+        )}`;
 
 /**
  * A LIMIT of one as a constant, not a parameter: with `limit $max` PostgreSQL's generic plan
@@ -358,10 +378,52 @@ export async function renewLeases(
   });
 }
 
+/**
+ * A result's CTEs after `cur` (the locked executions, each with the result its agent sends:
+ * status, exit_code, message, code, params): the attempt ended, what follows decided as in
+ * `settleAttempt`, the run's held tasks back to pending, the execution's state (`fin`).
+ */
+const settleCur = () => sql`att as (
+          update ${A}
+             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
+                                         else cur.status end,
+                 ${col(A.exit_code)} = cur.exit_code, ${col(A.message)} = cur.message,
+                 ${col(A.message_code)} = cur.code, ${col(A.message_params)} = cur.params,
+                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
+            from cur
+           where ${A.rota_executions_id} = cur.id
+             and ${A.attempt} = cur.attempts and ${A.ended_at} is null
+          returning ${A.rota_executions_id} as id, ${A.status} as status
+        ),
+        decided as (
+          select att.id, att.status,
+                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
+                   as requeued,
+                 cur.exit_code, cur.message, cur.code, cur.params
+            from att join cur on cur.id = att.id
+        ),
+        released as (${releaseTasksHeldBy(sql`any(array(select id from decided))`)}),
+        fin as (
+        update ${E}
+           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
+               ${col(E.exit_code)} = d.exit_code, ${col(E.message)} = d.message,
+               ${col(E.message_code)} = d.code, ${col(E.message_params)} = d.params,
+               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
+               ${col(E.ended_at)} = case when d.requeued then null else now() end
+          from decided d
+         where ${E.rota_executions_id} = d.id
+        returning ${executionColumns(E)}, d.requeued
+        )`;
+
 /** The result's CTEs (`cur` … `fin`), also run before a claim in `finishAndClaim`. */
 const finishCtes = () => sql`cur as (
           select ${E.rota_executions_id} as id, ${E.attempts} as attempts,
-                 ${E.retries} as retries, ${E.cancel_requested_at} as cancel_requested_at
+                 ${E.retries} as retries, ${E.cancel_requested_at} as cancel_requested_at,
+                 ${sql.placeholder('status')}::text as status,
+                 ${sql.placeholder('exit_code')}::integer as exit_code,
+                 ${sql.placeholder('message')}::text as message,
+                 ${sql.placeholder('code')}::text as code,
+                 ${sql.placeholder('params')}::jsonb as params
             from ${E}
            where ${E.rota_executions_id} = ${sql.placeholder('execution')}
              and ${E.rota_clients_id} = ${sql.placeholder('client')}
@@ -369,38 +431,7 @@ const finishCtes = () => sql`cur as (
              and ${E.rota_nodes_id} = ${sql.placeholder('agent')}
            for update
         ),
-        att as (
-          update ${A}
-             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
-                                         else ${sql.placeholder('status')}::text end,
-                 ${col(A.exit_code)} = ${sql.placeholder('exit_code')}, ${col(A.message)} = ${sql.placeholder('message')},
-                 ${col(A.message_code)} = ${sql.placeholder('code')}::text,
-                 ${col(A.message_params)} = ${sql.placeholder('params')}::jsonb,
-                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
-            from cur
-           where ${A.rota_executions_id} = cur.id
-             and ${A.attempt} = ${sql.placeholder('attempt')} and ${A.ended_at} is null
-          returning ${A.rota_executions_id} as id, ${A.status} as status
-        ),
-        decided as (
-          select att.id, att.status,
-                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
-                   as requeued
-            from att join cur on cur.id = att.id
-        ),
-        released as (${releaseTasksHeldBy(sql`(select id from decided)`)}),
-        fin as (
-        update ${E}
-           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
-               ${col(E.exit_code)} = ${sql.placeholder('exit_code')}, ${col(E.message)} = ${sql.placeholder('message')},
-               ${col(E.message_code)} = ${sql.placeholder('code')}::text,
-               ${col(E.message_params)} = ${sql.placeholder('params')}::jsonb,
-               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
-               ${col(E.ended_at)} = case when d.requeued then null else now() end
-          from decided d
-         where ${E.rota_executions_id} = d.id
-        returning ${executionColumns(E)}, d.requeued
-        )`;
+        ${settleCur()}`;
 
 const finishStatement = hotStatement<ExecutionRow & { requeued: boolean }>(
   'rota_finish_attempt',
@@ -934,37 +965,7 @@ const batchFinishCtes = () => sql`input as (
                              and ${f.attempts} = i.attempt and ${f.rota_nodes_id} = i.agent
            for update of ${sql.identifier('f')}
         ),
-        att as (
-          update ${A}
-             set ${col(A.status)} = case when cur.cancel_requested_at is not null then 'cancelled'
-                                         else cur.status end,
-                 ${col(A.exit_code)} = cur.exit_code, ${col(A.message)} = cur.message,
-                 ${col(A.message_code)} = cur.code, ${col(A.message_params)} = cur.params,
-                 ${col(A.ended_at)} = now(), ${col(A.ended_by)} = 'agent'
-            from cur
-           where ${A.rota_executions_id} = cur.id
-             and ${A.attempt} = cur.attempts and ${A.ended_at} is null
-          returning ${A.rota_executions_id} as id, ${A.status} as status
-        ),
-        decided as (
-          select att.id, att.status,
-                 att.status in ('application_error', 'timeout') and cur.attempts <= cur.retries
-                   as requeued,
-                 cur.exit_code, cur.message, cur.code, cur.params
-            from att join cur on cur.id = att.id
-        ),
-        released as (${releaseTasksHeldBy(sql`any(array(select id from decided))`)}),
-        fin as (
-        update ${E}
-           set ${col(E.status)} = case when d.requeued then 'queued' else d.status end,
-               ${col(E.exit_code)} = d.exit_code, ${col(E.message)} = d.message,
-               ${col(E.message_code)} = d.code, ${col(E.message_params)} = d.params,
-               ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
-               ${col(E.ended_at)} = case when d.requeued then null else now() end
-          from decided d
-         where ${E.rota_executions_id} = d.id
-        returning ${executionColumns(E)}, d.requeued
-        )`;
+        ${settleCur()}`;
 
 /**
  * A text as node-postgres sends a text parameter (a lone surrogate as U+FFFD): inside the JSON
@@ -973,9 +974,9 @@ const batchFinishCtes = () => sql`input as (
 const wellFormed = (text: string | null) =>
   text === null ? null : (text as unknown as { toWellFormed(): string }).toWellFormed();
 
-/** The k-th agent's value of an array placeholder. */
-const nth = (name: string, type: 'integer' | 'text', k: number) =>
-  sql`(${sql.placeholder(name)}::${sql.raw(type)}[])[${sql.raw(String(k))}]`;
+/** The k-th agent's value of an integer array placeholder (`k` a constant or a column). */
+const nth = (name: string, k: number | SQL) =>
+  sql`(${sql.placeholder(name)}::integer[])[${typeof k === 'number' ? sql.raw(String(k)) : k}]`;
 
 /**
  * `picks` (id, k): one run for each of `count` agents, the claim of `claimCtes` once per agent
@@ -995,15 +996,8 @@ const eachAgentPicks = (count: number) => {
     ctes.push(sql`${sql.identifier(`next_${k}`)} as (
           select ${e.rota_executions_id} as id, ${sql.raw(String(k))} as k
             from ${tableAs(e)}
-           where ${e.rota_clients_id} = ${nth('clients', 'integer', k)}
-             and ${e.status} = 'queued'
-             and (${e.vm_ids} is null or ${nth('vms', 'integer', k)} = any(${e.vm_ids}))
-             and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
-                   select 1 from ${tableAs(p)}
-                    where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
-                      and ${p.rota_vms_id} = ${nth('vms', 'integer', k)}
-                      and ${p.ended_at} > now() - make_interval(secs => ${e.sleep_seconds})))${taken}
-           order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
+           where ${claimable(nth('clients', k), nth('vms', k))}${taken}
+           order by ${queueOrder}
            limit 1
            for update skip locked
         )`);
@@ -1037,14 +1031,13 @@ const eachAgentPicks = (count: number) => {
 const queueOrderPicks = (count: number) => {
   const freeRun = sql`${e.vm_ids} is null
                  and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null)`;
-  const queueOrder = sql`order by ${e.priority} desc nulls last, ${e.queued_at}, ${e.rota_executions_id}
-           limit ${sql.raw(String(count))}`;
+  const first = sql`order by ${queueOrder} limit ${sql.raw(String(count))}`;
   return sql`peek as (
           select ${freeRun} as free
             from ${tableAs(e)}
            where ${e.rota_clients_id} = ${sql.placeholder('solo_client')}
              and ${e.status} = 'queued'
-           ${queueOrder}
+           ${first}
         ),
         fast as (
           select ${sql.placeholder('solo_client')}::integer <> 0
@@ -1057,7 +1050,7 @@ const queueOrderPicks = (count: number) => {
             from ${tableAs(e)}
            where ${e.rota_clients_id} = ${sql.placeholder('solo_client')}
              and ${e.status} = 'queued' and ${freeRun}
-           ${queueOrder}
+           ${first}
            for update skip locked
         ),
         picks as (
@@ -1067,44 +1060,12 @@ const queueOrderPicks = (count: number) => {
         )`;
 };
 
-/** The picked runs claimed for the k-th agent, as `claimCtes` claims (`claimed` … `picked`). */
-const pickedClaimCtes = () => sql`claimed as (
-          update ${E}
-             set ${col(E.status)} = 'processing',
-                 ${col(E.attempts)} = ${E.attempts} + 1,
-                 ${col(E.rota_nodes_id)} = (${sql.placeholder('agents')}::integer[])[picks.k],
-                 ${col(E.rota_vms_id)} = (${sql.placeholder('vms')}::integer[])[picks.k],
-                 ${col(E.started_at)} = coalesce(${E.started_at}, now()),
-                 ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
-                 ${col(E.run_token_hash)} = (${sql.placeholder('tokens')}::text[])[picks.k],
-                 ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false,
-                 ${col(E.progress_percent)} = null, ${col(E.progress_message)} = null,
-                 ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
-                                                      where ${r.rota_robots_id} = ${E.rota_robots_id})
-            from picks
-           where ${E.rota_executions_id} = picks.id
-          returning ${executionColumns(E)}, ${E.rota_robot_versions_id} as rota_robot_versions_id,
-                    ${E.run_token_hash} as token_hash, picks.k as k,
-                    extract(epoch from now() - ${E.queued_at})::float8 as waited_seconds
-        ),
-        attempt as (
-          insert into ${A}
-                 (${col(A.rota_clients_id)}, ${col(A.rota_executions_id)}, ${col(A.attempt)},
-                  ${col(A.rota_nodes_id)}, ${col(A.rota_vms_id)}, ${col(A.run_token_hash)})
-          select rota_clients_id, rota_executions_id, attempts,
-                 (${sql.placeholder('agents')}::integer[])[k],
-                 (${sql.placeholder('vms')}::integer[])[k], token_hash
-            from claimed
-          on conflict do nothing
-        ),
-        picked as (
-        select c.*, ${r.name} as robot_name, ${r.executor} as executor,
-               ${r.remote_root} as remote_root, ${v.version} as version, ${v.sha256} as sha256,
-               ${v.size_bytes} as size_bytes, ${v.format} as format
-          from claimed c
-          join ${r} on ${r.rota_robots_id} = c.rota_robots_id
-          left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id
-        )`;
+/** The picks claimed for the k-th agent of the group (`claimed` … `picked`). */
+const groupClaimPicks = () =>
+  claimPicks(
+    (k) => nth('agents', k),
+    (k) => nth('vms', k),
+  );
 
 /**
  * The most agents one statement answers; more wait for the next. Statements are written per
@@ -1122,11 +1083,11 @@ function groupStatement(kind: 'finish' | 'claim', count: number) {
       kind === 'finish' ? `rota_finish_claim_x${count}` : `rota_claim_each_x${count}`,
       () =>
         kind === 'finish'
-          ? sql`with ${batchFinishCtes()}, ${queueOrderPicks(count)}, ${pickedClaimCtes()}
+          ? sql`with ${batchFinishCtes()}, ${queueOrderPicks(count)}, ${groupClaimPicks()}
         select (select coalesce(json_agg(f), '[]'::json) from fin f) as finished,
                (select coalesce(json_agg(p), '[]'::json) from picked p) as claimed,
                (select ok from fast) as fast`
-          : sql`with ${eachAgentPicks(count)}, ${pickedClaimCtes()}
+          : sql`with ${eachAgentPicks(count)}, ${groupClaimPicks()}
         select coalesce(json_agg(p), '[]'::json) as claimed from picked p`,
     );
     groupStatements.set(key, statement);

@@ -38,13 +38,16 @@ export class FinishClaimBatcher {
       this.waiting.push({ ...ask, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => {
+          this.scheduled = false;
+          this.writeNext();
+        });
       }
     });
   }
 
-  private flush() {
-    this.scheduled = false;
+  /** Writes the next group, unless one is being written (it calls again when done). */
+  private writeNext() {
     if (this.writing || this.waiting.length === 0) return;
     // Distinct executions per statement: a repeated result waits for the next one, where it
     // finds its attempt ended, as it would have sent alone.
@@ -61,7 +64,7 @@ export class FinishClaimBatcher {
     this.writing = true;
     void this.write(group).finally(() => {
       this.writing = false;
-      this.flush();
+      this.writeNext();
     });
   }
 
@@ -71,7 +74,7 @@ export class FinishClaimBatcher {
     try {
       answers = await finishAndClaimEach(this.db, group, this.leaseSeconds);
     } catch {
-      // Nothing of the group was written (one statement): each goes on its own.
+      // Nothing of the group was written (its results are one statement): each goes alone.
       await Promise.all(group.map((ask) => this.writeOne(ask)));
       return;
     }
