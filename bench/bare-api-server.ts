@@ -147,26 +147,27 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
   const page = body.page ?? 1;
   const perPage = body.per_page ?? 20;
   const offset = (page - 1) * perPage;
-  const paging = (n: number) =>
+  const paging = (n: number, rowCount = perPage) =>
     offset > 0
-      ? ([`limit $${n} offset $${n + 1}`, [perPage, offset]] as const)
-      : ([`limit $${n}`, [perPage]] as const);
+      ? ([`limit $${n} offset $${n + 1}`, [rowCount, offset]] as const)
+      : ([`limit $${n}`, [rowCount]] as const);
   let rows: Promise<pgTypes.QueryResult>;
   let total: Promise<number>;
   if (body.search) {
     const pattern = likePattern(body.search);
-    const [limit, values] = paging(5);
+    // As lib/list-query.ts pageOf: one row more than the page, counted only when it is there.
+    const [limit, values] = paging(5, perPage + 1);
     const where = `where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`;
-    rows = pool.query(`${ROBOT_COLUMNS} ${where} ${ORDER} ${limit}`, [
+    const read = pool.query(`${ROBOT_COLUMNS} ${where} ${ORDER} ${limit}`, [
       clientId,
       pattern,
       pattern,
       pattern,
       ...values,
     ]);
-    // As lib/list-query.ts pageOf: counted only when the page does not end the list.
-    total = rows.then(async (page) =>
-      page.rows.length < perPage && (page.rows.length > 0 || offset === 0)
+    rows = read.then((r) => ({ ...r, rows: r.rows.slice(0, perPage) }));
+    total = read.then(async (page) =>
+      page.rows.length <= perPage && (page.rows.length > 0 || offset === 0)
         ? offset + page.rows.length
         : pool
             .query(

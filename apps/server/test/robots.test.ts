@@ -81,6 +81,34 @@ describe('robots', () => {
     ]);
   });
 
+  it('totals a search right when its matches fill a page exactly, overflow it, or end before it', async () => {
+    for (let i = 1; i <= 6; i++) await c.admin.post(`${B}/create`, robot(`Edge ${i}`));
+    const totalOf = async (body: object) => {
+      const res = await c.admin.post(`${B}/index`, { search: 'edge', ...body });
+      return {
+        total: res.body.meta.total,
+        names: res.body.data.map((r: { name: string }) => r.name),
+      };
+    };
+    // Six matches: a page of six ends the list, as does a second page of three.
+    expect(await totalOf({ per_page: 6 })).toEqual({
+      total: 6,
+      names: ['Edge 1', 'Edge 2', 'Edge 3', 'Edge 4', 'Edge 5', 'Edge 6'],
+    });
+    expect(await totalOf({ per_page: 3, page: 2 })).toEqual({
+      total: 6,
+      names: ['Edge 4', 'Edge 5', 'Edge 6'],
+    });
+    // One short of the matches: the page is full and the list goes on.
+    expect(await totalOf({ per_page: 5 })).toEqual({
+      total: 6,
+      names: ['Edge 1', 'Edge 2', 'Edge 3', 'Edge 4', 'Edge 5'],
+    });
+    // Past the end: no rows, and the total still counted.
+    expect(await totalOf({ per_page: 3, page: 4 })).toEqual({ total: 6, names: [] });
+    expect(await totalOf({ search: 'no such edge' })).toEqual({ total: 0, names: [] });
+  });
+
   it('says which fields are wrong, in the caller’s language', async () => {
     const en = await c.admin.post(`${B}/create`, { name: ' ', executor: '' });
     expect(en.status).toBe(400);

@@ -19,8 +19,10 @@ export function orderBy(column: AnyPgColumn | SQL, order: 'asc' | 'desc', tieBre
 /**
  * One page and the total for a list: `rows` is the page query (already filtered and ordered),
  * `total` counts with the same filters. Given as a function, the count runs only when the page
- * cannot tell: a page that is not full (and not past the end) ends the list, so the total is
- * its offset plus its rows; most searches end on their first page and skip a second scan.
+ * cannot tell: the page is read with one row more than it shows, so a page that ends the list
+ * (its extra row missing, and not past the end) gives the total as its offset plus its rows;
+ * most searches end on their first page, one that fills it exactly included, and skip a second
+ * scan.
  */
 export async function pageOf<Q extends PgSelect, R>(
   page: { page: number; per_page: number },
@@ -33,9 +35,10 @@ export async function pageOf<Q extends PgSelect, R>(
   let found: Awaited<Q>;
   let counted: number;
   if (typeof total === 'function') {
-    found = await paged();
-    const ends = found.length < limit && (found.length > 0 || offset === 0);
-    counted = ends ? offset + found.length : ((await total())[0]?.total ?? 0);
+    const read = (await rows.limit(limit + 1).offset(offset)) as Awaited<Q>;
+    const ends = read.length <= limit && (read.length > 0 || offset === 0);
+    found = read.slice(0, limit) as Awaited<Q>;
+    counted = ends ? offset + read.length : ((await total())[0]?.total ?? 0);
   } else {
     const [all, [first]] = await Promise.all([paged(), total]);
     found = all;
