@@ -16,9 +16,9 @@ interface Waiting extends FinishClaimAsk {
  * Results that ask for one next run, written by one statement per group (issue 18): under load,
  * agents finishing at once share a round trip, a plan's start-up and a commit instead of paying
  * one each. One group statement is in flight at a time; the results that arrive meanwhile wait
- * for it and go together in the next (up to 16 a statement). With statements side by side on
- * several connections, each claim's scan walked past the runs the others had locked and not yet
- * committed, and PostgreSQL spent more than twice the CPU per run (bench/scale.ts: 0.47–0.57
+ * for it and go together in the next (up to 16 a statement), which leaves before the group
+ * before it is answered. With statements side by side on several connections, each claim's scan
+ * walked past the runs the others had locked and not yet committed, and PostgreSQL spent more than twice the CPU per run (bench/scale.ts: 0.47–0.57
  * ms against 0.20–0.23 with one in flight). A lone result goes at once, with no wait added. Each
  * agent gets the answer its own statement would have given; a group that fails is tried again
  * one result at a time, so one agent's bad result never fails the others.
@@ -62,38 +62,50 @@ export class FinishClaimBatcher {
     }
     this.waiting = later;
     this.writing = true;
-    void this.write(group).finally(() => {
-      this.writing = false;
-      this.writeNext();
-    });
+    void this.write(group).then(
+      (answer) => this.written(answer),
+      (error: unknown) => this.written(() => group.forEach((ask) => ask.reject(error))),
+    );
   }
 
-  private async write(group: Waiting[]) {
+  /**
+   * The next group's statement leaves before this group's answers: answering a group of agents
+   * (serializing each answer and writing it to its socket) takes the server a while, and
+   * PostgreSQL would wait idle for it. The answers go out in the check phase, while PostgreSQL
+   * runs the next statement.
+   */
+  private written(answer: () => void) {
+    this.writing = false;
+    this.writeNext();
+    setImmediate(answer);
+  }
+
+  /** Writes a group; resolves to what answers its agents, to be called once the next has left. */
+  private async write(group: Waiting[]): Promise<() => void> {
     if (group.length === 1) return this.writeOne(group[0]!);
     let answers: Answer[];
     try {
       answers = await finishAndClaimEach(this.db, group, this.leaseSeconds);
     } catch {
       // Nothing of the group was written (its results are one statement): each goes alone.
-      await Promise.all(group.map((ask) => this.writeOne(ask)));
-      return;
+      const settles = await Promise.all(group.map((ask) => this.writeOne(ask)));
+      return () => settles.forEach((settle) => settle());
     }
-    group.forEach((ask, i) => ask.resolve(answers[i]!));
+    return () => group.forEach((ask, i) => ask.resolve(answers[i]!));
   }
 
-  private async writeOne(ask: Waiting) {
+  private async writeOne(ask: Waiting): Promise<() => void> {
     try {
-      ask.resolve(
-        await finishAndClaimRuns(
-          this.db,
-          ask.agent,
-          ask.result,
-          [ask.tokenHash],
-          this.leaseSeconds,
-        ),
+      const answer = await finishAndClaimRuns(
+        this.db,
+        ask.agent,
+        ask.result,
+        [ask.tokenHash],
+        this.leaseSeconds,
       );
+      return () => ask.resolve(answer);
     } catch (error) {
-      ask.reject(error);
+      return () => ask.reject(error);
     }
   }
 }
