@@ -10,6 +10,8 @@
  *
  * BENCH_ROWS (100000) robots, BENCH_SECONDS (10) per run, BENCH_ROUNDS (2) Rota/bare pairs per
  * case, BENCH_POOL (10) connections in each server's pool. `--json` prints one JSON line.
+ * BENCH_ENDPOINTS (`me`, `robot list`, comma-separated) runs only those and no list page;
+ * BENCH_PAGES (`first page`, `filter`, `search`) runs only those list pages.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -286,7 +288,13 @@ async function main() {
       { page: 'search', body: { search: '4242' } },
     ];
     const listPages: { page: string; rota: Run; bare: Run }[] = [];
-    for (const { page, body } of only ? [] : pages) {
+    const onlyPages = process.env.BENCH_PAGES?.split(',');
+    const chosenPages = onlyPages
+      ? pages.filter((p) => onlyPages.includes(p.page))
+      : only
+        ? []
+        : pages;
+    for (const { page, body } of chosenPages) {
       const path = '/api/rota/robot/api/v1/index';
       listPages.push({
         page,
