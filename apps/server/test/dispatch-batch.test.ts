@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedRun } from '@rota/contract';
 import { AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
@@ -435,6 +436,47 @@ describe('results of several agents in one statement', () => {
     ).rows;
     expect(left).toEqual({ queued: 1 });
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'writes consecutive groups on one connection and gives it back once none wait',
+    async () => {
+      await drainQueue();
+      const robot = await createRobot(c.admin, 'Lane robot');
+      const { agents, held } = await agentsHoldingRuns(4, robot, 'Lane');
+      await queueRuns(robot, 4);
+      const pool = (t.db as unknown as { $client: pg.Pool }).$client;
+      const batcher = new FinishClaimBatcher(t.db, 300);
+      const ask = (i: number) =>
+        batcher.finishAndClaim({
+          agent: agents[i]!.identity,
+          result: successOf(held[i]!),
+          tokenHash: `lane-${i}`,
+        });
+      // Connections taken from the pool while the two groups are written (pool.query takes one
+      // through connect too).
+      const connect = pool.connect.bind(pool);
+      let taken = 0;
+      pool.connect = ((...args: Parameters<typeof connect>) => {
+        taken += 1;
+        return connect(...args);
+      }) as typeof pool.connect;
+      try {
+        const first = [ask(0), ask(1)];
+        await new Promise((resolve) => setImmediate(resolve));
+        // The first group is being written; these two wait and go together next.
+        const second = [ask(2), ask(3)];
+        const answers = await Promise.all([...first, ...second]);
+        expect(answers.map((a) => a.settled?.status)).toEqual(Array(4).fill('success'));
+        expect(answers.map((a) => a.claimed.length)).toEqual([1, 1, 1, 1]);
+      } finally {
+        pool.connect = connect;
+      }
+      expect(taken).toBe(1);
+      // Given back: every connection of the pool is idle again.
+      expect(pool.totalCount).toBeGreaterThan(0);
+      expect(pool.idleCount).toBe(pool.totalCount);
+    },
+  );
 
   it('keeps every run once when many agents finish and ask at the same moment', async () => {
     await drainQueue();

@@ -27,6 +27,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** A connection held apart from the pool until `release` (given an error, it is closed). */
+export interface HeldConnection {
+  db: Db;
+  release(broken?: Error): void;
+}
+
+/**
+ * One connection of `db`'s pool, held by the caller, as a database of its own; null where there
+ * is a single connection (PGlite), which every statement shares anyway. Statements prepared on a
+ * held connection stay prepared (and planned) there for its next holder.
+ */
+export async function holdConnection(db: Db): Promise<HeldConnection | null> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return null;
+  const held = await client.connect();
+  return {
+    db: drizzlePg({ client: held, schema }) as unknown as Db,
+    release: (broken) => held.release(broken),
+  };
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   // PostgreSQL's default random_page_cost (4) models spinning disks and makes the planner
   // prefer a full scan to the trigram indexes for searches sharing common trigrams (80 ms
