@@ -18,10 +18,11 @@ interface Waiting extends FinishClaimAsk {
  * one each. One group statement is in flight at a time; the results that arrive meanwhile wait
  * for it and go together in the next (up to 16 a statement), which leaves before the group
  * before it is answered. With statements side by side on several connections, each claim's scan
- * walked past the runs the others had locked and not yet committed, and PostgreSQL spent more than twice the CPU per run (bench/scale.ts: 0.47–0.57
- * ms against 0.20–0.23 with one in flight). A lone result goes at once, with no wait added. Each
- * agent gets the answer its own statement would have given; a group that fails is tried again
- * one result at a time, so one agent's bad result never fails the others.
+ * walked past the runs the others had locked and not yet committed, and PostgreSQL spent more
+ * than twice the CPU per run (bench/scale.ts: 0.47–0.57 ms against 0.20–0.23 with one in
+ * flight). A lone result goes at once, with no wait added. Each agent gets the answer its own
+ * statement would have given; a group that fails is tried again one result at a time, so one
+ * agent's bad result never fails the others.
  */
 export class FinishClaimBatcher {
   private waiting: Waiting[] = [];
@@ -87,7 +88,7 @@ export class FinishClaimBatcher {
    * Group statements go to one connection, held while results keep coming and given back when
    * none wait (so a stopping server's pool can end): each group size's statement is prepared and
    * planned on it once, where on the pool's connections in turn each paid its first runs' plans
-   * (bench/scale.ts, 5,000 runs: PostgreSQL 0.22–0.28 ms a run against 0.27–0.37).
+   * (bench/scale.ts, 5,000 runs: PostgreSQL 0.22–0.28 ms a run against 0.26–0.37).
    */
   private async lane(): Promise<Db> {
     this.held ??= (await holdConnection(this.db)) ?? { db: this.db, release: () => undefined };
