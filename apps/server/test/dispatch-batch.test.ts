@@ -405,7 +405,10 @@ describe('results of several agents in one statement', () => {
     const robot = await createRobot(c.admin, 'Fallback robot');
     const { agents, held } = await agentsHoldingRuns(3, robot, 'Fallback');
     await queueRuns(robot, 3);
-    const batcher = new FinishClaimBatcher(t.db, 300);
+    const warned: { obj: { err?: unknown; results?: number }; msg: string }[] = [];
+    const batcher = new FinishClaimBatcher(t.db, 300, {
+      warn: (obj, msg) => warned.push({ obj, msg }),
+    });
     // The third names an agent that does not exist: the run it would take breaks a foreign key,
     // which fails the whole group's statement.
     const asks = agents.map((agent, i) =>
@@ -417,6 +420,10 @@ describe('results of several agents in one statement', () => {
     );
     const outcomes = await Promise.allSettled(asks);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    // The group's own failure is in the log, not only the one result's that fails again alone.
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.obj.results).toBe(3);
+    expect(warned[0]!.obj.err).toBeInstanceOf(Error);
     for (const [i, outcome] of outcomes.slice(0, 2).entries()) {
       const answer = (outcome as PromiseFulfilledResult<Awaited<(typeof asks)[number]>>).value;
       expect(answer.settled?.status).toBe('success');

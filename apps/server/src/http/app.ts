@@ -271,6 +271,7 @@ export async function buildApp(options: AppOptions) {
     options.engine?.timings,
     (robotId) => queueTrigger.runEnded(robotId),
     (waitedSeconds) => metrics.claimed(waitedSeconds),
+    app.log,
   );
   const vms = new VmService(db, audit);
   const environments = new EnvironmentService(db, options.secretBox, audit);

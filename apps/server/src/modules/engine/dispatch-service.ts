@@ -119,8 +119,9 @@ export class DispatchService {
     private readonly onSchedulingRunEnded: (robotId: number) => void = () => {},
     /** A first attempt was claimed after waiting this long in the queue (/metrics). */
     private readonly onClaimed: (waitedSeconds: number) => void = () => {},
+    log?: { warn(obj: object, msg: string): void },
   ) {
-    this.finishClaims = new FinishClaimBatcher(db, timings.leaseSeconds);
+    this.finishClaims = new FinishClaimBatcher(db, timings.leaseSeconds, log);
   }
 
   /**

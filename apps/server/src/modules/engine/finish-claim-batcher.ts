@@ -34,6 +34,8 @@ export class FinishClaimBatcher {
   constructor(
     private readonly db: Db,
     private readonly leaseSeconds: number,
+    /** Where a failed group's error goes: its results are then written one at a time. */
+    private readonly log?: { warn(obj: object, msg: string): void },
   ) {}
 
   finishAndClaim(ask: FinishClaimAsk): Promise<Answer> {
@@ -108,6 +110,10 @@ export class FinishClaimBatcher {
     try {
       answers = await finishAndClaimEach(await this.lane(), group, this.leaseSeconds);
     } catch (error) {
+      this.log?.warn(
+        { err: error, results: group.length },
+        'a group of results failed; writing them one at a time',
+      );
       // The connection may be what failed: a new one serves the next group.
       this.releaseLane(error instanceof Error ? error : new Error(String(error)));
       // Nothing of the group was written (its results are one statement): each goes alone.
