@@ -12,12 +12,19 @@
  * case, BENCH_POOL (10) connections in each server's pool. `--json` prints one JSON line.
  * BENCH_ENDPOINTS (`me`, `robot list`, comma-separated) runs only those and no list page;
  * BENCH_PAGES (`first page`, `filter`, `search`) runs only those list pages.
+ *
+ * List pages are loaded two ways. Back to back: autocannon's 8 connections, each sending its next
+ * request as soon as the last is answered (the servers' capacity, and a p99 that is mostly the
+ * queue). Clicking (bench/click-load.ts): 8 users click at once, each on its own connection, and
+ * click again BENCH_CLICK_PAUSE (50) ms after the round's last answer, BENCH_CLICK_ROUNDS (400)
+ * rounds a run: the p99 of a click when 8 people open the page at the same moment.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { benchFile, spawnJson } from './child-json.js';
 import { startScriptNodeFlags } from './production-server.js';
 
 const JSON_OUT = process.argv.includes('--json');
@@ -135,6 +142,29 @@ async function load(
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
   };
+}
+
+interface Clicks {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+/** 8 users clicking at once, `rounds` times, in their own process. */
+async function clicks(url: string, token: string, body: object): Promise<Clicks> {
+  const child = spawnJson(benchFile('click-load.ts'), [
+    url,
+    token,
+    JSON.stringify(body),
+    '8',
+    process.env.BENCH_CLICK_ROUNDS ?? '400',
+    process.env.BENCH_CLICK_PAUSE ?? '50',
+  ]);
+  const result = (await child.next()) as unknown as Clicks;
+  await child.exited;
+  return result;
 }
 
 async function main() {
@@ -287,7 +317,13 @@ async function main() {
       { page: 'filter', body: { active: false } },
       { page: 'search', body: { search: '4242' } },
     ];
-    const listPages: { page: string; rota: Run; bare: Run }[] = [];
+    const listPages: {
+      page: string;
+      rota: Run;
+      bare: Run;
+      rotaClicks: Clicks;
+      bareClicks: Clicks;
+    }[] = [];
     const onlyPages = process.env.BENCH_PAGES?.split(',');
     const chosenPages = onlyPages
       ? pages.filter((p) => onlyPages.includes(p.page))
@@ -300,6 +336,8 @@ async function main() {
         page,
         rota: await load(`${servers.rota}${path}`, token, body, 8, seconds),
         bare: await load(`${servers.bare}${path}`, token, body, 8, seconds),
+        rotaClicks: await clicks(`${servers.rota}${path}`, token, body),
+        bareClicks: await clicks(`${servers.bare}${path}`, token, body),
       });
     }
 
@@ -322,12 +360,15 @@ async function main() {
         console.log(
           `| ${r.endpoint} | ${r.connections} | ${r.rota.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.rota.p50.toFixed(1)} / ${r.rota.p99.toFixed(1)} | ${r.bare.p50.toFixed(1)} / ${r.bare.p99.toFixed(1)} | ${r.rota.errors + r.bare.errors} |`,
         );
-      console.log(`\nList pages at ${rows} robots, 8 connections (target p99 < 10 ms):`);
-      console.log('| page | Rota req/s | Rota p50 / p99 ms | bare p50 / p99 ms |');
-      console.log('|---|---|---|---|');
+      console.log(`\nList pages at ${rows} robots, 8 users (target p99 < 10 ms):`);
+      console.log(
+        '| page | back to back: Rota req/s | Rota p50 / p99 ms | bare p50 / p99 ms | clicking at once: Rota p50 / p99 / max ms | bare p50 / p99 / max ms | clicks (errors) |',
+      );
+      console.log('|---|---|---|---|---|---|---|');
+      const ms = (c: Clicks) => `${c.p50.toFixed(1)} / ${c.p99.toFixed(1)} / ${c.max.toFixed(1)}`;
       for (const l of listPages)
         console.log(
-          `| ${l.page} | ${l.rota.rps.toFixed(0)} | ${l.rota.p50.toFixed(1)} / ${l.rota.p99.toFixed(1)} | ${l.bare.p50.toFixed(1)} / ${l.bare.p99.toFixed(1)} |`,
+          `| ${l.page} | ${l.rota.rps.toFixed(0)} | ${l.rota.p50.toFixed(1)} / ${l.rota.p99.toFixed(1)} | ${l.bare.p50.toFixed(1)} / ${l.bare.p99.toFixed(1)} | ${ms(l.rotaClicks)} | ${ms(l.bareClicks)} | ${l.rotaClicks.samples} + ${l.bareClicks.samples} (${l.rotaClicks.errors + l.bareClicks.errors}) |`,
         );
     }
   } finally {
