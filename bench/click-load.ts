@@ -4,7 +4,7 @@
  * one, as people who click and then read the page. Unlike autocannon's back-to-back load, no
  * request waits behind the previous user's next one, so the latency is a click's, not a queue's.
  *
- *   node bench/click-load.ts <url> <token> <json body> <users> <rounds> <pauseMs>
+ *   node --import tsx bench/click-load.ts <url> <token> <json body> <users> <rounds> <pauseMs>
  *
  * Prints one JSON line: samples, p50, p99 and max in ms, errors (non-2xx or failed requests).
  * Run in its own process by bench/api-overhead.ts, so the load never shares a server's loop.

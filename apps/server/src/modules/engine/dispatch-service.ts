@@ -44,7 +44,7 @@ import {
   type Settled,
 } from './execution-repository.js';
 import type { EnginePublisher } from './live-events.js';
-import { FinishClaimBatcher } from './finish-claim-batcher.js';
+import { FinishClaimBatcher, type BatcherLog } from './finish-claim-batcher.js';
 
 /** `count` fresh run tokens, by their hash (the database keeps only the hash). */
 function newRunTokens(count: number): Map<string, string> {
@@ -119,7 +119,7 @@ export class DispatchService {
     private readonly onSchedulingRunEnded: (robotId: number) => void = () => {},
     /** A first attempt was claimed after waiting this long in the queue (/metrics). */
     private readonly onClaimed: (waitedSeconds: number) => void = () => {},
-    log?: { warn(obj: object, msg: string): void },
+    log?: BatcherLog,
   ) {
     this.finishClaims = new FinishClaimBatcher(db, timings.leaseSeconds, log);
   }

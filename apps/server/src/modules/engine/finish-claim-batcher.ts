@@ -7,6 +7,10 @@ import {
 } from './execution-repository.js';
 
 type Answer = Awaited<ReturnType<typeof finishAndClaimRuns>>;
+/** Where a failed group's error goes (the app's logger): its results are then written alone. */
+export interface BatcherLog {
+  warn(obj: object, msg: string): void;
+}
 interface Waiting extends FinishClaimAsk {
   resolve: (answer: Answer) => void;
   reject: (error: unknown) => void;
@@ -34,8 +38,7 @@ export class FinishClaimBatcher {
   constructor(
     private readonly db: Db,
     private readonly leaseSeconds: number,
-    /** Where a failed group's error goes: its results are then written one at a time. */
-    private readonly log?: { warn(obj: object, msg: string): void },
+    private readonly log?: BatcherLog,
   ) {}
 
   finishAndClaim(ask: FinishClaimAsk): Promise<Answer> {
