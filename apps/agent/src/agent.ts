@@ -91,6 +91,10 @@ export class Agent {
 
   private heartbeatMs: number = ENGINE_TIMINGS.heartbeatSeconds * 1000;
   private claimWaitSeconds: number = ENGINE_TIMINGS.claimWaitSeconds;
+  /** The server counts a claim's arrival as a heartbeat (hello's `claim_is_heartbeat`). */
+  private claimIsHeartbeat = false;
+  /** Claim long polls sent and not yet answered. */
+  private claimsOpen = 0;
   private fatalError: Error | null = null;
   private greeted = false;
   private graceTimer: NodeJS.Timeout | undefined;
@@ -258,7 +262,14 @@ export class Agent {
     );
     this.heartbeatMs = Math.max(1, answer.heartbeat_seconds) * 1000;
     this.leaseMs = Math.max(1, answer.lease_seconds) * 1000;
+    this.claimIsHeartbeat = answer.claim_is_heartbeat === true;
     this.claimWaitSeconds = Math.min(25, Math.max(0, answer.claim_wait_seconds));
+    // Each claim then stands for a heartbeat: it must arrive as often as one would.
+    if (this.claimIsHeartbeat)
+      this.claimWaitSeconds = Math.min(
+        this.claimWaitSeconds,
+        Math.max(1, answer.heartbeat_seconds),
+      );
     this.greeted = true;
     this.logger.info(`connected to ${this.client.server} as agent "${answer.name}"`);
   }
@@ -276,6 +287,10 @@ export class Agent {
   private async heartbeatLoop(): Promise<void> {
     const signal = this.finished.signal;
     while (!signal.aborted) {
+      if (this.claimStandsForHeartbeat()) {
+        await pause(this.heartbeatMs, signal);
+        continue;
+      }
       try {
         // What the attempt that got through listed, and when it left: that is what it renewed.
         let sent: { at: number; runs: AgentRunRef[] } = { at: 0, runs: [] };
@@ -303,13 +318,28 @@ export class Agent {
     }
   }
 
+  /**
+   * An idle agent whose claim long poll is open need not heartbeat: the server heard the claim
+   * arrive, and the next one arrives within a heartbeat interval (its wait is capped to one).
+   * It heartbeats again as soon as it holds a run (leases to renew, cancels to hear) or a call
+   * failed (the claim may be stuck retrying while a heartbeat could get through).
+   */
+  private claimStandsForHeartbeat(): boolean {
+    return (
+      this.claimIsHeartbeat &&
+      this.claimsOpen > 0 &&
+      this.client.reachable &&
+      this.heldRuns().length === 0
+    );
+  }
+
   private async claimLoop(): Promise<void> {
     const signal = this.stopping.signal;
     const backoff = new Backoff(this.timings.backoff);
     while (!signal.aborted) {
       let claimed: ClaimedRun | null;
       try {
-        claimed = await this.client.claim({ wait_seconds: this.claimWaitSeconds }, signal);
+        claimed = await this.claim(signal);
         backoff.reset();
       } catch (error) {
         if (signal.aborted) return;
@@ -321,6 +351,19 @@ export class Agent {
       // Each result asks for this slot's next run in the same request (one round trip less
       // per run while there is work); without one, the slot claims again.
       while (claimed) claimed = await this.handleRun(claimed);
+    }
+  }
+
+  private async claim(signal: AbortSignal): Promise<ClaimedRun | null> {
+    // fetch's pool hands a request the first connection it sees free, and the one the last
+    // answer came on is seen free only a tick after that answer was read: claiming at once
+    // alternated an idle agent's claims over two connections and kept both open (issue 18).
+    await new Promise((resolve) => setImmediate(resolve));
+    this.claimsOpen += 1;
+    try {
+      return await this.client.claim({ wait_seconds: this.claimWaitSeconds }, signal);
+    } finally {
+      this.claimsOpen -= 1;
     }
   }
 

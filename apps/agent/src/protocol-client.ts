@@ -105,6 +105,11 @@ export class ProtocolClient {
     if (options.servers.length === 0) throw new Error('no server to talk to');
   }
 
+  /** The last call that ended reached a server and got an answer that was not a 5xx or 429. */
+  get reachable(): boolean {
+    return !this.unreachable;
+  }
+
   /** The instance calls go to now. */
   get server(): string {
     return this.options.servers[this.current] as string;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -162,9 +163,39 @@ afterAll(async () => {
 
 describe('a real agent running a real robot package', () => {
   let agent: RunningAgent;
+  let agentId: number;
 
   beforeAll(async () => {
-    agent = await startAgent((await createAgent(admin, 'Integration agent', vm)).token);
+    const made = await createAgent(admin, 'Integration agent', vm);
+    agentId = made.rota_nodes_id;
+    agent = await startAgent(made.token);
+  });
+
+  it('keeps an idle agent active by its claims alone: no heartbeat, one connection (issue 18)', async () => {
+    await until('the agent to say hello', async () => agent.output().includes('connected to'));
+    // Past its first heartbeat, sent as it starts, before its first claim.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const seen: { url: string; socket: unknown }[] = [];
+    const onRequest = (req: IncomingMessage) =>
+      seen.push({ url: req.url ?? '', socket: req.socket });
+    app.server.on('request', onRequest);
+    await new Promise((r) => setTimeout(r, 4_500));
+    app.server.off('request', onRequest);
+    const claims = seen.filter((r) => r.url.endsWith('/claim'));
+    const beats = seen.filter((r) => r.url.endsWith('/heartbeat'));
+    // Heartbeats every second here, so claims wait one second each.
+    expect(claims.length).toBeGreaterThanOrEqual(3);
+    // A heartbeat tick may fall in the instant between two claims; four would be the old way.
+    expect(beats.length).toBeLessThanOrEqual(1);
+    if (beats.length === 0) expect(new Set(claims.map((r) => r.socket)).size).toBe(1);
+    await app.services.presence.flush();
+    const active = await admin.post('/api/rota/node/api/v1/index', {
+      connectivity: 'active',
+      per_page: 100,
+    });
+    expect(active.body.data.map((a: { rota_nodes_id: number }) => a.rota_nodes_id)).toContain(
+      agentId,
+    );
   });
 
   it('runs a robot to success and keeps its log lines', async () => {

@@ -94,6 +94,25 @@ describe('heartbeats on one instance', () => {
     );
   });
 
+  it('counts a claim as a heartbeat (hello says so): heard when it arrives, written by the flush', async () => {
+    await t.app.services.presence.flush();
+    const { token, rota_nodes_id } = await createAgent(c.admin, 'Claiming only', vm);
+    const agent = simulatedAgent(t.app, token);
+    const hello = await agent.hello();
+    expect(hello.body.data).toMatchObject({ claim_is_heartbeat: true });
+    // Last heard two minutes ago: offline.
+    await setLastSeen(t.db, rota_nodes_id, 120);
+    await t.app.services.presence.markQuiet();
+    expect((await lastSeenOf(t, rota_nodes_id)).online).toBe(false);
+    // No heartbeat: a claim that finds nothing is all the agent sends.
+    expect(await agent.claim(0)).toBeNull();
+    const flushed = await t.app.services.presence.flush();
+    expect(flushed.back.map((b) => b.id)).toContain(rota_nodes_id);
+    const row = await lastSeenOf(t, rota_nodes_id);
+    expect(row.online).toBe(true);
+    expect(Date.now() - new Date(row.last_seen_at!).getTime()).toBeLessThan(60_000);
+  });
+
   it('identifies agents asking at once by one statement: current, retired and unknown tokens', async () => {
     const made = [];
     for (let i = 0; i < 4; i += 1) made.push(await createAgent(c.admin, `Storm ${i}`, vm));

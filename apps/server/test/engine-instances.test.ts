@@ -35,12 +35,15 @@ describe.skipIf(!process.env.DATABASE_URL)('two server instances on PostgreSQL',
       agents.push(simulatedAgent(i % 2 === 0 ? first.app : second.app, token));
     }
     const TOTAL = 1000;
-    await first.db.execute(
+    const { rows } = (await first.db.execute(
       sql`insert into rota_executions (rota_clients_id, rota_robots_id, trigger, priority, timeout_seconds)
           select r.rota_clients_id, r.rota_robots_id, 'manual', 50, 300
             from rota_robots r, generate_series(1, ${TOTAL})
-           where r.rota_robots_id = ${robot}`,
-    );
+           where r.rota_robots_id = ${robot}
+          returning rota_clients_id`,
+    )) as unknown as { rows: { rota_clients_id: number }[] };
+    // Announced, as every way into the queue does (an idle claim may skip a queue known empty).
+    first.app.services.dispatch.announceQueued(rows[0]!.rota_clients_id, null, TOTAL);
     const claimed: number[] = [];
     await Promise.all(
       agents.map(async (agent) => {

@@ -36,6 +36,12 @@ export const agentHelloResponseSchema = z.object({
     heartbeat_seconds: z.number().int(),
     lease_seconds: z.number().int(),
     claim_wait_seconds: z.number().int(),
+    /**
+     * This server counts a claim's arrival as a heartbeat: an agent holding no run may claim
+     * every `heartbeat_seconds` instead of heartbeating too, on one connection instead of two
+     * (issue 18). Absent from older servers: the agent then heartbeats as before.
+     */
+    claim_is_heartbeat: z.boolean().optional(),
   }),
 });
 export type AgentHelloResponse = z.infer<typeof agentHelloResponseSchema>;

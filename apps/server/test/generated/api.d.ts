@@ -17489,6 +17489,7 @@ export interface operations {
                             heartbeat_seconds: number;
                             lease_seconds: number;
                             claim_wait_seconds: number;
+                            claim_is_heartbeat?: boolean;
                         };
                     };
                 };

@@ -15,6 +15,7 @@ import { TtlCache } from '../../lib/ttl-cache.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { ParameterService } from '../parameters/service.js';
 import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
+import { EmptyQueues } from './empty-queues.js';
 import { clientHasPackage } from './package-lookup-repository.js';
 import type {
   AgentFacts,
@@ -36,6 +37,7 @@ import {
   finishCurrentAttempt,
   lockRunsLeftOn,
   recordLateResult,
+  hasQueuedRuns,
   releaseClaim,
   renewLeases,
   settleAbandoned,
@@ -98,6 +100,7 @@ export function dispatchTimingsFor(leaseSeconds: number): DispatchTimings {
  */
 export class DispatchService {
   readonly waiters = new ClaimWaiters();
+  private readonly emptyQueues = new EmptyQueues();
   /**
    * An agent's identity by token hash, for every call it makes (a heartbeat every 10 s, claims,
    * results). It lives 5 minutes: a rotated or deleted agent is dropped at once on every
@@ -140,10 +143,12 @@ export class DispatchService {
   notifyGap(listening: boolean) {
     this.listening = listening;
     this.agentsByToken.clear();
+    this.emptyQueues.listening(listening);
   }
 
   /** Wake-ups from any instance (NOTIFY) reach this instance's waiting agents. */
   onWork(signal: WorkSignal) {
+    this.emptyQueues.queued(signal.c);
     this.waiters.signal(signal);
   }
 
@@ -170,6 +175,7 @@ export class DispatchService {
   announceQueued(clientId: number, vmIds: number[] | null, count: number) {
     const signal: WorkSignal = { c: clientId, v: vmIds, n: count };
     // This instance's agents at once; the others through NOTIFY (this one ignores its echo).
+    this.emptyQueues.queued(clientId);
     this.waiters.signal(signal);
     this.publish.work(signal);
   }
@@ -193,6 +199,7 @@ export class DispatchService {
       heartbeat_seconds: this.timings.heartbeatSeconds,
       lease_seconds: this.timings.leaseSeconds,
       claim_wait_seconds: this.timings.claimWaitSeconds,
+      claim_is_heartbeat: true,
     };
   }
 
@@ -290,14 +297,23 @@ export class DispatchService {
     max: number,
     signal?: AbortSignal,
   ): Promise<ClaimedRun[]> {
+    // A claim arriving is a sign of life like a heartbeat (`claim_is_heartbeat`): an idle agent
+    // claims every heartbeat interval instead of also heartbeating on a second connection.
+    // Only its arrival counts, not the time it is held open: an agent whose machine vanished
+    // mid-poll must still turn inactive within the active window.
+    this.presence.heard(agent.rota_nodes_id, agent.rota_clients_id);
     const deadline = Date.now() + Math.min(waitSeconds, this.timings.claimWaitSeconds) * 1000;
     for (;;) {
       // A closing instance answers "no work" so the agent re-polls elsewhere (or here later).
       if (signal?.aborted || this.waiters.closed) return [];
       const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id);
       try {
-        const runs = await this.claimOnce(agent, max);
-        if (runs.length > 0) return runs;
+        const client = agent.rota_clients_id;
+        if (!this.emptyQueues.isEmpty(client)) {
+          const runs = await this.claimOnce(agent, max);
+          if (runs.length > 0) return runs;
+          await this.emptyQueues.checkAfterEmptyClaim(client, () => hasQueuedRuns(this.db, client));
+        }
         if (waiter.woken) continue;
         const left = deadline - Date.now();
         if (left <= 0) return [];

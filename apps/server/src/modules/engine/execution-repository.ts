@@ -587,6 +587,17 @@ export async function releaseClaim(
   return released.length > 0;
 }
 
+/** Whether the client has any queued run at all, whatever VM or time it waits for. */
+export async function hasQueuedRuns(db: Db, clientId: number): Promise<boolean> {
+  const [row] = await rowsOf<{ queued: boolean }>(
+    db,
+    sql`select exists (select 1 from ${E}
+                        where ${E.rota_clients_id} = ${clientId} and ${E.status} = 'queued'
+                      ) as queued`,
+  );
+  return row?.queued === true;
+}
+
 /** The processing runs of an agent, but those it says it still holds, locked for settling. */
 export async function lockRunsLeftOn(
   tx: Db,
