@@ -15,6 +15,13 @@ interface Job {
   tokens: string[];
   seconds: number;
   claim: boolean;
+  /**
+   * Idle agents as this version's agent runs them against this version's server
+   * (`claim_is_heartbeat`): no heartbeat, a claim long poll of one heartbeat interval (10 s) after
+   * another on the agent's one socket. Its "heartbeat latency" is how much longer than 10 s a
+   * claim took.
+   */
+  idle?: boolean;
   /** Sockets for heartbeats: agents share them round robin when fewer than the agents. */
   sockets: number;
 }
@@ -100,6 +107,28 @@ async function beat(token: string, pool: http.Agent) {
   return performance.now() - started;
 }
 
+/** One of an idle agent's claims, held 10 s by the server: measured like a heartbeat. */
+async function claimBeat(token: string, pool: http.Agent) {
+  const measured = warm;
+  const started = performance.now();
+  try {
+    const { status, reused } = await post(`${AGENT}/claim`, pool, token, {
+      wait_seconds: IDLE_CLAIM_WAIT_SECONDS,
+    });
+    if (status !== 200) throw new Error(String(status));
+    claims += 1;
+    const beyond = Math.max(0, performance.now() - started - IDLE_CLAIM_WAIT_SECONDS * 1000);
+    if (measured) latencies.push(beyond);
+    else if (!warmUpDone) warmUpLatencies.push(beyond);
+    if (measured && !reused) newConnections += 1;
+  } catch (error) {
+    firstError ??= String(error);
+    if (measured) errors += 1;
+    else if (!warmUpDone) warmErrors += 1;
+    await sleep(1000);
+  }
+}
+
 async function longPolls(token: string) {
   const pool = new http.Agent({ keepAlive: true, maxSockets: 1 });
   while (!stopping) {
@@ -115,6 +144,7 @@ async function longPolls(token: string) {
   }
 }
 
+const IDLE_CLAIM_WAIT_SECONDS = 10;
 const n = job.tokens.length;
 const start = performance.now();
 let firstRound = n;
@@ -124,7 +154,8 @@ const agents = job.tokens.map(async (token, i) => {
   if (job.claim) void longPolls(token);
   let next = performance.now();
   for (;;) {
-    await beat(token, pool);
+    if (job.idle) await claimBeat(token, pool);
+    else await beat(token, pool);
     if (--firstRound === 0) {
       // Every agent known. Agents whose first beat came late beat again at once (their schedule
       // stands), a burst that is still the warm-up: one more round of 10 s settles it, then
@@ -144,7 +175,8 @@ const agents = job.tokens.map(async (token, i) => {
     }
     next += 10_000;
     if (stopping) return;
-    await sleep(Math.max(0, next - performance.now()));
+    // An idle agent claims again at once: the claim itself took the 10 s.
+    if (!job.idle) await sleep(Math.max(0, next - performance.now()));
     if (stopping) return;
   }
 });

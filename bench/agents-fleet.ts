@@ -11,7 +11,11 @@
  * BENCH_AGENTS (20000), BENCH_SECONDS (30, measured after every agent has beaten once),
  * BENCH_SOCKETS (18000: heartbeat sockets; agents share them round robin beyond that),
  * BENCH_CLAIM_AGENTS (9000: agents in the long-poll variant, two sockets each),
- * BENCH_VARIANTS (heartbeats,claim).
+ * BENCH_VARIANTS (heartbeats,claim,idle).
+ *
+ * `idle`: idle agents as this version runs them (`claim_is_heartbeat`): no heartbeat, one claim
+ * long poll of 10 s after another on one socket each, BENCH_SOCKETS agents; its p50/p99 are how
+ * much longer than 10 s a claim took, and "heartbeats per second" are claims.
  *
  * Sockets: this machine's hard limit of open files per process is `ulimit -Hn` (20,000 here),
  * and the server holds one per connection, so 20,000 agents on one socket each cannot all
@@ -45,7 +49,7 @@ const AGENTS = Number(process.env.BENCH_AGENTS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 18_000);
 const CLAIM_AGENTS = Number(process.env.BENCH_CLAIM_AGENTS ?? 9_000);
-const VARIANTS = (process.env.BENCH_VARIANTS ?? 'heartbeats,claim').split(',');
+const VARIANTS = (process.env.BENCH_VARIANTS ?? 'heartbeats,claim,idle').split(',');
 const json = process.argv.includes('--json');
 const log = (line: string) => {
   if (!json) process.stderr.write(`${line}\n`);
@@ -104,8 +108,12 @@ function rssMb(pid: number): number {
   }
 }
 
-async function variant(claim: boolean) {
-  const agents = claim ? Math.min(AGENTS, CLAIM_AGENTS) : AGENTS;
+async function variant(name: string) {
+  const claim = name === 'claim';
+  const idle = name === 'idle';
+  // Every idle agent has a socket of its own (its claims): no more than the sockets allowed.
+  const agents = claim ? Math.min(AGENTS, CLAIM_AGENTS) : idle ? Math.min(AGENTS, SOCKETS) : AGENTS;
+  const sockets = claim || idle ? agents : Math.min(SOCKETS, agents);
   const scratch = await createScratchDatabase(SERVER, 'rota_fleet');
   const database = await openPostgres(scratch.url, 2);
   let server: Awaited<ReturnType<typeof startProductionServer>> | null = null;
@@ -138,7 +146,8 @@ async function variant(claim: boolean) {
         tokens,
         seconds: SECONDS,
         claim,
-        sockets: claim ? agents : Math.min(SOCKETS, agents),
+        idle,
+        sockets,
       }),
     );
     const load = child(benchFile('./agents-fleet-load.ts'), [jobFile]);
@@ -162,10 +171,14 @@ async function variant(claim: boolean) {
       sql`select count(*) filter (where online and last_seen_at > now() - interval '30 seconds') as online from rota_nodes`,
     );
     return {
-      variant: claim ? 'heartbeats + claim long poll' : 'heartbeats',
+      variant: claim
+        ? 'heartbeats + claim long poll'
+        : idle
+          ? 'idle agents: claims standing for heartbeats'
+          : 'heartbeats',
       agents,
-      heartbeatSockets: claim ? agents : Math.min(SOCKETS, agents),
-      longPolls: claim ? agents : 0,
+      heartbeatSockets: idle ? 0 : sockets,
+      longPolls: claim || idle ? agents : 0,
       seconds: Number((wall / 1000).toFixed(1)),
       heartbeatsPerSecond: Number(figures.heartbeatsPerSecond!.toFixed(0)),
       p50Ms: Number(figures.p50Ms!.toFixed(2)),
@@ -206,7 +219,7 @@ async function variant(claim: boolean) {
 const results = [];
 for (const name of VARIANTS) {
   log(`agents-fleet: ${name}…`);
-  results.push(await variant(name === 'claim'));
+  results.push(await variant(name));
 }
 const report = {
   machine: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
