@@ -54,8 +54,9 @@ async function queueRuns(robot: number, count: number) {
           from rota_robots r, generate_series(1, ${count}) where r.rota_robots_id = ${robot}
         returning rota_clients_id`,
   )) as unknown as { rows: { rota_clients_id: number }[] };
-  // Announced, as every way into the queue does (an idle claim may skip a queue known empty).
-  t.app.services.dispatch.announceQueued(rows[0]!.rota_clients_id, null, count);
+  // Announced, as every way into the queue does (an idle claim may skip a queue known empty);
+  // to this instance only, as NOTIFY would: no statement of its own among those a test counts.
+  t.app.services.dispatch.onWork({ c: rows[0]!.rota_clients_id, v: null, n: count });
 }
 
 describe('claim of several runs', () => {
@@ -282,7 +283,7 @@ describe('results of several agents in one statement', () => {
             returning rota_executions_id as id`,
       )) as unknown as { rows: { id: number }[] }
     ).rows;
-    t.app.services.dispatch.announceQueued(c.defaultClientId, vmIds, 1);
+    t.app.services.dispatch.onWork({ c: c.defaultClientId, v: vmIds, n: 1 });
     return row!.id;
   }
 
