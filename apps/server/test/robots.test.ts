@@ -81,6 +81,16 @@ describe('robots', () => {
     ]);
   });
 
+  it('answers a search with the same robot rows as the plain list, escaping % and _', async () => {
+    await c.admin.post(`${B}/create`, robot('Percent 100%_done'));
+    await c.admin.post(`${B}/create`, robot('Percent 1000 done'));
+    const found = await c.admin.post(`${B}/index`, { search: '100%_' });
+    expect(found.body.data.map((r: { name: string }) => r.name)).toEqual(['Percent 100%_done']);
+    const plain = await c.admin.post(`${B}/index`, { per_page: 100, sort: 'name', order: 'desc' });
+    const same = plain.body.data.find((r: { name: string }) => r.name === 'Percent 100%_done');
+    expect(found.body.data[0]).toEqual(same);
+  });
+
   it('totals a search right when its matches fill a page exactly, overflow it, or end before it', async () => {
     for (let i = 1; i <= 6; i++) await c.admin.post(`${B}/create`, robot(`Edge ${i}`));
     const totalOf = async (body: object) => {

@@ -23,7 +23,15 @@ interface QueryClient {
  * the database or a transaction: the statement goes straight to the driver's client, the pool's
  * or the one the transaction holds.
  */
-export function hotStatement<T>(name: string, build: () => SQL) {
+export function hotStatement<T>(
+  name: string,
+  build: () => SQL,
+  /**
+   * false: rendered once, but sent unnamed, so PostgreSQL plans each run for its values (a
+   * search's pattern: a generic plan cannot know how selective it is).
+   */
+  { prepared = true }: { prepared?: boolean } = {},
+) {
   let rendered: { sql: string; params: unknown[] } | undefined;
   return async (db: Db, values: Record<string, unknown>): Promise<T[]> => {
     rendered ??= (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(build());
@@ -34,11 +42,9 @@ export function hotStatement<T>(name: string, build: () => SQL) {
       (db as unknown as { $client?: unknown }).$client ??
       (db as unknown as { session: { client: unknown } }).session.client;
     if (client instanceof pg.Pool || client instanceof pg.Client) {
-      const result = await client.query<T & pg.QueryResultRow>({
-        name,
-        text,
-        values: params,
-      });
+      const result = await client.query<T & pg.QueryResultRow>(
+        prepared ? { name, text, values: params } : { text, values: params },
+      );
       return result.rows;
     }
     // PGlite: one in-process connection, which parses as fast as it would prepare.

@@ -1,10 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaRobots } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
-import { listMeta, pageWindow } from '../../lib/pagination.js';
+import { likePattern, listMeta, pageWindow } from '../../lib/pagination.js';
 import { activeTotal, listTotal } from '../../lib/row-counts.js';
 import { hotStatement } from '../../lib/sql-rows.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
@@ -61,32 +61,45 @@ const pageStatements = new Map<string, ReturnType<typeof hotStatement<RobotRow>>
 
 function pageStatement(query: RobotListQuery) {
   const filtered = query.active !== undefined;
-  const key = `${query.sort}_${query.order}${filtered ? '_active' : ''}`;
+  const searched = Boolean(query.search);
+  const key = `${query.sort}_${query.order}${filtered ? '_active' : ''}${searched ? '_search' : ''}`;
   let statement = pageStatements.get(key);
   if (!statement) {
-    statement = hotStatement<RobotRow>(`rota_robot_page_${key}`, () =>
-      new QueryBuilder()
-        .select({
-          ...columns,
-          // Raw rows are named by their alias: the view's own column names would differ.
-          current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
-          current_version: sql`${versions.version}`.as('current_version'),
-        })
-        .from(rotaRobots)
-        .leftJoin(
-          versions,
-          eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
-        )
-        .where(
-          and(
-            eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
-            filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
-          ),
-        )
-        .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
-        .limit(sql.placeholder('limit') as unknown as number)
-        .offset(sql.placeholder('offset') as unknown as number)
-        .getSQL(),
+    const pattern = sql.placeholder('pattern');
+    statement = hotStatement<RobotRow>(
+      `rota_robot_page_${key}`,
+      () =>
+        new QueryBuilder()
+          .select({
+            ...columns,
+            // Raw rows are named by their alias: the view's own column names would differ.
+            current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
+            current_version: sql`${versions.version}`.as('current_version'),
+          })
+          .from(rotaRobots)
+          .leftJoin(
+            versions,
+            eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
+          )
+          .where(
+            and(
+              eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
+              filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
+              searched
+                ? or(
+                    ilike(rotaRobots.name, pattern),
+                    ilike(rotaRobots.executor, pattern),
+                    ilike(rotaRobots.description, pattern),
+                  )
+                : undefined,
+            ),
+          )
+          .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
+          .limit(sql.placeholder('limit') as unknown as number)
+          .offset(sql.placeholder('offset') as unknown as number)
+          .getSQL(),
+      // A search is planned for its pattern on each run, as Drizzle's statement was.
+      { prepared: !searched },
     );
     pageStatements.set(key, statement);
   }
@@ -99,10 +112,26 @@ export async function listRobots<R>(
   query: RobotListQuery,
   map: (row: RobotRow) => R,
 ) {
-  // The console's robots page without a search nor a team limit, its most frequent call: its
-  // statements are rendered once per shape and prepared (issue 18: building them in Drizzle
-  // cost more CPU than running them). A search keeps the general path: its pattern must reach
-  // the planner, not a generic plan.
+  // The console's robots page without a team limit, its most frequent call: its statements are
+  // rendered once per shape and prepared (issue 18: building them in Drizzle cost more CPU than
+  // running them). A search's is rendered once too but not prepared (its pattern must reach the
+  // planner, not a generic plan), and reads one row more, as pageOf does, to count only when
+  // its page is full.
+  if (query.search && !scope.robotIds) {
+    const { limit, offset } = pageWindow(query);
+    const read = await pageStatement(query)(db, {
+      client: scope.clientId,
+      active: query.active,
+      pattern: likePattern(query.search),
+      limit: limit + 1,
+      offset,
+    });
+    const ends = read.length <= limit && (read.length > 0 || offset === 0);
+    const total = ends
+      ? offset + read.length
+      : Number((await countSearched(db, scope, query))[0]?.total ?? 0);
+    return { data: read.slice(0, limit).map(map), meta: listMeta(query, total) };
+  }
   if (!query.search && !scope.robotIds) {
     const { limit, offset } = pageWindow(query);
     const values = { client: scope.clientId, active: query.active, limit, offset };
@@ -138,6 +167,20 @@ export async function listRobots<R>(
       ),
     map,
   );
+}
+
+/** A search's total, when its page is full (rare: most searches end on their first page). */
+function countSearched(db: Db, scope: TenantScope, query: RobotListQuery) {
+  return db
+    .select({ total: count() })
+    .from(rotaRobots)
+    .where(
+      scope.where(
+        rotaRobots,
+        searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
+        query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
+      ),
+    );
 }
 
 export async function findRobot(
