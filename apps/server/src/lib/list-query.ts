@@ -1,4 +1,4 @@
-import { asc, count, desc, ilike, or, type SQL } from 'drizzle-orm';
+import { asc, count, desc, ilike, or, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { ListMeta } from '@rota/contract';
 import { likePattern, listMeta, pageWindow } from './pagination.js';
@@ -6,8 +6,22 @@ import { likePattern, listMeta, pageWindow } from './pagination.js';
 /** ILIKE on any of the columns; undefined (no condition) without a search. */
 export function searchAny(search: string | undefined, columns: AnyPgColumn[]): SQL | undefined {
   if (!search) return undefined;
-  const pattern = likePattern(search);
+  return matchAny(likePattern(search), columns);
+}
+
+/** ILIKE on any of the columns, with a pattern already escaped, or a placeholder for one. */
+export function matchAny(pattern: string | SQLWrapper, columns: AnyPgColumn[]): SQL | undefined {
   return or(...columns.map((c) => ilike(c, pattern)));
+}
+
+/**
+ * The total of a list read with one row more than its page (`read` rows), when that read can
+ * tell it: the page ends the list (its extra row missing, and not past the end). Otherwise
+ * undefined: the list must be counted.
+ */
+export function totalOfEndingPage(read: number, page: { page: number; per_page: number }) {
+  const { limit, offset } = pageWindow(page);
+  return read <= limit && (read > 0 || offset === 0) ? offset + read : undefined;
 }
 
 /** The requested column and direction, then the key, so pages never overlap. */
@@ -36,9 +50,8 @@ export async function pageOf<Q extends PgSelect, R>(
   let counted: number;
   if (typeof total === 'function') {
     const read = (await rows.limit(limit + 1).offset(offset)) as Awaited<Q>;
-    const ends = read.length <= limit && (read.length > 0 || offset === 0);
     found = read.slice(0, limit) as Awaited<Q>;
-    counted = ends ? offset + read.length : ((await total())[0]?.total ?? 0);
+    counted = totalOfEndingPage(read.length, page) ?? (await total())[0]?.total ?? 0;
   } else {
     const [all, [first]] = await Promise.all([paged(), total]);
     found = all;

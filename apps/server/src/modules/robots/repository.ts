@@ -1,9 +1,16 @@
-import { and, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaRobots } from '../../db/schema.js';
-import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
+import {
+  count,
+  matchAny,
+  orderBy,
+  pageOf,
+  searchAny,
+  totalOfEndingPage,
+} from '../../lib/list-query.js';
 import { likePattern, listMeta, pageWindow } from '../../lib/pagination.js';
 import { activeTotal, listTotal } from '../../lib/row-counts.js';
 import { hotStatement } from '../../lib/sql-rows.js';
@@ -57,6 +64,16 @@ const visibleRobot = (scope: TenantScope, id: number) =>
   );
 
 /** The page statement of one list shape (sort, order, filter on `active`), built once each. */
+/** What the list's search looks in. */
+const searchColumns = [rotaRobots.name, rotaRobots.executor, rotaRobots.description];
+
+/** The list's conditions beyond the client (`scope.where` adds it). */
+const listFilters = (scope: TenantScope, query: RobotListQuery) => [
+  scope.robots(rotaRobots.rota_robots_id),
+  searchAny(query.search, searchColumns),
+  query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
+];
+
 const pageStatements = new Map<string, ReturnType<typeof hotStatement<RobotRow>>>();
 
 function pageStatement(query: RobotListQuery) {
@@ -65,7 +82,6 @@ function pageStatement(query: RobotListQuery) {
   const key = `${query.sort}_${query.order}${filtered ? '_active' : ''}${searched ? '_search' : ''}`;
   let statement = pageStatements.get(key);
   if (!statement) {
-    const pattern = sql.placeholder('pattern');
     statement = hotStatement<RobotRow>(
       `rota_robot_page_${key}`,
       () =>
@@ -85,13 +101,7 @@ function pageStatement(query: RobotListQuery) {
             and(
               eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
               filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
-              searched
-                ? or(
-                    ilike(rotaRobots.name, pattern),
-                    ilike(rotaRobots.executor, pattern),
-                    ilike(rotaRobots.description, pattern),
-                  )
-                : undefined,
+              searched ? matchAny(sql.placeholder('pattern'), searchColumns) : undefined,
             ),
           )
           .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
@@ -126,10 +136,16 @@ export async function listRobots<R>(
       limit: limit + 1,
       offset,
     });
-    const ends = read.length <= limit && (read.length > 0 || offset === 0);
-    const total = ends
-      ? offset + read.length
-      : Number((await countSearched(db, scope, query))[0]?.total ?? 0);
+    const total =
+      totalOfEndingPage(read.length, query) ??
+      Number(
+        (
+          await db
+            .select({ total: count() })
+            .from(rotaRobots)
+            .where(scope.where(rotaRobots, ...listFilters(scope, query)))
+        )[0]?.total ?? 0,
+      );
     return { data: read.slice(0, limit).map(map), meta: listMeta(query, total) };
   }
   if (!query.search && !scope.robotIds) {
@@ -143,11 +159,7 @@ export async function listRobots<R>(
     ]);
     return { data: rows.map(map), meta: listMeta(query, Number(total[0]?.total ?? 0)) };
   }
-  const filters = [
-    scope.robots(rotaRobots.rota_robots_id),
-    searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
-    query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
-  ];
+  const filters = listFilters(scope, query);
   const where = scope.where(rotaRobots, ...filters);
   return pageOf(
     query,
@@ -167,20 +179,6 @@ export async function listRobots<R>(
       ),
     map,
   );
-}
-
-/** A search's total, when its page is full (rare: most searches end on their first page). */
-function countSearched(db: Db, scope: TenantScope, query: RobotListQuery) {
-  return db
-    .select({ total: count() })
-    .from(rotaRobots)
-    .where(
-      scope.where(
-        rotaRobots,
-        searchAny(query.search, [rotaRobots.name, rotaRobots.executor, rotaRobots.description]),
-        query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
-      ),
-    );
 }
 
 export async function findRobot(
