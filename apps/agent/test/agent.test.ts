@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentConfig } from '../src/agent.js';
 import { createStderrLogger, silentLogger } from '../src/logger.js';
 import { UnauthorizedError } from '../src/protocol-client.js';
-import { makeZip, sha256, tempDir } from './helpers/archives.js';
+import { tempDir } from './helpers/archives.js';
 import { FakeRotaServer } from './helpers/fake-server.js';
+import { claimedRun, robotPackage } from './helpers/robot-run.js';
 
 /** The robot: prints what it got, then exits with the code it is given, or loops/sleeps. */
 const ROBOT = `
@@ -26,36 +27,16 @@ if (mode === 'loop') {
   process.exit(Number(mode));
 }
 `;
-const PACKAGE = makeZip([{ name: 'main.js', data: ROBOT }]);
-const PACKAGE_SHA = sha256(PACKAGE);
-const DOWNLOAD_PATH = `/api/rota/agent/api/v1/package/${PACKAGE_SHA}`;
-const NODE = JSON.stringify(process.execPath);
+const ROBOT_PACKAGE = robotPackage(ROBOT, '1.2.0');
+const PACKAGE = ROBOT_PACKAGE.data;
+const PACKAGE_SHA = ROBOT_PACKAGE.sha256;
+const DOWNLOAD_PATH = ROBOT_PACKAGE.downloadPath;
 
 function claimed(id: number, mode: string, overrides: Partial<ClaimedRun> = {}): ClaimedRun {
+  const run = claimedRun(id, ROBOT_PACKAGE, mode);
   return {
-    execution_id: id,
-    attempt: 1,
-    timeout_minutes: 60,
-    timeout_seconds: 3600,
-    robot: {
-      rota_robots_id: 10,
-      name: 'Robot',
-      executor: `${NODE} main.js ${mode}`,
-      remote_root: null,
-    },
-    package: {
-      rota_robot_versions_id: 3,
-      version: '1.2.0',
-      sha256: PACKAGE_SHA,
-      size_bytes: PACKAGE.length,
-      format: 'zip',
-      download_path: DOWNLOAD_PATH,
-    },
-    environment: {
-      ROTA_EXECUTION_ID: String(id),
-      ROTA_EXECUTION_TOKEN: `run-token-${id}`,
-      ROTA_PARAM_GREETING: 'hi',
-    },
+    ...run,
+    environment: { ...run.environment, ROTA_PARAM_GREETING: 'hi' },
     ...overrides,
   };
 }

@@ -1,10 +1,8 @@
-import { rm } from 'node:fs/promises';
-import type { ClaimedRun } from '@rota/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/agent.js';
 import { silentLogger } from '../src/logger.js';
-import { makeZip, sha256, tempDir } from './helpers/archives.js';
-import { FakeRotaServer, type Handler } from './helpers/fake-server.js';
+import { helloAnswer, type Handler } from './helpers/fake-server.js';
+import { claimedRun, robotPackage, useFakeServer } from './helpers/robot-run.js';
 
 /**
  * Issue 18: a server that counts a claim's arrival as a heartbeat (hello's `claim_is_heartbeat`)
@@ -12,64 +10,13 @@ import { FakeRotaServer, type Handler } from './helpers/fake-server.js';
  * heartbeat while that claim is open. It heartbeats as before while it holds a run, when a
  * call fails, and with a server that does not say so.
  */
-const ROBOT = `setInterval(() => console.log('tick'), 50);`;
-const PACKAGE = makeZip([{ name: 'main.js', data: ROBOT }]);
-const DOWNLOAD_PATH = `/api/rota/agent/api/v1/package/${sha256(PACKAGE)}`;
-
-function looping(id: number): ClaimedRun {
-  return {
-    execution_id: id,
-    attempt: 1,
-    timeout_minutes: 60,
-    timeout_seconds: 3600,
-    robot: {
-      rota_robots_id: 10,
-      name: 'Robot',
-      executor: `${JSON.stringify(process.execPath)} main.js`,
-      remote_root: null,
-    },
-    package: {
-      rota_robot_versions_id: 3,
-      version: '1.0.0',
-      sha256: sha256(PACKAGE),
-      size_bytes: PACKAGE.length,
-      format: 'zip',
-      download_path: DOWNLOAD_PATH,
-    },
-    environment: { ROTA_EXECUTION_ID: String(id), ROTA_EXECUTION_TOKEN: `run-token-${id}` },
-  };
-}
+const PACKAGE = robotPackage(`setInterval(() => console.log('tick'), 50);`);
+const fx = useFakeServer(PACKAGE);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let server: FakeRotaServer;
-let workDir: string;
-
-beforeEach(async () => {
-  server = await new FakeRotaServer().start();
-  server.packages.set(DOWNLOAD_PATH, PACKAGE);
-  workDir = await tempDir();
-});
-afterEach(async () => {
-  await server.close();
-  await rm(workDir, { recursive: true, force: true });
-});
-
 /** hello as a server of this version answers it: heartbeats every second, claims count. */
-const helloCountingClaims: Handler = () => ({
-  status: 200,
-  body: {
-    data: {
-      rota_nodes_id: 1,
-      name: 'test-agent',
-      rota_vms_id: 1,
-      heartbeat_seconds: 1,
-      lease_seconds: 30,
-      claim_wait_seconds: 25,
-      claim_is_heartbeat: true,
-    },
-  },
-});
+const helloCountingClaims: Handler = () => helloAnswer({ claim_is_heartbeat: true });
 
 /** A claim that finds nothing, held open for `ms` (longer than any heartbeat interval here). */
 const heldClaim =
@@ -81,9 +28,9 @@ const heldClaim =
 
 function makeAgent(): Agent {
   return new Agent({
-    servers: [server.url],
+    servers: [fx.server.url],
     token: 'agent-secret',
-    workDir,
+    workDir: fx.workDir,
     concurrency: 1,
     graceSeconds: 1,
     logger: silentLogger,
@@ -97,42 +44,54 @@ function makeAgent(): Agent {
   });
 }
 
-const beats = () => server.calls('heartbeat').length;
+const beats = () => fx.server.calls('heartbeat').length;
+
+/**
+ * An agent whose first claim the server holds open for 3.5 s (as `claim` answers it): the
+ * heartbeats sent before that claim and during three heartbeat intervals of it, and the claims.
+ */
+async function whileClaimIsHeld() {
+  fx.server.handlers.claim = heldClaim(3_500);
+  const agent = makeAgent();
+  const running = agent.run();
+  try {
+    // The first heartbeat leaves before the first claim, but may arrive after it.
+    await fx.server.until(
+      () => fx.server.calls('claim').length === 1 && beats() > 0,
+      'a claim and the first heartbeat',
+    );
+    const before = beats();
+    await sleep(3_200);
+    return { before, during: beats() - before, claims: fx.server.calls('claim') };
+  } finally {
+    agent.stop();
+    await running;
+  }
+}
 
 describe('an open claim standing for the heartbeat', () => {
   it('sends no heartbeat while an idle agent’s claim is open, and claims with a wait of one heartbeat interval', async () => {
-    server.handlers.hello = helloCountingClaims;
-    server.handlers.claim = heldClaim(3_500);
-    const agent = makeAgent();
-    const running = agent.run();
-    try {
-      await server.until(() => server.calls('claim').length === 1, 'a claim');
-      const before = beats();
-      // Three heartbeat intervals with the claim open.
-      await sleep(3_200);
-      expect(server.calls('claim')).toHaveLength(1);
-      expect(beats()).toBe(before);
-      // Sent at most once, before the first claim left (the agent first says hello).
-      expect(before).toBeLessThanOrEqual(1);
-      expect(server.calls('claim')[0]?.body).toEqual({ wait_seconds: 1 });
-    } finally {
-      agent.stop();
-    }
-    await running;
+    fx.server.handlers.hello = helloCountingClaims;
+    const { before, during, claims } = await whileClaimIsHeld();
+    expect(claims).toHaveLength(1);
+    expect(during).toBe(0);
+    // Only the one sent as the agent started, before its first claim left.
+    expect(before).toBeLessThanOrEqual(1);
+    expect(claims[0]?.body).toEqual({ wait_seconds: 1 });
   });
 
   it('heartbeats while it holds a run, listing it, and hears the cancel', async () => {
-    server.handlers.hello = helloCountingClaims;
+    fx.server.handlers.hello = helloCountingClaims;
     let handedOut = false;
-    server.handlers.claim = async () => {
+    fx.server.handlers.claim = async () => {
       if (!handedOut) {
         handedOut = true;
-        return { status: 200, body: { data: looping(51) } };
+        return { status: 200, body: { data: claimedRun(51, PACKAGE) } };
       }
       await sleep(3_000);
       return { status: 200, body: { data: null } };
     };
-    server.handlers.heartbeat = (body) => ({
+    fx.server.handlers.heartbeat = (body) => ({
       status: 200,
       body: {
         data: {
@@ -145,27 +104,32 @@ describe('an open claim standing for the heartbeat', () => {
     const agent = makeAgent();
     const running = agent.run();
     try {
-      await server.until(() => server.calls('finish').length > 0, 'the cancelled result');
+      await fx.server.until(() => fx.server.calls('finish').length > 0, 'the cancelled result');
     } finally {
       agent.stop();
     }
     await running;
     expect(
-      server.calls('heartbeat').some((r) => r.body.running.some((x: any) => x.execution_id === 51)),
+      fx.server
+        .calls('heartbeat')
+        .some((r) => r.body.running.some((x: any) => x.execution_id === 51)),
     ).toBe(true);
-    expect(server.calls('finish')[0]?.body).toMatchObject({
+    expect(fx.server.calls('finish')[0]?.body).toMatchObject({
       execution_id: 51,
       status: 'cancelled',
     });
   });
 
   it('heartbeats while claims fail (the claim may be stuck retrying where a heartbeat gets through)', async () => {
-    server.handlers.hello = helloCountingClaims;
-    server.handlers.claim = () => ({ status: 503, body: { code: 'unavailable', message: 'busy' } });
+    fx.server.handlers.hello = helloCountingClaims;
+    fx.server.handlers.claim = () => ({
+      status: 503,
+      body: { code: 'unavailable', message: 'busy' },
+    });
     const agent = makeAgent();
     const running = agent.run();
     try {
-      await server.until(() => server.calls('claim').length > 0, 'a claim');
+      await fx.server.until(() => fx.server.calls('claim').length > 0, 'a claim');
       const before = beats();
       await sleep(3_200);
       expect(beats() - before).toBeGreaterThanOrEqual(2);
@@ -176,19 +140,9 @@ describe('an open claim standing for the heartbeat', () => {
   });
 
   it('heartbeats as before with a server that does not count claims, and claims with its wait', async () => {
-    server.handlers.claim = heldClaim(3_500);
-    const agent = makeAgent();
-    const running = agent.run();
-    try {
-      await server.until(() => server.calls('claim').length === 1, 'a claim');
-      const before = beats();
-      await sleep(3_200);
-      expect(server.calls('claim')).toHaveLength(1);
-      expect(beats() - before).toBeGreaterThanOrEqual(2);
-      expect(server.calls('claim')[0]?.body).toEqual({ wait_seconds: 25 });
-    } finally {
-      agent.stop();
-    }
-    await running;
+    const { during, claims } = await whileClaimIsHeld();
+    expect(claims).toHaveLength(1);
+    expect(during).toBeGreaterThanOrEqual(2);
+    expect(claims[0]?.body).toEqual({ wait_seconds: 25 });
   });
 });

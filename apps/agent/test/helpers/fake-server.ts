@@ -15,6 +15,24 @@ export type Handler = (body: any, request: RecordedRequest) => Answer | Promise<
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What `hello` answers: an older server's fields, then `extra` (`claim_is_heartbeat`…). */
+export function helloAnswer(extra: Record<string, unknown> = {}): Answer {
+  return {
+    status: 200,
+    body: {
+      data: {
+        rota_nodes_id: 1,
+        name: 'test-agent',
+        rota_vms_id: 1,
+        heartbeat_seconds: 1,
+        lease_seconds: 30,
+        claim_wait_seconds: 25,
+        ...extra,
+      },
+    },
+  };
+}
+
 /**
  * A tiny stand-in for the Rota server, speaking the agent protocol on 127.0.0.1: it records
  * every call and answers from overridable handlers.
@@ -25,19 +43,7 @@ export class FakeRotaServer {
   /** download path → bytes. */
   readonly packages = new Map<string, Buffer>();
   readonly handlers: Record<string, Handler> = {
-    hello: () => ({
-      status: 200,
-      body: {
-        data: {
-          rota_nodes_id: 1,
-          name: 'test-agent',
-          rota_vms_id: 1,
-          heartbeat_seconds: 1,
-          lease_seconds: 30,
-          claim_wait_seconds: 25,
-        },
-      },
-    }),
+    hello: () => helloAnswer(),
     heartbeat: () => ({ status: 200, body: { data: { cancel: [] } } }),
     claim: async () => {
       const next = this.claimQueue.shift();
