@@ -89,43 +89,34 @@ let claims = 0;
 let claimErrors = 0;
 let firstError: string | undefined;
 
+/** An idle agent's claim wait: one heartbeat interval, as this version's agent sends it. */
+const IDLE_CLAIM_WAIT_SECONDS = 10;
+
+/**
+ * One heartbeat; for an idle agent (`job.idle`), one claim held IDLE_CLAIM_WAIT_SECONDS by the
+ * server, of which the time beyond that wait is measured.
+ */
 async function beat(token: string, pool: http.Agent) {
   // A beat belongs to the steady state only if it started there.
   const measured = warm;
   const started = performance.now();
   try {
-    const { status, reused } = await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
+    const { status, reused } = job.idle
+      ? await post(`${AGENT}/claim`, pool, token, { wait_seconds: IDLE_CLAIM_WAIT_SECONDS })
+      : await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
     if (status !== 200) throw new Error(String(status));
-    if (measured) latencies.push(performance.now() - started);
-    else if (!warmUpDone) warmUpLatencies.push(performance.now() - started);
+    if (job.idle) claims += 1;
+    const held = job.idle ? IDLE_CLAIM_WAIT_SECONDS * 1000 : 0;
+    const latency = Math.max(0, performance.now() - started - held);
+    if (measured) latencies.push(latency);
+    else if (!warmUpDone) warmUpLatencies.push(latency);
     if (measured && !reused) newConnections += 1;
   } catch (error) {
     firstError ??= String(error);
     if (measured) errors += 1;
     else if (!warmUpDone) warmErrors += 1;
-  }
-  return performance.now() - started;
-}
-
-/** One of an idle agent's claims, held 10 s by the server: measured like a heartbeat. */
-async function claimBeat(token: string, pool: http.Agent) {
-  const measured = warm;
-  const started = performance.now();
-  try {
-    const { status, reused } = await post(`${AGENT}/claim`, pool, token, {
-      wait_seconds: IDLE_CLAIM_WAIT_SECONDS,
-    });
-    if (status !== 200) throw new Error(String(status));
-    claims += 1;
-    const beyond = Math.max(0, performance.now() - started - IDLE_CLAIM_WAIT_SECONDS * 1000);
-    if (measured) latencies.push(beyond);
-    else if (!warmUpDone) warmUpLatencies.push(beyond);
-    if (measured && !reused) newConnections += 1;
-  } catch (error) {
-    firstError ??= String(error);
-    if (measured) errors += 1;
-    else if (!warmUpDone) warmErrors += 1;
-    await sleep(1000);
+    // An idle agent claims again at once: not in a loop of failures.
+    if (job.idle) await sleep(1000);
   }
 }
 
@@ -144,7 +135,6 @@ async function longPolls(token: string) {
   }
 }
 
-const IDLE_CLAIM_WAIT_SECONDS = 10;
 const n = job.tokens.length;
 const start = performance.now();
 let firstRound = n;
@@ -154,8 +144,7 @@ const agents = job.tokens.map(async (token, i) => {
   if (job.claim) void longPolls(token);
   let next = performance.now();
   for (;;) {
-    if (job.idle) await claimBeat(token, pool);
-    else await beat(token, pool);
+    await beat(token, pool);
     if (--firstRound === 0) {
       // Every agent known. Agents whose first beat came late beat again at once (their schedule
       // stands), a burst that is still the warm-up: one more round of 10 s settles it, then
