@@ -166,6 +166,7 @@ export class Agent {
       clearTimeout(this.graceTimer);
       clearTimeout(this.deliveryTimer);
       await heartbeat;
+      this.client.close();
     }
     if (this.fatalError) throw this.fatalError;
     if (this.undelivered.size > 0) {

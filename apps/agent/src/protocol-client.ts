@@ -13,11 +13,14 @@ import {
   type AgentHello,
   type AgentHelloResponse,
   type AgentLogBatch,
+  type AgentStreamOperation,
   type ClaimedRun,
+  AGENT_STREAM_OPERATIONS,
 } from '@rota/contract';
 import type { z } from 'zod';
 import { abortReason, Backoff, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff.js';
 import { errorMessage, type Logger } from './logger.js';
+import { ProtocolStream, StreamUpgradeError } from './protocol-stream.js';
 
 /** A heartbeat's answer: runs to kill (`cancel`), and of those the ones to stop gracefully. */
 export type AgentHeartbeatAnswer = z.output<typeof agentHeartbeatResponseSchema>;
@@ -88,6 +91,7 @@ interface CallOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const STREAM_CALLS: ReadonlySet<string> = new Set(AGENT_STREAM_OPERATIONS);
 /** The claim long-poll is held by the server up to wait_seconds; allow that plus slack. */
 const CLAIM_SLACK_MS = 10_000;
 /** 5xx answers in a row after which a log batch is dropped (with a notice in the run's log). */
@@ -100,6 +104,8 @@ const LOG_MAX_SERVER_ERRORS = 5;
 export class ProtocolClient {
   private unreachable = false;
   private current = 0;
+  /** Set when the server offers a stream (hello's `stream`): its calls go there, not to HTTP. */
+  private stream: ProtocolStream | null = null;
 
   constructor(private readonly options: ProtocolClientOptions) {
     if (options.servers.length === 0) throw new Error('no server to talk to');
@@ -116,7 +122,26 @@ export class ProtocolClient {
   }
 
   hello(body: AgentHello, signal: AbortSignal): Promise<AgentHelloResponse['data']> {
-    return this.call('hello', body, agentHelloResponseSchema, { signal }).then((r) => r.data);
+    return this.call('hello', body, agentHelloResponseSchema, { signal }).then((r) => {
+      this.useStream(r.data.stream === true);
+      return r.data;
+    });
+  }
+
+  /** Whether heartbeats, claims and finishes go over the stream now. */
+  get streaming(): boolean {
+    return this.stream !== null && !this.stream.unsupported;
+  }
+
+  /** The agent stopped: its stream closes (calls after this go over HTTP). */
+  close(): void {
+    this.stream?.close();
+    this.stream = null;
+  }
+
+  private useStream(offered: boolean): void {
+    if (offered && !this.stream) this.stream = new ProtocolStream(this.options.token);
+    if (!offered) this.close();
   }
 
   /** The body is built per attempt, so a retried heartbeat lists the runs held at that moment. */
@@ -219,12 +244,14 @@ export class ProtocolClient {
       async (attemptSignal) => {
         const url = `${this.server}${AGENT_PROTOCOL_BASE}/${name}`;
         const payload = typeof body === 'function' ? (body as () => unknown)() : body;
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { ...this.headers(), 'content-type': 'application/json' },
-          body: JSON.stringify(payload),
-          signal: attemptSignal,
-        });
+        const res =
+          (await this.overStream(name, payload, attemptSignal)) ??
+          (await fetch(url, {
+            method: 'POST',
+            headers: { ...this.headers(), 'content-type': 'application/json' },
+            body: JSON.stringify(payload),
+            signal: attemptSignal,
+          }));
         if (!res.ok) return { res, value: undefined };
         // Read inside the attempt: a connection cut mid-body is retried like any network error.
         const text = await res.text();
@@ -241,6 +268,30 @@ export class ProtocolClient {
       timeoutMs,
       maxServerErrors,
     );
+  }
+
+  /** The call's answer over the stream; null: it goes over HTTP (no stream, or not this call). */
+  private async overStream(
+    name: string,
+    payload: unknown,
+    signal: AbortSignal,
+  ): Promise<Response | null> {
+    const stream = this.stream;
+    if (!stream || stream.unsupported || !STREAM_CALLS.has(name)) return null;
+    try {
+      const answer = await stream.request(
+        this.server,
+        name as AgentStreamOperation,
+        payload,
+        signal,
+      );
+      if (!answer) this.options.logger.info(`${this.server} offers no stream: calls go over HTTP`);
+      return answer;
+    } catch (error) {
+      // A refused upgrade is judged as that answer to the call (401: the token; 503: retry).
+      if (error instanceof StreamUpgradeError) return new Response(null, { status: error.status });
+      throw error;
+    }
   }
 
   private async withRetry<T>(

@@ -5,7 +5,7 @@ import {
   ProtocolRejectedError,
   UnauthorizedError,
 } from '../src/protocol-client.js';
-import { FakeRotaServer } from './helpers/fake-server.js';
+import { FakeRotaServer, successfulFinish as finish } from './helpers/fake-server.js';
 
 let server: FakeRotaServer;
 beforeEach(async () => {
@@ -24,13 +24,6 @@ const client = (hooks: { onUnauthorized?: () => void; onReconnect?: () => void }
     ...hooks,
   });
 const signal = () => new AbortController().signal;
-const finish = {
-  execution_id: 1,
-  attempt: 1,
-  status: 'success' as const,
-  exit_code: 0,
-  message: null,
-};
 
 describe('ProtocolClient', () => {
   it('retries cut connections, 429 and 5xx until an answer, then says it is back', async () => {

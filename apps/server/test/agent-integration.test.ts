@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../src/db/client.js';
 import { seedDatabase } from '../src/db/seed.js';
 import { buildApp, type App } from '../src/http/app.js';
@@ -171,23 +171,34 @@ describe('a real agent running a real robot package', () => {
     agent = await startAgent(made.token);
   });
 
-  it('keeps an idle agent active by its claims alone: no heartbeat, one connection (issue 18)', async () => {
+  it('keeps an idle agent active by its claims alone: no heartbeat, one stream (issue 18)', async () => {
     await until('the agent to say hello', async () => agent.output().includes('connected to'));
     // Past its first heartbeat, sent as it starts, before its first claim.
     await new Promise((r) => setTimeout(r, 1_500));
-    const seen: { url: string; socket: unknown }[] = [];
-    const onRequest = (req: IncomingMessage) =>
-      seen.push({ url: req.url ?? '', socket: req.socket });
+    const requests: string[] = [];
+    const onRequest = (req: IncomingMessage) => requests.push(req.url ?? '');
+    const upgrades: string[] = [];
+    const onUpgrade = (req: IncomingMessage) => upgrades.push(req.url ?? '');
     app.server.on('request', onRequest);
+    app.server.on('upgrade', onUpgrade);
+    // Calls on the stream are counted as HTTP answers are (/metrics), by method WS.
+    const answered = vi.spyOn(app.metrics, 'httpResponse');
     await new Promise((r) => setTimeout(r, 4_500));
     app.server.off('request', onRequest);
-    const claims = seen.filter((r) => r.url.endsWith('/claim'));
-    const beats = seen.filter((r) => r.url.endsWith('/heartbeat'));
+    app.server.off('upgrade', onUpgrade);
+    const streamed = answered.mock.calls
+      .filter(([method]) => method === 'WS')
+      .map(([, route]) => route ?? '');
+    answered.mockRestore();
+    const claims = streamed.filter((route) => route.endsWith('/claim'));
+    const beats = streamed.filter((route) => route.endsWith('/heartbeat'));
     // Heartbeats every second here, so claims wait one second each.
     expect(claims.length).toBeGreaterThanOrEqual(3);
     // A heartbeat tick may fall in the instant between two claims; four would be the old way.
     expect(beats.length).toBeLessThanOrEqual(1);
-    if (beats.length === 0) expect(new Set(claims.map((r) => r.socket)).size).toBe(1);
+    // All of it on the one stream opened at the start: no HTTP request, no new stream.
+    expect(requests).toEqual([]);
+    expect(upgrades).toEqual([]);
     await app.services.presence.flush();
     const active = await admin.post('/api/rota/node/api/v1/index', {
       connectivity: 'active',

@@ -42,6 +42,12 @@ export const agentHelloResponseSchema = z.object({
      * (issue 18). Absent from older servers: the agent then heartbeats as before.
      */
     claim_is_heartbeat: z.boolean().optional(),
+    /**
+     * This server takes heartbeats, claims and finishes as messages on one WebSocket,
+     * `GET stream` (AGENT_STREAM_PATH): no HTTP request held per idle agent (issue 18).
+     * Absent from older servers: the agent then makes every call over HTTP.
+     */
+    stream: z.boolean().optional(),
   }),
 });
 export type AgentHelloResponse = z.infer<typeof agentHelloResponseSchema>;
@@ -301,3 +307,32 @@ export type RunEnvironment = z.infer<typeof robotEnvironmentListResponseSchema>[
 export const robotParameterListResponseSchema = z.object({
   data: z.array(z.object({ name: z.string(), value: z.string(), secret: z.boolean() })),
 });
+
+/**
+ * `GET stream`, upgraded to a WebSocket with the agent's `Authorization` header: the calls named
+ * in AGENT_STREAM_OPERATIONS as JSON text messages, answered in any order, each by its `id`
+ * (issue 18). A message's `body` is the call's HTTP body; the answer's `status` and `body` are
+ * what the HTTP call would have answered. Runs handed to a stream that closed before its answer
+ * went out go back to the queue, as with an HTTP caller that hung up.
+ */
+export const AGENT_STREAM_PATH = `${AGENT_PROTOCOL_BASE}/stream`;
+export const AGENT_STREAM_OPERATIONS = ['heartbeat', 'claim', 'claim-batch', 'finish'] as const;
+export type AgentStreamOperation = (typeof AGENT_STREAM_OPERATIONS)[number];
+/** The largest message either side sends (a finish with its message and output is far less). */
+export const AGENT_STREAM_MAX_BYTES = 1024 * 1024;
+/** Calls one stream may have unanswered at once; more are answered 429. */
+export const AGENT_STREAM_MAX_PENDING = 64;
+
+export const agentStreamRequestSchema = z.object({
+  id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  op: z.enum(AGENT_STREAM_OPERATIONS),
+  body: z.unknown(),
+});
+export type AgentStreamRequest = z.infer<typeof agentStreamRequestSchema>;
+
+export const agentStreamAnswerSchema = z.object({
+  id: z.number().int(),
+  status: z.number().int(),
+  body: z.unknown(),
+});
+export type AgentStreamAnswer = z.infer<typeof agentStreamAnswerSchema>;

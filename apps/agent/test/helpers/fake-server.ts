@@ -1,12 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AGENT_PROTOCOL_BASE, type ClaimedRun } from '@rota/contract';
+import { WebSocketServer } from 'ws';
+import { AGENT_PROTOCOL_BASE, AGENT_STREAM_PATH, type ClaimedRun } from '@rota/contract';
 
 export interface RecordedRequest {
   call: string;
   body: any;
   authorization: string | undefined;
   at: number;
+  /** How the call came: a message on the stream, or an HTTP request. */
+  via?: 'stream' | 'http';
 }
 
 /** What a handler answers; `destroy` cuts the connection like an unreachable server. */
@@ -33,6 +36,15 @@ export function helloAnswer(extra: Record<string, unknown> = {}): Answer {
   };
 }
 
+/** A finish of execution 1's first attempt, successful. */
+export const successfulFinish = {
+  execution_id: 1,
+  attempt: 1,
+  status: 'success' as const,
+  exit_code: 0,
+  message: null,
+};
+
 /**
  * A tiny stand-in for the Rota server, speaking the agent protocol on 127.0.0.1: it records
  * every call and answers from overridable handlers.
@@ -54,11 +66,48 @@ export class FakeRotaServer {
     logs: () => ({ status: 200, body: { data: { cancel: false } } }),
     finish: () => ({ status: 200, body: { data: { accepted: true } } }),
   };
+  /**
+   * The stream (AGENT_STREAM_PATH): answered like the server does when `accept`, else the
+   * upgrade gets this HTTP status. Offer it with hello's `stream: true` (helloAnswer).
+   */
+  stream: 'accept' | number = 404;
+  /** Upgrades asked for, with the authorization each carried. */
+  readonly upgrades: (string | undefined)[] = [];
+  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   private server: Server | null = null;
   url = '';
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('upgrade', (req, socket, head) => {
+      this.upgrades.push(req.headers.authorization);
+      if (this.stream !== 'accept' || req.url !== AGENT_STREAM_PATH) {
+        const status = this.stream === 'accept' ? 404 : this.stream;
+        socket.end(`HTTP/1.1 ${status} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        ws.on('message', (data) => {
+          const { id, op, body } = JSON.parse(data.toString()) as {
+            id: number;
+            op: string;
+            body: unknown;
+          };
+          const record: RecordedRequest = {
+            call: op,
+            body,
+            authorization: req.headers.authorization,
+            at: Date.now(),
+            via: 'stream',
+          };
+          this.requests.push(record);
+          void this.answer(op, record).then((answer) => {
+            if (answer === 'destroy') return ws.terminate();
+            ws.send(JSON.stringify({ id, status: answer.status, body: answer.body ?? {} }));
+          });
+        });
+      });
+    });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     const { port } = this.server.address() as AddressInfo;
     this.url = `http://127.0.0.1:${port}`;
@@ -66,8 +115,13 @@ export class FakeRotaServer {
   }
 
   async close(): Promise<void> {
+    for (const ws of this.wss.clients) ws.terminate();
     this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  get openStreams(): number {
+    return this.wss.clients.size;
   }
 
   calls(call: string): RecordedRequest[] {
@@ -81,6 +135,13 @@ export class FakeRotaServer {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await sleep(20);
     }
+  }
+
+  private async answer(call: string, record: RecordedRequest): Promise<Answer> {
+    const handler = this.handlers[call];
+    return handler
+      ? handler(record.body, record)
+      : { status: 404, body: { code: 'not_found', message: 'no such call' } };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -103,12 +164,10 @@ export class FakeRotaServer {
       body: text ? JSON.parse(text) : null,
       authorization,
       at: Date.now(),
+      via: 'http',
     };
     this.requests.push(record);
-    const handler = this.handlers[call];
-    const answer: Answer = handler
-      ? await handler(record.body, record)
-      : { status: 404, body: { code: 'not_found', message: 'no such call' } };
+    const answer = await this.answer(call, record);
     if (answer === 'destroy') {
       req.socket.destroy();
       return;

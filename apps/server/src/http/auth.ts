@@ -7,7 +7,9 @@ import type { AuditAuthor } from '../modules/audit/service.js';
 import type { AuthService } from '../modules/auth/service.js';
 import type { Actor } from './types.js';
 
-export function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: {
+  headers: { authorization?: string | undefined };
+}): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header);

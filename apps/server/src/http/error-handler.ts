@@ -20,9 +20,24 @@ export function translateIssues(lang: Language, issues: FieldIssue[]) {
   }));
 }
 
-function send(reply: FastifyReply, lang: Language, error: AppError) {
+/** What an AppError answers, in the caller's language (HTTP and the agent stream alike). */
+export function errorBody(lang: Language, error: AppError): ErrorResponse {
   const body: ErrorResponse = { code: error.code, message: translateMessage(lang, error.code) };
   if (error.fieldErrors) body.errors = translateIssues(lang, error.fieldErrors);
+  return body;
+}
+
+/** Field errors of a failed validation, each (field, message) once. */
+export function uniqueIssues(all: FieldIssue[]): FieldIssue[] {
+  // A field's own rule and the app-wide NUL check may say the same thing once each.
+  return all.filter(
+    (issue, i) =>
+      all.findIndex((o) => o.field === issue.field && o.message === issue.message) === i,
+  );
+}
+
+function send(reply: FastifyReply, lang: Language, error: AppError) {
+  const body = errorBody(lang, error);
   if (error.retryAfter) void reply.header('retry-after', String(error.retryAfter));
   return reply.status(error.status).send(body);
 }
@@ -40,12 +55,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
         message: v.message ?? 'invalid_value',
       }));
-      // A field's own rule and the app-wide NUL check may say the same thing once each.
-      const issues = all.filter(
-        (issue, i) =>
-          all.findIndex((o) => o.field === issue.field && o.message === issue.message) === i,
-      );
-      return send(reply, lang, new AppError('invalid_input', issues));
+      return send(reply, lang, new AppError('invalid_input', uniqueIssues(all)));
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return send(reply, lang, new AppError(mapped));

@@ -2747,7 +2747,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Say who the agent is (at start and after reconnecting) */
+        /**
+         * Say who the agent is (at start and after reconnecting)
+         * @description With `stream: true` in the answer, `GET stream` with the same `Authorization` upgrades to a WebSocket that carries `heartbeat`, `claim`, `claim-batch` and `finish` as JSON text messages `{ id, op, body }`, each answered `{ id, status, body }` as over HTTP.
+         */
         post: operations["agentProtocolHello"];
         delete?: never;
         options?: never;
@@ -17490,6 +17493,7 @@ export interface operations {
                             lease_seconds: number;
                             claim_wait_seconds: number;
                             claim_is_heartbeat?: boolean;
+                            stream?: boolean;
                         };
                     };
                 };

@@ -17,11 +17,14 @@ import {
   agentHelloSchema,
   agentLogBatchSchema,
   agentLogResponseSchema,
+  AGENT_STREAM_PATH,
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/responses.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import { agentOperations } from './agent-operations.js';
+import { AgentStreamServer } from './agent-stream.js';
 import type { AgentIdentity, DispatchService } from './dispatch-service.js';
 
 declare module 'fastify' {
@@ -51,6 +54,19 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
   dispatch: DispatchService;
   blobs: BlobStore;
 }> = async (app, { dispatch, blobs }) => {
+  // The same calls as messages on one WebSocket per agent (AGENT_STREAM_PATH, issue 18).
+  const stream = new AgentStreamServer({
+    dispatch,
+    log: app.log,
+    onAnswer: (op, status, seconds) =>
+      app.metrics.httpResponse('WS', `${AGENT_STREAM_PATH}/${op}`, status, seconds),
+  });
+  app.server.on('upgrade', stream.upgrade);
+  app.addHook('preClose', async () => {
+    // Held claims end ("no work") so their answers go out before the streams close.
+    dispatch.waiters.closeAll();
+    await stream.close();
+  });
   app.decorateRequest('agent', null);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
@@ -70,6 +86,10 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: 'Say who the agent is (at start and after reconnecting)',
+        description:
+          'With `stream: true` in the answer, `GET stream` with the same `Authorization` upgrades ' +
+          'to a WebSocket that carries `heartbeat`, `claim`, `claim-batch` and `finish` as JSON ' +
+          'text messages `{ id, op, body }`, each answered `{ id, status, body }` as over HTTP.',
         body: agentHelloSchema,
         response: { 200: agentHelloResponseSchema, ...errorResponses },
       },
@@ -89,9 +109,8 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentHeartbeatResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      data: await dispatch.heartbeat(agentOf(request), request.body),
-    }),
+    async (request, reply) =>
+      agentOperations.heartbeat.answer(callOf(request, reply, dispatch), request.body),
   );
 
   app.post(
@@ -106,13 +125,8 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentClaimResponseSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const agent = agentOf(request);
-      const runs = await claimDelivered(request, reply, dispatch, (signal) =>
-        dispatch.claimMany(agent, request.body.wait_seconds, 1, signal),
-      );
-      return { data: runs[0] ?? null };
-    },
+    async (request, reply) =>
+      agentOperations.claim.answer(callOf(request, reply, dispatch), request.body),
   );
 
   app.post(
@@ -127,14 +141,8 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentClaimBatchResponseSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const agent = agentOf(request);
-      const { wait_seconds: wait, max } = request.body;
-      const runs = await claimDelivered(request, reply, dispatch, (signal) =>
-        dispatch.claimMany(agent, wait, max, signal),
-      );
-      return { data: { runs } };
-    },
+    async (request, reply) =>
+      agentOperations['claim-batch'].answer(callOf(request, reply, dispatch), request.body),
   );
 
   app.post(
@@ -184,22 +192,8 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         response: { 200: agentFinishResponseSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const agent = agentOf(request);
-      const { claim, ...result } = request.body;
-      // Older agents ask for nothing more; a retired token only finishes, it never claims.
-      if (!claim || agent.retired) {
-        const accepted = await dispatch.finish(agent, result);
-        return { data: claim ? { accepted, runs: [] } : { accepted } };
-      }
-      let accepted = false;
-      const runs = await claimDelivered(request, reply, dispatch, async (signal) => {
-        const answer = await dispatch.finishAndClaim(agent, result, claim, signal);
-        accepted = answer.accepted;
-        return answer.runs;
-      });
-      return { data: { accepted, runs } };
-    },
+    async (request, reply) =>
+      agentOperations.finish.answer(callOf(request, reply, dispatch), request.body),
   );
 
   app.get(
@@ -228,6 +222,16 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
     },
   );
 };
+
+/** An HTTP call's agent, and the delivery of the runs it may claim to its answer. */
+function callOf(request: FastifyRequest, reply: FastifyReply, dispatch: DispatchService) {
+  return {
+    dispatch,
+    agent: agentOf(request),
+    deliver: (take: (hangUp: AbortSignal) => Promise<ClaimedRun[]>) =>
+      claimDelivered(request, reply, dispatch, take),
+  };
+}
 
 /**
  * Claims with `take` and hands the runs to the answer, unless the agent hung up: runs nobody is

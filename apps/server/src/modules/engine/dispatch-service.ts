@@ -200,6 +200,7 @@ export class DispatchService {
       lease_seconds: this.timings.leaseSeconds,
       claim_wait_seconds: this.timings.claimWaitSeconds,
       claim_is_heartbeat: true,
+      stream: true,
     };
   }
 

@@ -1,0 +1,252 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { AGENT_STREAM_MAX_PENDING, AGENT_STREAM_PATH } from '@rota/contract';
+import { executionOf, runNow, simulatedAgent } from './helpers/engine.js';
+import { openStream } from './helpers/agent-stream.js';
+import { createRobot } from './helpers/robots.js';
+import { setUpTenants, type Tenants } from './helpers/tenants.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { createAgent, createVm } from './helpers/vms.js';
+
+/**
+ * The agent stream (issue 18): heartbeats, claims and finishes as messages on one WebSocket,
+ * answered as over HTTP, with the same authentication, validation and delivery rules.
+ */
+let t: TestApp;
+let c: Tenants;
+let origin: string;
+let vm: number;
+
+beforeAll(async () => {
+  t = await createTestApp({ engine: { loop: false } });
+  c = await setUpTenants(t);
+  vm = await createVm(c.admin, 'Stream VM');
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function nothingQueued() {
+  await t.db.execute(
+    sql`update rota_executions set status = 'cancelled', ended_at = now() where status in ('queued', 'processing')`,
+  );
+}
+
+describe('opening a stream', () => {
+  it('is offered by hello', async () => {
+    const { token } = await createAgent(c.admin, 'Stream hello', vm);
+    const hello = await simulatedAgent(t.app, token).hello();
+    expect(hello.body.data.stream).toBe(true);
+  });
+
+  it('refuses a missing or unknown token (401) and any other path (404)', async () => {
+    const { token } = await createAgent(c.admin, 'Stream refused', vm);
+    await expect(openStream(origin, null)).rejects.toThrow('refused 401');
+    await expect(openStream(origin, 'rota_agent_nope')).rejects.toThrow('refused 401');
+    await expect(openStream(origin, token, '/api/rota/agent/api/v1/elsewhere')).rejects.toThrow(
+      'refused 404',
+    );
+    await expect(openStream(origin, token, `${AGENT_STREAM_PATH}/`)).rejects.toThrow('refused 404');
+  });
+});
+
+describe('calls on a stream', () => {
+  it('claims, heartbeats and finishes a run as over HTTP, and takes the next one with the finish', async () => {
+    await nothingQueued();
+    const robot = await createRobot(c.admin, 'Stream robot');
+    const { token } = await createAgent(c.admin, 'Stream worker', vm);
+    const stream = await openStream(origin, token);
+    const first = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    const claimed = await stream.call('claim', { wait_seconds: 0 });
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.data).toMatchObject({ execution_id: first, attempt: 1 });
+
+    const beat = await stream.call('heartbeat', { running: [{ execution_id: first, attempt: 1 }] });
+    expect(beat).toEqual({ status: 200, body: { data: { cancel: [], stop: [] } } });
+    expect((await executionOf(c.admin, first)).status).toBe('processing');
+
+    const second = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    const finished = await stream.call('finish', {
+      execution_id: first,
+      attempt: 1,
+      status: 'success',
+      exit_code: 0,
+      message: 'done',
+      claim: { wait_seconds: 0, max: 2 },
+    });
+    expect(finished.status).toBe(200);
+    expect(finished.body.data.accepted).toBe(true);
+    expect(finished.body.data.runs.map((r: { execution_id: number }) => r.execution_id)).toEqual([
+      second,
+    ]);
+    expect(await executionOf(c.admin, first)).toMatchObject({ status: 'success', exit_code: 0 });
+    // Sent again (an answer lost on the way): accepted, nothing changes.
+    const again = await stream.call('finish', {
+      execution_id: first,
+      attempt: 1,
+      status: 'application_error',
+      exit_code: 1,
+      message: null,
+    });
+    expect(again.status).toBe(200);
+    expect((await executionOf(c.admin, first)).status).toBe('success');
+    const batch = await stream.call('claim-batch', { wait_seconds: 0, max: 3 });
+    expect(batch).toEqual({ status: 200, body: { data: { runs: [] } } });
+    stream.socket.close();
+  });
+
+  it('wakes a held claim when a run is queued', async () => {
+    await nothingQueued();
+    const robot = await createRobot(c.admin, 'Stream waker');
+    const { token } = await createAgent(c.admin, 'Stream waiter', vm);
+    const stream = await openStream(origin, token);
+    const held = stream.call('claim', { wait_seconds: 20 });
+    // Heard while the claim is held: the stream answers calls in any order.
+    expect((await stream.call('heartbeat', { running: [] })).status).toBe(200);
+    const id = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    expect((await held).body.data.execution_id).toBe(id);
+    stream.socket.close();
+  });
+
+  it('answers bad bodies 400 with field errors in the stream’s language, unknown calls 404', async () => {
+    const { token } = await createAgent(c.admin, 'Stream bad input', vm);
+    const stream = await openStream(origin, token);
+    const bad = await stream.call('claim', { wait_seconds: 9999 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_input');
+    expect(bad.body.errors[0].field).toBe('wait_seconds');
+    const nul = await stream.call('finish', {
+      execution_id: 2 ** 40,
+      attempt: 1,
+      status: 'success',
+      exit_code: 0,
+      message: null,
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors.map((e: { field: string }) => e.field)).toContain('execution_id');
+    expect((await stream.call('logs', {})).status).toBe(404);
+    expect((await stream.call('__proto__', {})).status).toBe(404);
+    // A call with nothing to answer to closes the stream: the peer speaks something else.
+    stream.socket.send(JSON.stringify({ op: 'claim', body: {} }));
+    expect((await stream.closed).code).toBe(1008);
+  });
+
+  it('closes a stream that sends what is not JSON', async () => {
+    const { token } = await createAgent(c.admin, 'Stream garbage', vm);
+    const stream = await openStream(origin, token);
+    stream.socket.send('{"id": 1, "op": ');
+    expect((await stream.closed).code).toBe(1007);
+  });
+
+  it(`answers 429 beyond ${AGENT_STREAM_MAX_PENDING} calls waiting at once`, async () => {
+    await nothingQueued();
+    const { token } = await createAgent(c.admin, 'Stream flood', vm);
+    const stream = await openStream(origin, token);
+    const held = Array.from({ length: AGENT_STREAM_MAX_PENDING }, () =>
+      stream.call('claim', { wait_seconds: 1 }),
+    );
+    const over = await stream.call('heartbeat', { running: [] });
+    expect(over.status).toBe(429);
+    expect(over.body.code).toBe('too_many_requests');
+    const answers = await Promise.all(held);
+    expect(answers.every((a) => a.status === 200 && a.body.data === null)).toBe(true);
+    expect((await stream.call('heartbeat', { running: [] })).status).toBe(200);
+    stream.socket.close();
+  });
+
+  it('lets a retired token heartbeat and finish but never claim', async () => {
+    await nothingQueued();
+    const robot = await createRobot(c.admin, 'Stream retired robot');
+    const { token, rota_nodes_id } = await createAgent(c.admin, 'Stream retiring', vm);
+    const stream = await openStream(origin, token);
+    const id = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    expect((await stream.call('claim', { wait_seconds: 0 })).body.data.execution_id).toBe(id);
+    const rotated = await c.admin.post('/api/rota/node/api/v1/rotate_token', { id: rota_nodes_id });
+    expect(rotated.status).toBe(200);
+    // The stream opened with the old token: every call is checked again, as over HTTP.
+    expect((await stream.call('claim', { wait_seconds: 0 })).status).toBe(401);
+    expect(
+      (await stream.call('heartbeat', { running: [{ execution_id: id, attempt: 1 }] })).status,
+    ).toBe(200);
+    const finished = await stream.call('finish', {
+      execution_id: id,
+      attempt: 1,
+      status: 'success',
+      exit_code: 0,
+      message: null,
+      claim: { wait_seconds: 0, max: 1 },
+    });
+    expect(finished).toEqual({ status: 200, body: { data: { accepted: true, runs: [] } } });
+    stream.socket.close();
+  });
+
+  it('refuses another agent’s run (another client’s id too): nothing is applied', async () => {
+    await nothingQueued();
+    const robot = await createRobot(c.admin, 'Stream owner robot');
+    const { token: mine } = await createAgent(c.admin, 'Stream owner', vm);
+    const otherVm = await createVm(c.other, 'Stream other VM');
+    const { token: theirs } = await createAgent(c.other, 'Stream other agent', otherVm);
+    const owner = await openStream(origin, mine);
+    const stranger = await openStream(origin, theirs);
+    const id = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    expect((await owner.call('claim', { wait_seconds: 0 })).body.data.execution_id).toBe(id);
+    const stolen = await stranger.call('finish', {
+      execution_id: id,
+      attempt: 1,
+      status: 'success',
+      exit_code: 0,
+      message: null,
+    });
+    expect(stolen.status).not.toBe(500);
+    expect(stolen.body.data?.accepted ?? false).toBe(false);
+    expect((await executionOf(c.admin, id)).status).toBe('processing');
+    const beat = await stranger.call('heartbeat', { running: [{ execution_id: id, attempt: 1 }] });
+    expect(beat.body.data.cancel).toEqual([id]);
+    owner.socket.close();
+    stranger.socket.close();
+  });
+});
+
+describe('a stream that goes', () => {
+  it('takes no run while nobody holds it: a claim ended by the hang-up leaves the run queued', async () => {
+    await nothingQueued();
+    const robot = await createRobot(c.admin, 'Stream hang-up robot');
+    const { token } = await createAgent(c.admin, 'Stream hang-up', vm);
+    const { token: otherToken } = await createAgent(c.admin, 'Stream after hang-up', vm);
+    const stream = await openStream(origin, token);
+    void stream.call('claim', { wait_seconds: 20 });
+    await stream.call('heartbeat', { running: [] });
+    stream.socket.terminate();
+    await stream.closed;
+    const id = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    const other = await openStream(origin, otherToken);
+    expect((await other.call('claim', { wait_seconds: 0 })).body.data?.execution_id).toBe(id);
+    other.socket.close();
+  });
+});
+
+describe('a server that stops', () => {
+  it('answers the claims it holds ("no work"), then closes its streams as going away', async () => {
+    const own = await createTestApp({ engine: { loop: false } });
+    try {
+      const tenants = await setUpTenants(own);
+      const ownVm = await createVm(tenants.admin, 'Stopping VM');
+      const { token } = await createAgent(tenants.admin, 'Stopping agent', ownVm);
+      await own.app.listen({ host: '127.0.0.1', port: 0 });
+      const ownOrigin = `http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}`;
+      const stream = await openStream(ownOrigin, token);
+      const held = stream.call('claim', { wait_seconds: 20 });
+      await stream.call('heartbeat', { running: [] });
+      const closing = own.app.close();
+      expect(await held).toEqual({ status: 200, body: { data: null } });
+      expect((await stream.closed).code).toBe(1001);
+      await closing;
+      await expect(openStream(ownOrigin, token)).rejects.toThrow();
+    } finally {
+      await own.close();
+    }
+  });
+});
