@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 interface Job {
@@ -22,9 +23,19 @@ interface Job {
    * claim took.
    */
   idle?: boolean;
+  /**
+   * Idle agents on the stream (hello's `stream`): one WebSocket each, no heartbeat, a claim of
+   * one heartbeat interval after another as messages on it. Latency as for `idle`.
+   */
+  stream?: boolean;
   /** Sockets for heartbeats: agents share them round robin when fewer than the agents. */
   sockets: number;
 }
+
+/** The server's own `ws` (the bench has none; the root's may be another major). */
+const WebSocket = createRequire(new URL('../apps/server/package.json', import.meta.url))(
+  'ws',
+) as typeof import('ws').WebSocket;
 
 /** argv[2]: the job's JSON file (20,000 tokens do not fit in one argument). */
 const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Job;
@@ -96,17 +107,20 @@ const IDLE_CLAIM_WAIT_SECONDS = 10;
  * One heartbeat; for an idle agent (`job.idle`), one claim held IDLE_CLAIM_WAIT_SECONDS by the
  * server, of which the time beyond that wait is measured.
  */
-async function beat(token: string, pool: http.Agent) {
+async function beat(token: string, pool: http.Agent, stream: StreamAgent) {
   // A beat belongs to the steady state only if it started there.
   const measured = warm;
   const started = performance.now();
   try {
-    const { status, reused } = job.idle
-      ? await post(`${AGENT}/claim`, pool, token, { wait_seconds: IDLE_CLAIM_WAIT_SECONDS })
-      : await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
+    const { status, reused } = job.stream
+      ? await streamClaim(token, stream)
+      : job.idle
+        ? await post(`${AGENT}/claim`, pool, token, { wait_seconds: IDLE_CLAIM_WAIT_SECONDS })
+        : await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
     if (status !== 200) throw new Error(String(status));
-    if (job.idle) claims += 1;
-    const held = job.idle ? IDLE_CLAIM_WAIT_SECONDS * 1000 : 0;
+    const claimed = job.idle || job.stream;
+    if (claimed) claims += 1;
+    const held = claimed ? IDLE_CLAIM_WAIT_SECONDS * 1000 : 0;
     const latency = Math.max(0, performance.now() - started - held);
     if (measured) latencies.push(latency);
     else if (!warmUpDone) warmUpLatencies.push(latency);
@@ -116,8 +130,56 @@ async function beat(token: string, pool: http.Agent) {
     if (measured) errors += 1;
     else if (!warmUpDone) warmErrors += 1;
     // An idle agent claims again at once: not in a loop of failures.
-    if (job.idle) await sleep(1000);
+    if (job.idle || job.stream) await sleep(1000);
   }
+}
+
+/** An agent's stream: its claims go as messages, each answered by its id. */
+interface StreamAgent {
+  socket: InstanceType<typeof WebSocket> | null;
+  next: number;
+  waiting: Map<number, (status: number) => void>;
+}
+
+function openStream(token: string, agent: StreamAgent): Promise<void> {
+  const socket = new WebSocket(
+    `${job.address.replace(/^http/, 'ws')}/api/rota/agent/api/v1/stream`,
+    { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false },
+  );
+  socket.on('message', (data) => {
+    const { id, status } = JSON.parse(String(data)) as { id: number; status: number };
+    agent.waiting.get(id)?.(status);
+    agent.waiting.delete(id);
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => {
+      agent.socket = socket;
+      resolve();
+    });
+    socket.once('error', reject);
+    socket.once('close', () => {
+      agent.socket = null;
+      for (const done of agent.waiting.values()) done(0);
+      agent.waiting.clear();
+    });
+  });
+}
+
+/** One claim on the agent's stream (opened again if it closed): the answer's status. */
+async function streamClaim(
+  token: string,
+  agent: StreamAgent,
+): Promise<{ status: number; reused: boolean }> {
+  const reused = agent.socket !== null;
+  if (!agent.socket) await openStream(token, agent);
+  agent.next += 1;
+  const id = agent.next;
+  return new Promise((resolve) => {
+    agent.waiting.set(id, (status) => resolve({ status, reused }));
+    agent.socket!.send(
+      JSON.stringify({ id, op: 'claim', body: { wait_seconds: IDLE_CLAIM_WAIT_SECONDS } }),
+    );
+  });
 }
 
 async function longPolls(token: string) {
@@ -140,11 +202,12 @@ const start = performance.now();
 let firstRound = n;
 const agents = job.tokens.map(async (token, i) => {
   const pool = beatPools[i % beatPools.length]!;
+  const stream: StreamAgent = { socket: null, next: 0, waiting: new Map() };
   await sleep((i / n) * 10_000);
   if (job.claim) void longPolls(token);
   let next = performance.now();
   for (;;) {
-    await beat(token, pool);
+    await beat(token, pool, stream);
     if (--firstRound === 0) {
       // Every agent known. Agents whose first beat came late beat again at once (their schedule
       // stands), a burst that is still the warm-up: one more round of 10 s settles it, then
@@ -165,7 +228,7 @@ const agents = job.tokens.map(async (token, i) => {
     next += 10_000;
     if (stopping) return;
     // An idle agent claims again at once: the claim itself took the 10 s.
-    if (!job.idle) await sleep(Math.max(0, next - performance.now()));
+    if (!job.idle && !job.stream) await sleep(Math.max(0, next - performance.now()));
     if (stopping) return;
   }
 });

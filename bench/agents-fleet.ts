@@ -11,11 +11,13 @@
  * BENCH_AGENTS (20000), BENCH_SECONDS (30, measured after every agent has beaten once),
  * BENCH_SOCKETS (18000: heartbeat sockets; agents share them round robin beyond that),
  * BENCH_CLAIM_AGENTS (9000: agents in the long-poll variant, two sockets each),
- * BENCH_VARIANTS (heartbeats,claim,idle).
+ * BENCH_VARIANTS (heartbeats,claim,idle,stream).
  *
  * `idle`: idle agents as this version runs them (`claim_is_heartbeat`): no heartbeat, one claim
  * long poll of 10 s after another on one socket each, BENCH_SOCKETS agents; its p50/p99 are how
- * much longer than 10 s a claim took, and "heartbeats per second" are claims.
+ * much longer than 10 s a claim took, and "heartbeats per second" are claims. `stream`: the same
+ * idle agents on the agent stream (one WebSocket each, claims as messages), as this version's
+ * agent runs them against this version's server.
  *
  * Sockets: this machine's hard limit of open files per process is `ulimit -Hn` (20,000 here),
  * and the server holds one per connection, so 20,000 agents on one socket each cannot all
@@ -49,7 +51,7 @@ const AGENTS = Number(process.env.BENCH_AGENTS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 18_000);
 const CLAIM_AGENTS = Number(process.env.BENCH_CLAIM_AGENTS ?? 9_000);
-const VARIANTS = (process.env.BENCH_VARIANTS ?? 'heartbeats,claim,idle').split(',');
+const VARIANTS = (process.env.BENCH_VARIANTS ?? 'heartbeats,claim,idle,stream').split(',');
 const json = process.argv.includes('--json');
 const log = (line: string) => {
   if (!json) process.stderr.write(`${line}\n`);
@@ -110,7 +112,9 @@ function rssMb(pid: number): number {
 
 async function variant(name: string) {
   const claim = name === 'claim';
-  const idle = name === 'idle';
+  const stream = name === 'stream';
+  // A stream agent is an idle agent whose claims are messages on its one WebSocket.
+  const idle = name === 'idle' || stream;
   // Every idle agent has a socket of its own (its claims): no more than the sockets allowed.
   const agents = claim ? Math.min(AGENTS, CLAIM_AGENTS) : idle ? Math.min(AGENTS, SOCKETS) : AGENTS;
   const sockets = claim || idle ? agents : Math.min(SOCKETS, agents);
@@ -146,7 +150,8 @@ async function variant(name: string) {
         tokens,
         seconds: SECONDS,
         claim,
-        idle,
+        idle: idle && !stream,
+        stream,
         sockets,
       }),
     );
@@ -160,6 +165,7 @@ async function variant(name: string) {
     const postgresStart = postgresCpuMs(scratch.name);
     measuring = true;
     const figures = (await load.next()) as Record<string, number>;
+    log(`  load: ${JSON.stringify(figures)}`);
     const wall = performance.now() - wallStart;
     const serverCpu = (processCpuMs(server.pid) ?? 0) - serverStart;
     const postgresCpu = postgresCpuMs(scratch.name) - postgresStart;
@@ -173,9 +179,11 @@ async function variant(name: string) {
     return {
       variant: claim
         ? 'heartbeats + claim long poll'
-        : idle
-          ? 'idle agents: claims standing for heartbeats'
-          : 'heartbeats',
+        : stream
+          ? 'idle agents on the stream: claims as messages on one WebSocket each'
+          : idle
+            ? 'idle agents: claims standing for heartbeats'
+            : 'heartbeats',
       agents,
       heartbeatSockets: idle ? 0 : sockets,
       longPolls: claim || idle ? agents : 0,

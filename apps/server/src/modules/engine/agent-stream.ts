@@ -15,7 +15,7 @@ import {
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorBody, uniqueIssues } from '../../http/error-handler.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, type ErrorCode } from '../../lib/errors.js';
 import { pickLanguage } from '../../lib/language.js';
 import { agentOperations } from './agent-operations.js';
 import type { AgentIdentity, DispatchService } from './dispatch-service.js';
@@ -73,25 +73,30 @@ export class AgentStreamServer {
 
   /** The HTTP server's `upgrade` event: this path becomes a stream, any other is refused. */
   readonly upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    // A socket error while the upgrade is decided must not become an uncaught exception.
-    socket.on('error', () => socket.destroy());
+    // A socket error while the upgrade is decided must not become an uncaught exception. A
+    // function of the module's, not a closure: a closure here would keep this call's request,
+    // head and errors alive with the socket, for as long as the stream lives (≈2 KB an agent).
+    socket.on('error', destroySocket);
     const path = (request.url ?? '').split('?')[0];
     const lang = pickLanguage(request.headers['accept-language']);
-    if (path !== AGENT_STREAM_PATH) return refuse(socket, lang, new AppError('route_not_found'));
-    const unavailable = new AppError('service_unavailable');
-    if (this.draining) return refuse(socket, lang, unavailable);
+    if (path !== AGENT_STREAM_PATH) return refuse(socket, lang, 'route_not_found');
+    if (this.draining) return refuse(socket, lang, 'service_unavailable');
     const token = bearerToken(request);
-    if (!token) return refuse(socket, lang, new AppError('unauthorized'));
+    if (!token) return refuse(socket, lang, 'unauthorized');
     this.options.dispatch.authenticate(token).then(
       () => {
         if (socket.destroyed) return;
-        if (this.draining) return refuse(socket, lang, unavailable);
-        this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, token, lang));
+        if (this.draining) return refuse(socket, lang, 'service_unavailable');
+        this.wss.handleUpgrade(request, socket, head, (ws) => {
+          socket.off('error', destroySocket);
+          this.open(ws, token, lang);
+        });
       },
       (error: unknown) => {
-        if (error instanceof AppError && error.status < 500) return refuse(socket, lang, error);
+        if (error instanceof AppError && error.status < 500)
+          return refuse(socket, lang, error.code);
         this.options.log.error({ err: error }, 'agent stream: could not authenticate');
-        refuse(socket, lang, unavailable);
+        refuse(socket, lang, 'service_unavailable');
       },
     );
   };
@@ -266,9 +271,14 @@ export class AgentStreamServer {
   }
 }
 
+function destroySocket(this: Duplex): void {
+  this.destroy();
+}
+
 /** An upgrade refused with a plain HTTP answer, as the API would have answered it. */
-function refuse(socket: Duplex, lang: Language, error: AppError): void {
+function refuse(socket: Duplex, lang: Language, code: ErrorCode): void {
   if (socket.destroyed) return;
+  const error = new AppError(code);
   const body = JSON.stringify(errorBody(lang, error));
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_TEXT[error.status] ?? 'Error'}\r\n` +
