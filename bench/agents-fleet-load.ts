@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import type { WebSocket as WebSocketClass } from 'ws';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 interface Job {
@@ -35,7 +36,7 @@ interface Job {
 /** The server's own `ws` (the bench has none; the root's may be another major). */
 const WebSocket = createRequire(new URL('../apps/server/package.json', import.meta.url))(
   'ws',
-) as typeof import('ws').WebSocket;
+) as typeof WebSocketClass;
 
 /** argv[2]: the job's JSON file (20,000 tokens do not fit in one argument). */
 const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Job;

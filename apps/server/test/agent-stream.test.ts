@@ -29,6 +29,14 @@ afterAll(async () => {
   await t?.close();
 });
 
+async function until(predicate: () => boolean) {
+  const deadline = Date.now() + 5_000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function nothingQueued() {
   await t.db.execute(
     sql`update rota_executions set status = 'cancelled', ended_at = now() where status in ('queued', 'processing')`,
@@ -95,6 +103,19 @@ describe('calls on a stream', () => {
     expect((await executionOf(c.admin, first)).status).toBe('success');
     const batch = await stream.call('claim-batch', { wait_seconds: 0, max: 3 });
     expect(batch).toEqual({ status: 200, body: { data: { runs: [] } } });
+    stream.socket.close();
+  });
+
+  it('answers a claim that waited its time out with "no work"', async () => {
+    await nothingQueued();
+    const { token } = await createAgent(c.admin, 'Stream patient', vm);
+    const stream = await openStream(origin, token);
+    const asked = Date.now();
+    expect(await stream.call('claim-batch', { wait_seconds: 1, max: 2 })).toEqual({
+      status: 200,
+      body: { data: { runs: [] } },
+    });
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(900);
     stream.socket.close();
   });
 
@@ -217,10 +238,16 @@ describe('a stream that goes', () => {
     const { token } = await createAgent(c.admin, 'Stream hang-up', vm);
     const { token: otherToken } = await createAgent(c.admin, 'Stream after hang-up', vm);
     const stream = await openStream(origin, token);
+    const waiters = t.app.services.dispatch.waiters;
+    const before = waiters.size;
     void stream.call('claim', { wait_seconds: 20 });
     await stream.call('heartbeat', { running: [] });
+    // Parked among the waiters while it waits…
+    expect(waiters.size).toBe(before + 1);
     stream.socket.terminate();
     await stream.closed;
+    // …and gone with its stream, its timer with it.
+    await until(() => waiters.size === before);
     const id = await runNow(c.admin, { id: robot, rota_vms_id: vm });
     const other = await openStream(origin, otherToken);
     expect((await other.call('claim', { wait_seconds: 0 })).body.data?.execution_id).toBe(id);

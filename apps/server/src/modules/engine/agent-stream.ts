@@ -18,6 +18,7 @@ import { errorBody, uniqueIssues } from '../../http/error-handler.js';
 import { AppError, type ErrorCode } from '../../lib/errors.js';
 import { pickLanguage } from '../../lib/language.js';
 import { agentOperations } from './agent-operations.js';
+import type { Waiter } from './claim-waiters.js';
 import type { AgentIdentity, DispatchService } from './dispatch-service.js';
 
 /**
@@ -33,14 +34,37 @@ const bodies = Object.fromEntries(
   Object.entries(agentOperations).map(([op, { body }]) => [op, refuseUnstorable(body)]),
 ) as { [K in AgentStreamOperation]: (typeof agentOperations)[K]['body'] };
 
+/** A claim's body, as the stream's long poll reads it. */
+interface ClaimBody {
+  wait_seconds: number;
+  max?: number;
+}
+
+/** One message being answered. */
+interface Call {
+  stream: Stream;
+  id: number;
+  op: AgentStreamOperation | 'unknown';
+  started: number;
+  /** Among the stream's pending calls until answered. */
+  counted: boolean;
+}
+
 interface Stream {
   socket: WebSocket;
   token: string;
   lang: Language;
   /** Ends the claims this stream holds when it closes: runs nobody receives go back at once. */
-  hangUp: AbortController;
+  closed: boolean;
+  /**
+   * Ends the in-frame waits (a finish that claims with a wait) when the stream closes; made
+   * on the first such call, as most streams never need one (an AbortController ≈ 0.5 KB).
+   */
+  hangUp: AbortController | null;
   pending: number;
   lastHeard: number;
+  /** Its long polls parked now (one per free slot of the agent), if any. */
+  parked: LongPoll[] | null;
 }
 
 export interface AgentStreamOptions {
@@ -123,14 +147,20 @@ export class AgentStreamServer {
     return this.streams.size;
   }
 
+  get waiters() {
+    return this.options.dispatch.waiters;
+  }
+
   private open(socket: WebSocket, token: string, lang: Language): void {
     const stream: Stream = {
       socket,
       token,
       lang,
-      hangUp: new AbortController(),
+      closed: false,
+      hangUp: null,
       pending: 0,
       lastHeard: Date.now(),
+      parked: null,
     };
     this.streams.add(stream);
     socket.on('message', (data, isBinary) => {
@@ -140,7 +170,10 @@ export class AgentStreamServer {
     });
     socket.on('close', () => {
       this.streams.delete(stream);
-      stream.hangUp.abort();
+      stream.closed = true;
+      stream.hangUp?.abort();
+      // Nobody to answer: parked long polls leave the waiters (no run was handed to them).
+      for (const poll of [...(stream.parked ?? [])]) poll.drop();
     });
     socket.on('error', (error) => {
       this.options.log.info({ err: error }, 'agent stream: socket error');
@@ -159,24 +192,25 @@ export class AgentStreamServer {
       // Nothing to answer to: the agent speaks another protocol.
       return stream.socket.close(1008, 'a message needs an id');
     }
-    const started = performance.now();
     const request = agentStreamRequestSchema.safeParse(message);
-    if (!request.success) {
-      return this.answerError(stream, id, 'unknown', started, new AppError('route_not_found'));
-    }
-    const { op } = request.data;
+    const call: Call = {
+      stream,
+      id,
+      op: request.success ? request.data.op : 'unknown',
+      started: performance.now(),
+      counted: false,
+    };
+    if (!request.success) return this.answerError(call, new AppError('route_not_found'));
     if (stream.pending >= AGENT_STREAM_MAX_PENDING) {
-      return this.answerError(stream, id, op, started, new AppError('too_many_requests'));
+      return this.answerError(call, new AppError('too_many_requests'));
     }
     stream.pending += 1;
-    // Runs this call claimed: given back if the answer cannot reach the agent.
-    let handed: ClaimedRun[] = [];
-    let agent: AgentIdentity | undefined;
+    call.counted = true;
+    const { op } = request.data;
     try {
       // Every call, as over HTTP: a deleted agent or a retired token stops at once (cached).
-      agent = await this.options.dispatch.authenticate(stream.token);
-      const operation = agentOperations[op];
-      if (agent.retired && !operation.retiredMay) throw new AppError('unauthorized');
+      const agent = await this.options.dispatch.authenticate(stream.token);
+      if (agent.retired && !agentOperations[op].retiredMay) throw new AppError('unauthorized');
       const body = bodies[op].safeParse(request.data.body);
       if (!body.success) {
         throw new AppError(
@@ -189,60 +223,77 @@ export class AgentStreamServer {
           ),
         );
       }
-      const found = agent;
-      const answer = await operation.answer(
-        {
-          dispatch: this.options.dispatch,
-          agent,
-          deliver: async (take) => {
-            handed = await take(stream.hangUp.signal);
-            if (handed.length > 0 && stream.hangUp.signal.aborted) {
-              await this.giveBack(found, handed);
-              handed = [];
-            }
-            return handed;
-          },
-        },
-        body.data as never,
-      );
-      this.send(stream, id, op, started, 200, answer, found, handed);
+      const claim = body.data as ClaimBody;
+      if ((op === 'claim' || op === 'claim-batch') && claim.wait_seconds > 0) {
+        const waitMs = Math.min(claim.wait_seconds, this.options.dispatch.timings.claimWaitSeconds);
+        // Each attempt claims without waiting; the waiting is the stream's own (LongPoll).
+        const deadline = Date.now() + waitMs * 1000;
+        return new LongPoll(this, call, agent, { ...claim, wait_seconds: 0 }, deadline).start();
+      }
+      const outcome = await this.attempt(call, agent, op, body.data);
+      this.send(call, 200, outcome.answer, agent, outcome.runs);
     } catch (error) {
-      this.answerError(stream, id, op, started, error);
-    } finally {
-      stream.pending -= 1;
+      this.answerError(call, error);
     }
   }
 
-  private answerError(
-    stream: Stream,
-    id: number,
-    op: string,
-    started: number,
-    error: unknown,
-  ): void {
+  /** One call's answer, and the runs it handed out (to give back if they cannot be sent). */
+  /** For LongPoll too. */
+  async attempt<K extends AgentStreamOperation>(
+    call: Call,
+    agent: AgentIdentity,
+    op: K,
+    body: unknown,
+  ): Promise<{ answer: unknown; runs: ClaimedRun[] }> {
+    let runs: ClaimedRun[] = [];
+    const answer = await agentOperations[op].answer(
+      {
+        dispatch: this.options.dispatch,
+        agent,
+        deliver: async (take) => {
+          runs = await take(hangUpOf(call.stream, op, body));
+          if (runs.length > 0 && call.stream.closed) {
+            await this.giveBack(agent, runs);
+            runs = [];
+          }
+          return runs;
+        },
+      },
+      body as never,
+    );
+    return { answer, runs };
+  }
+
+  answerError(call: Call, error: unknown): void {
     if (error instanceof AppError && error.status < 500) {
-      return this.send(stream, id, op, started, error.status, errorBody(stream.lang, error));
+      return this.send(call, error.status, errorBody(call.stream.lang, error));
     }
     const requestId = randomUUID();
-    this.options.log.error({ err: error, reqId: requestId, op }, 'agent stream: call failed');
+    this.options.log.error(
+      { err: error, reqId: requestId, op: call.op },
+      'agent stream: call failed',
+    );
     const failure = error instanceof AppError ? error : new AppError('internal_error');
-    this.send(stream, id, op, started, failure.status, {
-      ...errorBody(stream.lang, failure),
+    this.send(call, failure.status, {
+      ...errorBody(call.stream.lang, failure),
       request_id: requestId,
     });
   }
 
-  private send(
-    stream: Stream,
-    id: number,
-    op: string,
-    started: number,
+  /** The call's one answer; runs in it go back to the queue if it cannot reach the agent. */
+  send(
+    call: Call,
     status: number,
     body: unknown,
     agent?: AgentIdentity,
     runs: ClaimedRun[] = [],
   ): void {
-    this.options.onAnswer?.(op, status, (performance.now() - started) / 1000);
+    const { stream } = call;
+    if (call.counted) {
+      call.counted = false;
+      stream.pending -= 1;
+    }
+    this.options.onAnswer?.(call.op, status, (performance.now() - call.started) / 1000);
     const undelivered = (error?: Error) => {
       if (!error || !agent || runs.length === 0) return;
       this.giveBack(agent, runs).catch((giveBackError: unknown) =>
@@ -256,7 +307,7 @@ export class AgentStreamServer {
       return undelivered(new Error('the stream closed'));
     }
     // The callback has an error when the answer never reached the operating system whole.
-    stream.socket.send(JSON.stringify({ id, status, body }), undelivered);
+    stream.socket.send(JSON.stringify({ id: call.id, status, body }), undelivered);
   }
 
   private async giveBack(agent: AgentIdentity, runs: ClaimedRun[]): Promise<void> {
@@ -269,6 +320,113 @@ export class AgentStreamServer {
       if (stream.lastHeard < cutoff) stream.socket.terminate();
     }
   }
+}
+
+/**
+ * A claim that found nothing, waiting for work between attempts (issue 18). It is itself the
+ * waiter among ClaimWaiters' and passes itself to its timer: parked, it holds no suspended async
+ * function and no closure, ≈1 KB an idle agent where a claim held in an async frame took ≈5 KB.
+ * Each attempt joins the waiters before its statement runs, so work queued meanwhile is not
+ * missed, as in DispatchService.claimMany.
+ */
+class LongPoll implements Waiter {
+  woken = false;
+  /** Set while parked between attempts. */
+  private timer: NodeJS.Timeout | null = null;
+  /** The last attempt's answer ("no work"), sent when the deadline comes. */
+  private empty: unknown = null;
+
+  constructor(
+    private readonly server: AgentStreamServer,
+    private readonly call: Call,
+    private readonly agent: AgentIdentity,
+    private readonly claim: ClaimBody,
+    private readonly deadline: number,
+  ) {}
+
+  get vmId(): number {
+    return this.agent.rota_vms_id;
+  }
+
+  start(): void {
+    this.woken = false;
+    this.server.waiters.join(this.agent.rota_clients_id, this);
+    this.server.attempt(this.call, this.agent, this.call.op as 'claim', this.claim).then(
+      (outcome) => this.attempted(outcome),
+      (error: unknown) => {
+        this.leave();
+        this.server.answerError(this.call, error);
+      },
+    );
+  }
+
+  /** Work may be there (or the instance is stopping): the next attempt, now if parked. */
+  wake(): void {
+    if (this.woken) return;
+    this.woken = true;
+    // Woken during an attempt: seen when it ends.
+    if (this.timer === null) return;
+    this.unpark();
+    // After the signal that woke it has gone through the waiters (it joins them again).
+    queueMicrotask(() => this.start());
+  }
+
+  /** The stream closed: nobody to answer, and no run was handed to it. */
+  drop(): void {
+    this.unpark();
+  }
+
+  /** The deadline came with no work: "no work". */
+  expire(): void {
+    this.unpark();
+    this.server.send(this.call, 200, this.empty);
+  }
+
+  private attempted({ answer, runs }: { answer: unknown; runs: ClaimedRun[] }): void {
+    const left = this.deadline - Date.now();
+    const { stream } = this.call;
+    if (runs.length > 0 || left <= 0 || stream.closed || this.server.waiters.closed) {
+      this.leave();
+      return this.server.send(this.call, 200, answer, this.agent, runs);
+    }
+    if (this.woken) {
+      this.leave();
+      return this.start();
+    }
+    this.empty = answer;
+    this.timer = setTimeout(expirePoll, left, this);
+    (stream.parked ??= []).push(this);
+  }
+
+  private unpark(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.leave();
+    const { stream } = this.call;
+    const at = stream.parked?.indexOf(this) ?? -1;
+    if (at >= 0) stream.parked!.splice(at, 1);
+    if (stream.parked?.length === 0) stream.parked = null;
+  }
+
+  private leave(): void {
+    this.server.waiters.leave(this.agent.rota_clients_id, this);
+  }
+}
+
+function expirePoll(poll: LongPoll): void {
+  poll.expire();
+}
+
+/** Never aborted: for calls that claim without waiting (the stream checks `closed` after). */
+const NO_WAIT = new AbortController().signal;
+
+/** What ends a call's wait when its stream closes; only a finish that claims may wait here. */
+function hangUpOf(stream: Stream, op: AgentStreamOperation, body: unknown): AbortSignal {
+  const wait = (body as { claim?: { wait_seconds?: number } }).claim?.wait_seconds ?? 0;
+  if (op !== 'finish' || wait === 0) return NO_WAIT;
+  if (stream.closed) return AbortSignal.abort();
+  stream.hangUp ??= new AbortController();
+  return stream.hangUp.signal;
 }
 
 function destroySocket(this: Duplex): void {
