@@ -3,6 +3,8 @@
  * server's event loop or its CPU figure. argv[2] is a JSON job; each phase prints one JSON line.
  */
 import http from 'node:http';
+import { createRequire } from 'node:module';
+import type { WebSocket as WebSocketClass } from 'ws';
 
 interface Job {
   address: string;
@@ -16,6 +18,11 @@ interface Job {
   slots: number;
   /** Older agents: one `claim`, then one `finish`, per run. */
   classic: boolean;
+  /**
+   * The agent stream (one WebSocket per agent, calls as messages), as this version's agent
+   * speaks to this version's server; false: every call over HTTP, as older agents do.
+   */
+  stream?: boolean;
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as Job;
@@ -55,6 +62,70 @@ function post(url: string, token: string, body: object): Promise<unknown> {
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** The server's own `ws` (the bench has none; the root's may be another major). */
+const WebSocket = createRequire(new URL('../apps/server/package.json', import.meta.url))(
+  'ws',
+) as typeof WebSocketClass;
+
+interface Stream {
+  socket: Promise<InstanceType<typeof WebSocket>>;
+  next: number;
+  waiting: Map<number, { resolve: (data: unknown) => void; reject: (error: Error) => void }>;
+}
+const streams = new Map<string, Stream>();
+
+function streamOf(token: string): Stream {
+  const stream = streams.get(token);
+  if (stream) return stream;
+  const socket = new WebSocket(
+    `${job.address.replace(/^http/, 'ws')}/api/rota/agent/api/v1/stream`,
+    {
+      headers: { authorization: `Bearer ${token}` },
+      perMessageDeflate: false,
+    },
+  );
+  const made: Stream = {
+    socket: new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(socket));
+      socket.once('error', reject);
+    }),
+    next: 0,
+    waiting: new Map(),
+  };
+  socket.on('message', (data) => {
+    const { id, status, body } = JSON.parse(String(data)) as {
+      id: number;
+      status: number;
+      body: { data?: unknown };
+    };
+    const waiter = made.waiting.get(id);
+    made.waiting.delete(id);
+    if (status >= 300)
+      waiter?.reject(new Error(`stream answered ${status}: ${JSON.stringify(body)}`));
+    else waiter?.resolve(body.data);
+  });
+  streams.set(token, made);
+  return made;
+}
+
+/** An agent protocol call: on the agent's stream with `job.stream`, else over HTTP. */
+async function call(op: string, token: string, body: object): Promise<unknown> {
+  if (!job.stream || op === 'heartbeat') return post(`${AGENT}/${op}`, token, body);
+  const stream = streamOf(token);
+  const socket = await stream.socket;
+  stream.next += 1;
+  const id = stream.next;
+  return new Promise((resolve, reject) => {
+    stream.waiting.set(id, { resolve, reject });
+    socket.send(JSON.stringify({ id, op, body }));
+  });
+}
+
+/** Closes the streams, so the process can end. */
+async function closeStreams() {
+  for (const stream of streams.values()) (await stream.socket).close();
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -109,9 +180,9 @@ function workers(
   // Older agents: claim one, finish it, again.
   const classic = async (token: string) => {
     while (!stop(finished)) {
-      const run = (await post(`${AGENT}/claim`, token, { wait_seconds: wait })) as Run | null;
+      const run = (await call('claim', token, { wait_seconds: wait })) as Run | null;
       if (!run) continue;
-      await post(`${AGENT}/finish`, token, result(run));
+      await call('finish', token, result(run));
       done();
     }
   };
@@ -124,7 +195,7 @@ function workers(
       let run: Run | undefined = first;
       while (run) {
         const more = !stop(finished + 1);
-        const answer = (await post(`${AGENT}/finish`, token, {
+        const answer = (await call('finish', token, {
           ...result(run),
           ...(more ? { claim: { wait_seconds: 0, max: 1 } } : {}),
         })) as { runs?: Run[] };
@@ -138,7 +209,7 @@ function workers(
         await Promise.race(busy);
         continue;
       }
-      const { runs } = (await post(`${AGENT}/claim-batch`, token, {
+      const { runs } = (await call('claim-batch', token, {
         wait_seconds: wait,
         max: free,
       })) as { runs: Run[] };
@@ -187,6 +258,7 @@ const outcome =
     : job.phase === 'latency'
       ? await latency()
       : await throughput();
+await closeStreams();
 const cpu = process.cpuUsage(cpuStart);
 // The load generator's own CPU, % of one core: on a 2-core machine it competes with the server.
 const clientCpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - wallStart)) * 100;

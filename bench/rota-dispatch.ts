@@ -5,7 +5,8 @@
  * BENCH_AGENTS_SCRIPT names another agents script taking the same JSON job (say, an older copy of
  * engine-agents.ts, to compare two ways of claiming in one sitting). BENCH_ROTA_SETUP_SQL runs on
  * the seeded database before the servers start (to measure a schema change before writing its
- * migration: dropping an index or a constraint, say).
+ * migration: dropping an index or a constraint, say). The agents speak the agent stream (one
+ * WebSocket each) as this version's agent does; BENCH_TRANSPORT=http makes every call over HTTP.
  */
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
@@ -89,6 +90,8 @@ export async function rotaDispatch(
           runs: share,
           slots: options.variant === 'classic' ? 1 : Number(options.variant),
           classic: options.variant === 'classic',
+          // As this version's agent: on the stream, unless BENCH_TRANSPORT=http.
+          stream: process.env.BENCH_TRANSPORT !== 'http',
         }),
       ]);
     });

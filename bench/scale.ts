@@ -12,9 +12,10 @@
  *     and finished, `BENCH_REPS` (3) repetitions interleaved (Rota, pg-boss, graphile-worker, two
  *     Rota instances, Rota, …), each in a fresh database of its own:
  *       · Rota: the normal app (bench/rota-server.ts) in its own process; the agents are
- *         bench/engine-agents.ts's throughput phase in another process, over HTTP, as its
- *         variant `BENCH_VARIANT` (1: one run held per agent, finish asking for the next; 4: four
- *         slots per agent; classic: a claim, then a finish, per run);
+ *         bench/engine-agents.ts's throughput phase in another process, on the agent stream
+ *         (one WebSocket per agent; BENCH_TRANSPORT=http: every call over HTTP), as its variant
+ *         `BENCH_VARIANT` (1: one run held per agent, finish asking for the next; 4: four slots
+ *         per agent; classic: a claim, then a finish, per run);
  *       · two Rota instances on the same database, the agents split between them;
  *       · pg-boss and graphile-worker: one worker process each doing no-op jobs, 20 at a time
  *         (their settings are printed; BENCH_ANCHOR_BATCH=1 lets them batch fetches and
@@ -88,7 +89,7 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
 async function dispatch() {
   const runs: Run[] = [];
   const settings: Partial<Record<Contender, string>> = {
-    Rota: `1 server process (buildApp, pg pool 10), ${WORKERS} agents over HTTP, ${
+    Rota: `1 server process (buildApp, pg pool 10), ${WORKERS} agents ${process.env.BENCH_TRANSPORT === 'http' ? 'over HTTP' : 'on the agent stream'}, ${
       VARIANT === 'classic'
         ? 'a claim then a finish per run'
         : `${VARIANT} run(s) held per agent, finish asking for the next run in the same request`

@@ -155,6 +155,16 @@ describe('calls on a stream', () => {
     expect((await stream.closed).code).toBe(1008);
   });
 
+  it('closes a stream that sends a message over 1 MB, or a binary one', async () => {
+    const { token } = await createAgent(c.admin, 'Stream oversize', vm);
+    const big = await openStream(origin, token);
+    big.socket.send(JSON.stringify({ id: 1, op: 'heartbeat', body: { x: 'x'.repeat(1_100_000) } }));
+    expect((await big.closed).code).toBe(1009);
+    const binary = await openStream(origin, token);
+    binary.socket.send(Buffer.from('{"id":1,"op":"heartbeat","body":{}}'));
+    expect((await binary.closed).code).toBe(1003);
+  });
+
   it('closes a stream that sends what is not JSON', async () => {
     const { token } = await createAgent(c.admin, 'Stream garbage', vm);
     const stream = await openStream(origin, token);
