@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { FieldError, MessageKey } from '@rota/contract';
 
 /** Every error the API answers, by stable code, and the one place that gives each its status. */
@@ -61,6 +62,10 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
+
+/** A schema's issues as field errors (`a.b` paths, the issue's message key). */
+export const fieldIssuesOf = (error: z.ZodError): FieldIssue[] =>
+  error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
 
 export const notFound = () => new AppError('not_found');
 export const forbidden = () => new AppError('forbidden');

@@ -257,8 +257,7 @@ async function claimDelivered(
   if (request.raw.socket?.destroyed) hangUp.abort();
   const runs = await take(hangUp.signal);
   reply.raw.off('close', onClose);
-  const giveBack = () =>
-    Promise.all(runs.map((run) => dispatch.giveBack(agent, run))).then(() => undefined);
+  const giveBack = () => dispatch.giveBackAll(agent, runs);
   if (runs.length > 0 && (hangUp.signal.aborted || request.raw.socket?.destroyed)) {
     // Nobody is there to run them: back to the queue at once, not after a lease.
     await giveBack();

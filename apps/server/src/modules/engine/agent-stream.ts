@@ -15,7 +15,7 @@ import {
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorBody, uniqueIssues } from '../../http/error-handler.js';
-import { AppError, type ErrorCode } from '../../lib/errors.js';
+import { AppError, fieldIssuesOf, type ErrorCode } from '../../lib/errors.js';
 import { pickLanguage } from '../../lib/language.js';
 import { agentOperations } from './agent-operations.js';
 import type { Waiter } from './claim-waiters.js';
@@ -54,7 +54,7 @@ interface Stream {
   socket: WebSocket;
   token: string;
   lang: Language;
-  /** Ends the claims this stream holds when it closes: runs nobody receives go back at once. */
+  /** The socket closed: runs handed to its calls from now on go back at once. */
   closed: boolean;
   /**
    * Ends the in-frame waits (a finish that claims with a wait) when the stream closes; made
@@ -143,10 +143,6 @@ export class AgentStreamServer {
     this.wss.close();
   }
 
-  get size(): number {
-    return this.streams.size;
-  }
-
   get waiters() {
     return this.options.dispatch.waiters;
   }
@@ -213,15 +209,7 @@ export class AgentStreamServer {
       if (agent.retired && !agentOperations[op].retiredMay) throw new AppError('unauthorized');
       const body = bodies[op].safeParse(request.data.body);
       if (!body.success) {
-        throw new AppError(
-          'invalid_input',
-          uniqueIssues(
-            body.error.issues.map((issue) => ({
-              field: issue.path.join('.'),
-              message: issue.message,
-            })),
-          ),
-        );
+        throw new AppError('invalid_input', uniqueIssues(fieldIssuesOf(body.error)));
       }
       const claim = body.data as ClaimBody;
       if ((op === 'claim' || op === 'claim-batch') && claim.wait_seconds > 0) {
@@ -238,7 +226,6 @@ export class AgentStreamServer {
   }
 
   /** One call's answer, and the runs it handed out (to give back if they cannot be sent). */
-  /** For LongPoll too. */
   async attempt<K extends AgentStreamOperation>(
     call: Call,
     agent: AgentIdentity,
@@ -253,7 +240,7 @@ export class AgentStreamServer {
         deliver: async (take) => {
           runs = await take(hangUpOf(call.stream, op, body));
           if (runs.length > 0 && call.stream.closed) {
-            await this.giveBack(agent, runs);
+            await this.options.dispatch.giveBackAll(agent, runs);
             runs = [];
           }
           return runs;
@@ -296,22 +283,20 @@ export class AgentStreamServer {
     this.options.onAnswer?.(call.op, status, (performance.now() - call.started) / 1000);
     const undelivered = (error?: Error) => {
       if (!error || !agent || runs.length === 0) return;
-      this.giveBack(agent, runs).catch((giveBackError: unknown) =>
-        this.options.log.error(
-          { err: giveBackError },
-          'agent stream: could not give back an undelivered claim',
-        ),
-      );
+      this.options.dispatch
+        .giveBackAll(agent, runs)
+        .catch((giveBackError: unknown) =>
+          this.options.log.error(
+            { err: giveBackError },
+            'agent stream: could not give back an undelivered claim',
+          ),
+        );
     };
     if (stream.socket.readyState !== stream.socket.OPEN) {
       return undelivered(new Error('the stream closed'));
     }
     // The callback has an error when the answer never reached the operating system whole.
     stream.socket.send(JSON.stringify({ id: call.id, status, body }), undelivered);
-  }
-
-  private async giveBack(agent: AgentIdentity, runs: ClaimedRun[]): Promise<void> {
-    await Promise.all(runs.map((run) => this.options.dispatch.giveBack(agent, run)));
   }
 
   private closeSilent(): void {

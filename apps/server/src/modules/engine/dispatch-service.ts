@@ -269,6 +269,11 @@ export class DispatchService {
     await this.wakeForQueued(agent.rota_clients_id, run.execution_id);
   }
 
+  /** Every run of an answer that could not be delivered (giveBack, each). */
+  async giveBackAll(agent: AgentIdentity, runs: ClaimedRun[]): Promise<void> {
+    await Promise.all(runs.map((run) => this.giveBack(agent, run)));
+  }
+
   /**
    * Last seen now. A heartbeat only tells the presence service, which writes once a second and
    * announces comebacks itself; a hello writes at once and announces the agent when it comes
@@ -508,7 +513,7 @@ export class DispatchService {
       try {
         accepted = await this.notCounted(agent, result);
       } catch (error) {
-        await Promise.all(runs.map((run) => this.giveBack(agent, run)));
+        await this.giveBackAll(agent, runs);
         throw error;
       }
     }

@@ -12,7 +12,13 @@ import {
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { AppError, invalidField, notFound, type FieldIssue } from '../../lib/errors.js';
+import {
+  AppError,
+  fieldIssuesOf,
+  invalidField,
+  notFound,
+  type FieldIssue,
+} from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
@@ -129,9 +135,7 @@ export class RobotVersionService {
   ): Promise<RobotVersion> {
     try {
       const parsed = robotVersionCreateSchema.safeParse(fields);
-      const issues: FieldIssue[] = parsed.success
-        ? []
-        : parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+      const issues: FieldIssue[] = parsed.success ? [] : fieldIssuesOf(parsed.error);
       if (!incoming) issues.push({ field: 'file', message: 'required_file' });
       else if (incoming.problem) issues.push({ field: 'file', message: incoming.problem });
       if (!parsed.success || !incoming?.file || !incoming.format || issues.length > 0) {

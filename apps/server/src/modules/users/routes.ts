@@ -19,7 +19,7 @@ import {
 } from '@rota/contract';
 import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, fieldIssuesOf } from '../../lib/errors.js';
 import { accountRoutes } from './account-routes.js';
 import { avatarRoutes } from './avatar-routes.js';
 import type { UserService } from './service.js';
@@ -31,10 +31,7 @@ const security = bearerSecurity;
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  throw new AppError(
-    'invalid_input',
-    parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
-  );
+  throw new AppError('invalid_input', fieldIssuesOf(parsed.error));
 }
 
 /** Under /api/user/api/v1: the users of the selected client, guarded by USUARIOS.* */
