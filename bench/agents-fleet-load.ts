@@ -8,9 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import type { WebSocket as WebSocketClass } from 'ws';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { AgentStreamClient } from './agent-stream-client.js';
 
 interface Job {
   address: string;
@@ -32,11 +31,6 @@ interface Job {
   /** Sockets for heartbeats: agents share them round robin when fewer than the agents. */
   sockets: number;
 }
-
-/** The server's own `ws` (the bench has none; the root's may be another major). */
-const WebSocket = createRequire(new URL('../apps/server/package.json', import.meta.url))(
-  'ws',
-) as typeof WebSocketClass;
 
 /** argv[2]: the job's JSON file (20,000 tokens do not fit in one argument). */
 const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Job;
@@ -108,13 +102,13 @@ const IDLE_CLAIM_WAIT_SECONDS = 10;
  * One heartbeat; for an idle agent (`job.idle`), one claim held IDLE_CLAIM_WAIT_SECONDS by the
  * server, of which the time beyond that wait is measured.
  */
-async function beat(token: string, pool: http.Agent, stream: StreamAgent) {
+async function beat(token: string, pool: http.Agent, stream: AgentStreamClient) {
   // A beat belongs to the steady state only if it started there.
   const measured = warm;
   const started = performance.now();
   try {
     const { status, reused } = job.stream
-      ? await streamClaim(token, stream)
+      ? await streamClaim(stream)
       : job.idle
         ? await post(`${AGENT}/claim`, pool, token, { wait_seconds: IDLE_CLAIM_WAIT_SECONDS })
         : await post(`${AGENT}/heartbeat`, pool, token, { running: [] });
@@ -135,52 +129,11 @@ async function beat(token: string, pool: http.Agent, stream: StreamAgent) {
   }
 }
 
-/** An agent's stream: its claims go as messages, each answered by its id. */
-interface StreamAgent {
-  socket: InstanceType<typeof WebSocket> | null;
-  next: number;
-  waiting: Map<number, (status: number) => void>;
-}
-
-function openStream(token: string, agent: StreamAgent): Promise<void> {
-  const socket = new WebSocket(
-    `${job.address.replace(/^http/, 'ws')}/api/rota/agent/api/v1/stream`,
-    { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false },
-  );
-  socket.on('message', (data) => {
-    const { id, status } = JSON.parse(String(data)) as { id: number; status: number };
-    agent.waiting.get(id)?.(status);
-    agent.waiting.delete(id);
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => {
-      agent.socket = socket;
-      resolve();
-    });
-    socket.once('error', reject);
-    socket.once('close', () => {
-      agent.socket = null;
-      for (const done of agent.waiting.values()) done(0);
-      agent.waiting.clear();
-    });
-  });
-}
-
-/** One claim on the agent's stream (opened again if it closed): the answer's status. */
-async function streamClaim(
-  token: string,
-  agent: StreamAgent,
-): Promise<{ status: number; reused: boolean }> {
-  const reused = agent.socket !== null;
-  if (!agent.socket) await openStream(token, agent);
-  agent.next += 1;
-  const id = agent.next;
-  return new Promise((resolve) => {
-    agent.waiting.set(id, (status) => resolve({ status, reused }));
-    agent.socket!.send(
-      JSON.stringify({ id, op: 'claim', body: { wait_seconds: IDLE_CLAIM_WAIT_SECONDS } }),
-    );
-  });
+/** One idle claim on the agent's stream (opened again if it closed). */
+async function streamClaim(stream: AgentStreamClient) {
+  const reused = stream.connected;
+  const { status } = await stream.call('claim', { wait_seconds: IDLE_CLAIM_WAIT_SECONDS });
+  return { status, reused };
 }
 
 async function longPolls(token: string) {
@@ -203,7 +156,7 @@ const start = performance.now();
 let firstRound = n;
 const agents = job.tokens.map(async (token, i) => {
   const pool = beatPools[i % beatPools.length]!;
-  const stream: StreamAgent = { socket: null, next: 0, waiting: new Map() };
+  const stream = new AgentStreamClient(job.address, token);
   await sleep((i / n) * 10_000);
   if (job.claim) void longPolls(token);
   let next = performance.now();

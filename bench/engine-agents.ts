@@ -3,8 +3,7 @@
  * server's event loop or its CPU figure. argv[2] is a JSON job; each phase prints one JSON line.
  */
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import type { WebSocket as WebSocketClass } from 'ws';
+import { AgentStreamClient } from './agent-stream-client.js';
 
 interface Job {
   address: string;
@@ -64,68 +63,22 @@ function post(url: string, token: string, body: object): Promise<unknown> {
   });
 }
 
-/** The server's own `ws` (the bench has none; the root's may be another major). */
-const WebSocket = createRequire(new URL('../apps/server/package.json', import.meta.url))(
-  'ws',
-) as typeof WebSocketClass;
-
-interface Stream {
-  socket: Promise<InstanceType<typeof WebSocket>>;
-  next: number;
-  waiting: Map<number, { resolve: (data: unknown) => void; reject: (error: Error) => void }>;
-}
-const streams = new Map<string, Stream>();
-
-function streamOf(token: string): Stream {
-  const stream = streams.get(token);
-  if (stream) return stream;
-  const socket = new WebSocket(
-    `${job.address.replace(/^http/, 'ws')}/api/rota/agent/api/v1/stream`,
-    {
-      headers: { authorization: `Bearer ${token}` },
-      perMessageDeflate: false,
-    },
-  );
-  const made: Stream = {
-    socket: new Promise((resolve, reject) => {
-      socket.once('open', () => resolve(socket));
-      socket.once('error', reject);
-    }),
-    next: 0,
-    waiting: new Map(),
-  };
-  socket.on('message', (data) => {
-    const { id, status, body } = JSON.parse(String(data)) as {
-      id: number;
-      status: number;
-      body: { data?: unknown };
-    };
-    const waiter = made.waiting.get(id);
-    made.waiting.delete(id);
-    if (status >= 300)
-      waiter?.reject(new Error(`stream answered ${status}: ${JSON.stringify(body)}`));
-    else waiter?.resolve(body.data);
-  });
-  streams.set(token, made);
-  return made;
-}
+const streams = new Map<string, AgentStreamClient>();
 
 /** An agent protocol call: on the agent's stream with `job.stream`, else over HTTP. */
 async function call(op: string, token: string, body: object): Promise<unknown> {
   if (!job.stream || op === 'heartbeat') return post(`${AGENT}/${op}`, token, body);
-  const stream = streamOf(token);
-  const socket = await stream.socket;
-  stream.next += 1;
-  const id = stream.next;
-  return new Promise((resolve, reject) => {
-    stream.waiting.set(id, { resolve, reject });
-    socket.send(JSON.stringify({ id, op, body }));
-  });
+  let stream = streams.get(token);
+  if (!stream) streams.set(token, (stream = new AgentStreamClient(job.address, token)));
+  const answer = await stream.call(op, body);
+  if (answer.status < 200 || answer.status >= 300)
+    throw new Error(`stream answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body?.data;
 }
 
 /** Closes the streams, so the process can end. */
 async function closeStreams() {
-  for (const stream of streams.values()) (await stream.socket).close();
+  for (const stream of streams.values()) await stream.close();
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
