@@ -41,7 +41,7 @@ import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { benchFile } from './child-json.js';
-import { loadAverage, postgresCpuMs, processCpuMs } from './process-cpu.js';
+import { loadAverage, PostgresCpuMeter, processCpuMs } from './process-cpu.js';
 import { startProductionServer } from './production-server.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { seedFleet } from './seed-fleet.js';
@@ -136,10 +136,12 @@ async function variant(name: string) {
     let maxRss = rssMb(server.pid);
     let steadyMaxRss = 0;
     let measuring = false;
+    let postgres: PostgresCpuMeter | null = null;
     const sampler = setInterval(() => {
       const now = rssMb(server!.pid);
       maxRss = Math.max(maxRss, now);
       if (measuring) steadyMaxRss = Math.max(steadyMaxRss, now);
+      postgres?.sample();
     }, 250);
     // 20,000 tokens are too long for one argument (128 kB): the job goes through a file.
     const jobFile = path.join(os.tmpdir(), `${scratch.name}.json`);
@@ -162,13 +164,13 @@ async function variant(name: string) {
     const loadStart = loadAverage();
     const wallStart = performance.now();
     const serverStart = processCpuMs(server.pid) ?? 0;
-    const postgresStart = postgresCpuMs(scratch.name);
+    postgres = new PostgresCpuMeter(scratch.name);
     measuring = true;
     const figures = (await load.next()) as Record<string, number>;
     log(`  load: ${JSON.stringify(figures)}`);
     const wall = performance.now() - wallStart;
     const serverCpu = (processCpuMs(server.pid) ?? 0) - serverStart;
-    const postgresCpu = postgresCpuMs(scratch.name) - postgresStart;
+    const postgresCpu = postgres.elapsedMs();
     clearInterval(sampler);
     const endRss = rssMb(server.pid);
     maxRss = Math.max(maxRss, endRss);

@@ -23,14 +23,13 @@ export function processCpuMs(pid: number): number | null {
 const CLIENT_BACKEND = /^postgres: (?:\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/;
 
 /**
- * CPU in ms of every `postgres` process that works for `database`: its client backends, and the
- * shared ones (postmaster, checkpointer, WAL writer, background writer, autovacuum…) that every
- * database's writes cost. Backends of other databases are left out: other people's tests share the
- * server. A backend that exits between two readings takes its CPU with it, so read both while the
- * measured connections are still open.
+ * CPU in ms of every `postgres` process that works for `database`, by pid: its client backends,
+ * and the shared ones (postmaster, checkpointer, WAL writer, background writer, autovacuum…) that
+ * every database's writes cost. Backends of other databases are left out: other people's tests
+ * share the server.
  */
-export function postgresCpuMs(database: string): number {
-  let total = 0;
+function postgresProcessesCpuMs(database: string): Map<number, number> {
+  const found = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let comm: string;
@@ -45,9 +44,39 @@ export function postgresCpuMs(database: string): number {
     const client = CLIENT_BACKEND.exec(title);
     if (client && client[1] !== database) continue;
     if (/autovacuum worker/.test(title) && !title.includes(database)) continue;
-    total += processCpuMs(Number(entry)) ?? 0;
+    const ms = processCpuMs(Number(entry));
+    if (ms !== null) found.set(Number(entry), ms);
   }
-  return total;
+  return found;
+}
+
+/**
+ * PostgreSQL's CPU for one database from now on, backend by backend: what each spent since the
+ * meter started (all of it for a backend that started since). A backend that exits meanwhile (a
+ * pool closing an idle connection) keeps what it had spent when last seen: `sample()` often
+ * (every 250 ms, say) where connections come and go. Summing all processes at the start and at
+ * the end instead loses an exiting backend's whole life, and read negative in the agents fleet.
+ */
+export class PostgresCpuMeter {
+  private readonly start: Map<number, number>;
+  private readonly last: Map<number, number>;
+
+  constructor(private readonly database: string) {
+    this.start = postgresProcessesCpuMs(database);
+    this.last = new Map(this.start);
+  }
+
+  sample(): void {
+    for (const [pid, ms] of postgresProcessesCpuMs(this.database)) this.last.set(pid, ms);
+  }
+
+  /** CPU ms spent since the meter started (samples once more first). */
+  elapsedMs(): number {
+    this.sample();
+    let total = 0;
+    for (const [pid, ms] of this.last) total += ms - (this.start.get(pid) ?? 0);
+    return total;
+  }
 }
 
 /** "1-min 5-min 15-min" load average. */

@@ -11,7 +11,7 @@
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { benchFile, spawnJson, type JsonChild } from './child-json.js';
-import { postgresCpuMs, processCpuMs } from './process-cpu.js';
+import { PostgresCpuMeter, processCpuMs } from './process-cpu.js';
 import { startScriptNodeFlags } from './production-server.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { seedFleet } from './seed-fleet.js';
@@ -69,7 +69,7 @@ export async function rotaDispatch(
 
     const serverCpu = () => servers.reduce((sum, s) => sum + (processCpuMs(s.pid) ?? 0), 0);
     const serverStart = serverCpu();
-    const postgresStart = postgresCpuMs(scratch.name);
+    const postgres = new PostgresCpuMeter(scratch.name);
 
     // Agents split evenly; each agents process stops at its share, and whichever finishes first
     // leaves the rest of the queue to the other: a process that comes up short is stopped once
@@ -113,7 +113,7 @@ export async function rotaDispatch(
       for (const a of agents) if (a.process.exitCode === null) a.process.kill('SIGTERM');
     const codes = await settled;
 
-    const postgresEnd = postgresCpuMs(scratch.name);
+    const postgresCpuMs = postgres.elapsedMs();
     const serverEnd = serverCpu();
     const [done] = await rows<{ jobs: string; open: string; seconds: string }>(
       sql`select count(*) filter (where ended_at is not null and status = 'success') as jobs,
@@ -133,7 +133,7 @@ export async function rotaDispatch(
       jobs: Number(done!.jobs),
       seconds: Number(done!.seconds),
       workerCpuMs: serverEnd - serverStart,
-      postgresCpuMs: postgresEnd - postgresStart,
+      postgresCpuMs,
       agentsCpuMs,
     };
   } finally {

@@ -4,7 +4,7 @@
  * read around its "go" … "done" while its connections are still open.
  */
 import { benchFile, spawnJson } from '../child-json.js';
-import { postgresCpuMs } from '../process-cpu.js';
+import { PostgresCpuMeter } from '../process-cpu.js';
 import type { DispatchFigures } from '../rota-dispatch.js';
 import { createScratchDatabase } from '../scratch-database.js';
 
@@ -19,10 +19,10 @@ export async function anchorDispatch(
   ]);
   try {
     const ready = (await child.next()) as { settings: string };
-    const postgresStart = postgresCpuMs(scratch.name);
+    const postgres = new PostgresCpuMeter(scratch.name);
     child.send('go');
     const done = (await child.next()) as { jobs: number; seconds: number; cpuMs: number };
-    const postgresEnd = postgresCpuMs(scratch.name);
+    const postgresCpuMs = postgres.elapsedMs();
     child.send('exit');
     const code = await child.exited;
     if (code !== 0) throw new Error(`${anchor} ended with ${code}`);
@@ -30,7 +30,7 @@ export async function anchorDispatch(
       jobs: done.jobs,
       seconds: done.seconds,
       workerCpuMs: done.cpuMs,
-      postgresCpuMs: postgresEnd - postgresStart,
+      postgresCpuMs,
       agentsCpuMs: null,
       settings: ready.settings,
     };
