@@ -242,6 +242,45 @@ describe('alert rules', () => {
     expect((await c.admin.post(`${ALERTS}/show`, { id })).status).toBe(404);
     expect((await auditOf(t.db, 'alert', id)).map((r) => r.action)).toEqual(['delete', 'create']);
   });
+
+  it('names its robots, only those the user may see', async () => {
+    const zeta = await createRobot(c.admin, 'Zeta robot');
+    const gone = await createRobot(c.admin, 'Gone robot');
+    const created = await c.admin.post(
+      `${ALERTS}/create`,
+      webhook('Named robots', { rota_robots_ids: [zeta, gone, robot] }),
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.data.rota_alerts_id as number;
+    expect(created.body.data.robots).toEqual([
+      { rota_robots_id: zeta, name: 'Zeta robot' },
+      { rota_robots_id: gone, name: 'Gone robot' },
+      { rota_robots_id: robot, name: 'Faturas' },
+    ]);
+
+    expect((await c.admin.post('/api/rota/robot/api/v1/delete', { id: gone })).status).toBe(202);
+    const listed = await c.admin.post(`${ALERTS}/index`, { search: 'Named robots' });
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0]).toMatchObject({
+      rota_robots_ids: [zeta, gone, robot],
+      robots: [
+        { rota_robots_id: zeta, name: 'Zeta robot' },
+        { rota_robots_id: robot, name: 'Faturas' },
+      ],
+    });
+
+    // A member of a team that holds one of them: the others' names are not told.
+    const member = await signedInUser(t, c.defaultClientId, 'alerts-team-member', {
+      permissions: ['USUARIOS.LIST'],
+    });
+    await createTeam(c.admin, 'Alerts team', { robots: [zeta], users: [member.id] });
+    const shown = await member.as.post(`${ALERTS}/show`, { id });
+    expect(shown.status).toBe(200);
+    expect(shown.body.data.robots).toEqual([{ rota_robots_id: zeta, name: 'Zeta robot' }]);
+    const theirs = await member.as.post(`${ALERTS}/index`, { search: 'Named robots' });
+    expect(theirs.body.data[0].robots).toEqual([{ rota_robots_id: zeta, name: 'Zeta robot' }]);
+    expect(JSON.stringify(theirs.body)).not.toContain('Faturas');
+  });
 });
 
 /** The events written since `after`, oldest first. */

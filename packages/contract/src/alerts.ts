@@ -80,6 +80,11 @@ export const alertSchema = z.object({
   events: z.array(z.enum(ALERT_EVENT_TYPES)),
   /** Empty: every robot of the client. Agent events ignore it (an agent serves every robot). */
   rota_robots_ids: z.array(z.number().int()),
+  /**
+   * Those of `rota_robots_ids` the user may see, with their names, to show the rule (a robot
+   * deleted since, or outside the user's teams, is left out).
+   */
+  robots: z.array(z.object({ rota_robots_id: z.number().int(), name: z.string() })),
   channel: alertChannelSchema,
   /** The language its messages are written in. */
   language: z.enum(['pt', 'en']),

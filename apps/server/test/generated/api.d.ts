@@ -18295,6 +18295,10 @@ export interface operations {
                             active: boolean;
                             events: ("execution.application_error" | "execution.business_error" | "execution.timeout" | "execution.stalled" | "agent.lost" | "agent.back" | "task.at_risk" | "task.breached" | "scheduling.missed")[];
                             rota_robots_ids: number[];
+                            robots: {
+                                rota_robots_id: number;
+                                name: string;
+                            }[];
                             channel: {
                                 /** @enum {string} */
                                 type: "email";
@@ -18410,6 +18414,10 @@ export interface operations {
                             active: boolean;
                             events: ("execution.application_error" | "execution.business_error" | "execution.timeout" | "execution.stalled" | "agent.lost" | "agent.back" | "task.at_risk" | "task.breached" | "scheduling.missed")[];
                             rota_robots_ids: number[];
+                            robots: {
+                                rota_robots_id: number;
+                                name: string;
+                            }[];
                             channel: {
                                 /** @enum {string} */
                                 type: "email";
@@ -18545,6 +18553,10 @@ export interface operations {
                             active: boolean;
                             events: ("execution.application_error" | "execution.business_error" | "execution.timeout" | "execution.stalled" | "agent.lost" | "agent.back" | "task.at_risk" | "task.breached" | "scheduling.missed")[];
                             rota_robots_ids: number[];
+                            robots: {
+                                rota_robots_id: number;
+                                name: string;
+                            }[];
                             channel: {
                                 /** @enum {string} */
                                 type: "email";

@@ -107,11 +107,15 @@ export async function deleteAlert(db: Db, scope: TenantScope, id: number): Promi
   return deleted.length > 0;
 }
 
-/** Of `ids`, those that are robots of the scope's client (and visible to it). */
-export async function robotsOfScope(db: Db, scope: TenantScope, ids: readonly number[]) {
+/** Of `ids`, the robots of the scope's client (and visible to it), with their names. */
+export async function robotsOfScope(
+  db: Db,
+  scope: TenantScope,
+  ids: readonly number[],
+): Promise<{ rota_robots_id: number; name: string }[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: robotSummaries.rota_robots_id })
+  return db
+    .select({ rota_robots_id: robotSummaries.rota_robots_id, name: robotSummaries.name })
     .from(robotSummaries)
     .where(
       and(
@@ -120,7 +124,6 @@ export async function robotsOfScope(db: Db, scope: TenantScope, ids: readonly nu
         scope.robots(robotSummaries.rota_robots_id),
       ),
     );
-  return rows.map((r) => r.id);
 }
 
 function selectDeliveries(db: Db) {

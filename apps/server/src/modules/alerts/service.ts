@@ -42,8 +42,14 @@ import {
   type DeliveryRow,
 } from './repository.js';
 
-/** A rule as answered: the channel's public part and whether its secret is set, never the secret. */
-export function toAlert(row: AlertRow): Alert {
+/** The names of a rule's robots, by id (robotsOfScope's answer). */
+type RobotNames = ReadonlyMap<number, string>;
+
+/**
+ * A rule as answered: the channel's public part and whether its secret is set, never the secret;
+ * its robots named as `names` knows them.
+ */
+export function toAlert(row: AlertRow, names: RobotNames): Alert {
   const stored = row.channel as { to?: string[]; url?: string };
   const secretSet = row.channel_secret !== null;
   let channel: AlertChannel;
@@ -66,6 +72,10 @@ export function toAlert(row: AlertRow): Alert {
     active: row.active,
     events: row.events as Alert['events'],
     rota_robots_ids: row.robot_ids,
+    robots: row.robot_ids.flatMap((id) => {
+      const name = names.get(id);
+      return name === undefined ? [] : [{ rota_robots_id: id, name }];
+    }),
     channel,
     language: row.language === 'pt' ? 'pt' : 'en',
     created_at: iso(row.created_at),
@@ -116,8 +126,15 @@ export class AlertService {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  list(scope: TenantScope, query: AlertListQuery): Promise<ListResponse<Alert>> {
-    return listAlerts(this.db, scope, query, toAlert);
+  async list(scope: TenantScope, query: AlertListQuery): Promise<ListResponse<Alert>> {
+    const page = await listAlerts(this.db, scope, query, (row) => row);
+    // One statement names the robots of the whole page.
+    const names = await this.robotNames(
+      this.db,
+      scope,
+      page.data.flatMap((row) => row.robot_ids),
+    );
+    return { ...page, data: page.data.map((row) => toAlert(row, names)) };
   }
 
   show(scope: TenantScope, id: number): Promise<Alert> {
@@ -249,8 +266,17 @@ export class AlertService {
   }
 
   private async checkRobots(scope: TenantScope, ids: readonly number[]) {
-    const found = new Set(await robotsOfScope(this.db, scope, ids));
+    const found = await this.robotNames(this.db, scope, ids);
     if (ids.some((id) => !found.has(id))) throw invalidField('rota_robots_ids', 'robot_not_found');
+  }
+
+  private async robotNames(
+    db: Db,
+    scope: TenantScope,
+    ids: readonly number[],
+  ): Promise<RobotNames> {
+    const robots = await robotsOfScope(db, scope, [...new Set(ids)]);
+    return new Map(robots.map((robot) => [robot.rota_robots_id, robot.name]));
   }
 
   /**
@@ -290,7 +316,7 @@ export class AlertService {
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Alert> {
     const row = await findAlert(db, scope, id);
     if (!row) throw notFound();
-    return toAlert(row);
+    return toAlert(row, await this.robotNames(db, scope, row.robot_ids));
   }
 
   private async write<T>(work: () => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ function makeAlert(overrides: Partial<Alert> = {}): Alert {
     active: true,
     events: ['execution.application_error', 'execution.timeout'],
     rota_robots_ids: [],
+    robots: [],
     channel: { type: 'email', to: ['ops@example.com', 'ana@example.com'] },
     language: 'pt',
     created_at: STAMP,
@@ -33,6 +34,7 @@ const webhookAlert = makeAlert({
   active: false,
   events: ['agent.lost', 'agent.back', 'task.at_risk', 'task.breached', 'scheduling.missed'],
   rota_robots_ids: [10],
+  robots: [{ rota_robots_id: 10, name: 'Faturas' }],
   channel: { type: 'webhook', url: 'https://hooks.example.com/rota', secret_set: true },
 });
 const slackAlert = makeAlert({
@@ -206,6 +208,33 @@ describe('/alert', { timeout: 30_000 }, () => {
     expect(within(rows[2]!).getByText('+2')).toBeInTheDocument();
     expect(await within(rows[2]!).findByText('Faturas')).toBeInTheDocument();
     expect(within(rows[3]!).getByText('Slack')).toBeInTheDocument();
+  });
+
+  it("names a rule's robots as the server answers them, beyond the console's first page of robots", async () => {
+    const wide = makeAlert({
+      rota_alerts_id: 4,
+      name: 'Lote grande',
+      rota_robots_ids: [150, 999],
+      // 999: deleted since, or outside the user's teams: the server leaves it out.
+      robots: [{ rota_robots_id: 150, name: 'Zeta 150' }],
+    });
+    const { user, calls } = await openAlerts(ALL, {
+      reply: (call) =>
+        call.url.endsWith('/rota/alert/api/v1/index')
+          ? { status: 200, body: listOf([wide]) }
+          : undefined,
+    });
+    const table = await screen.findByRole('table', { name: 'Alertas' });
+    expect(await within(table).findByText('Zeta 150, #999')).toBeInTheDocument();
+    // The names come with the rules: the list does not read the robots itself.
+    expect(callsTo(calls, '/robot/api/v1/index')).toHaveLength(0);
+
+    // Editing it: the chosen robots keep their names though the first options do not hold them.
+    await openRowAction(user, 'Lote grande', 'Editar');
+    const drawer = await screen.findByRole('dialog', { name: 'Editar alerta' });
+    expect((await within(drawer).findAllByText('Zeta 150')).length).toBeGreaterThan(0);
+    expect(within(drawer).queryAllByText('#150')).toHaveLength(0);
+    expect(within(drawer).getAllByText('#999').length).toBeGreaterThan(0);
   });
 
   it('filters by channel and status, and toggles a rule from its row', async () => {

@@ -256,9 +256,12 @@ function listError(error: unknown): string | undefined {
 function AlertFormInputs<TOutput>({
   form,
   stored,
+  namedRobots = [],
 }: {
   form: FormDrawerForm<AlertInputs, TOutput>;
   stored: Stored;
+  /** The names of the robots the edited rule holds, as the server answered them. */
+  namedRobots?: Alert['robots'];
 }) {
   const t = useAlertsTranslation();
   const label = useEventLabel();
@@ -269,7 +272,9 @@ function AlertFormInputs<TOutput>({
     placeholderData: keepPreviousData,
   });
   // The names of the robots chosen here, so each keeps its label after the search moves on.
-  const [chosenNames, setChosenNames] = useState<Record<string, string>>({});
+  const [chosenNames, setChosenNames] = useState<Record<string, string>>(() =>
+    Object.fromEntries(namedRobots.map((robot) => [String(robot.rota_robots_id), robot.name])),
+  );
   const { errors } = form.formState;
   const robotOptions = (robots.data?.data ?? []).map((robot) => ({
     value: String(robot.rota_robots_id),
@@ -432,7 +437,7 @@ export function AlertFormDrawer({ opened, onClose, alert }: AlertFormDrawerProps
         defaultValues={inputsOf(alert)}
         onSubmit={(values) => update.mutateAsync(values)}
       >
-        {(form) => <AlertFormInputs form={form} stored={stored} />}
+        {(form) => <AlertFormInputs form={form} stored={stored} namedRobots={alert.robots} />}
       </FormDrawer>
     );
   }

@@ -14,7 +14,6 @@ import { PageHeader } from '../../../components/page-header';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth';
-import { robotsQueryOptions } from '../../robots';
 import { useDeleteAlert } from '../api/delete-alert';
 import { ALERT_SORTS, alertsQueryOptions, type AlertListBody } from '../api/list-alerts';
 import { useUpdateAlert } from '../api/update-alert';
@@ -25,8 +24,6 @@ import { useAlertsTranslation } from '../i18n';
 
 /** Events shown as badges in a row before "+N". */
 const EVENTS_SHOWN = 3;
-/** Names for the ids a rule holds (the first 100 by name; others show as `#id`). */
-const ROBOTS_BODY = { page: 1, per_page: 100, sort: 'name', order: 'asc' } as const;
 
 function isChannelType(value: string | undefined): value is AlertChannelType {
   return (ALERT_CHANNEL_TYPES as readonly string[]).includes(value ?? '');
@@ -87,8 +84,6 @@ export default function AlertsPage() {
     ...(active === 'true' || active === 'false' ? { active: active === 'true' } : {}),
   };
   const query = useQuery(alertsQueryOptions(body));
-  const robots = useQuery(robotsQueryOptions(ROBOTS_BODY));
-  const robotNames = new Map((robots.data?.data ?? []).map((r) => [r.rota_robots_id, r.name]));
   const drawer = useDialog<Alert | null>();
   const remove = useDialog<Alert>();
   const log = useDialog<Alert>();
@@ -151,7 +146,9 @@ export default function AlertsPage() {
             </Text>
           );
         }
-        const names = alert.rota_robots_ids.map((id) => robotNames.get(id) ?? `#${id}`);
+        // A robot the answer does not name (deleted, or outside the user's teams) shows its id.
+        const named = new Map(alert.robots.map((robot) => [robot.rota_robots_id, robot.name]));
+        const names = alert.rota_robots_ids.map((id) => named.get(id) ?? `#${id}`);
         return (
           <Text size="sm" lineClamp={2} maw={220} title={names.join(', ')}>
             {names.length > 2 ? t('columns.robotCount', { count: names.length }) : names.join(', ')}
