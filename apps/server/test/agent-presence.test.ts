@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/tokens.js';
+import type { PresenceFlush } from '../src/modules/agents/presence-service.js';
 import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../src/modules/engine/live-events.js';
 import { simulatedAgent } from './helpers/engine.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -193,6 +194,25 @@ describe('heartbeats on one instance', () => {
     });
     expect(bye.status).toBe(200);
     expect((await t.app.services.presence.flush()).back).toEqual([]);
+    expect((await c.admin.post(`${NODES}/show`, { id })).body.data.connectivity).toBe('inactive');
+  });
+
+  it('keeps an agent inactive whose goodbye commits while the flush writing it waits', async () => {
+    const { token, rota_nodes_id: id } = await createAgent(c.admin, 'Leaving mid-flush', vm);
+    const agent = simulatedAgent(t.app, token);
+    expect((await agent.hello()).status).toBe(200);
+    expect((await agent.heartbeat()).status).toBe(200);
+    const presence = t.app.services.presence;
+    let flushed!: Promise<PresenceFlush>;
+    await t.db.transaction(async (tx) => {
+      // The goodbye's transaction holds the agent's row: the flush, which already took the
+      // heartbeat, writes it once the goodbye has committed.
+      await tx.execute(sql`select 1 from rota_nodes where rota_nodes_id = ${id} for update`);
+      flushed = presence.flush();
+      await presence.signedOff(tx, id);
+    });
+    expect((await flushed).back.map((b) => b.id)).not.toContain(id);
+    expect((await lastSeenOf(t, id)).online).toBe(false);
     expect((await c.admin.post(`${NODES}/show`, { id })).body.data.connectivity).toBe('inactive');
   });
 

@@ -41,6 +41,8 @@ export class AgentPresenceService {
   /** Agents heard since the last flush: id → client. */
   private heardSince = new Map<number, number>();
   private running: Promise<PresenceFlush> | null = null;
+  /** Agents that said goodbye while the running flush was writing (it may have written them). */
+  private signedOffDuringFlush = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   /** Token hashes waiting for `identifyAsked`, each with whoever asked. */
   private asked = new Map<
@@ -118,11 +120,22 @@ export class AgentPresenceService {
     this.running = (async () => {
       try {
         const result = await markSeenMany(this.db, [...heard.keys()]);
-        if (result.back.length > 0) this.onBack(result.back);
-        return result;
+        // A goodbye that committed while this statement waited for the agent's row (or ran
+        // before it) was overwritten with "online": it is signed off again, and not "back".
+        // (One heard again since, an agent restarted at once, is left online.)
+        const left = [...this.signedOffDuringFlush].filter(
+          (id) => heard.has(id) && !this.heardSince.has(id),
+        );
+        this.signedOffDuringFlush.clear();
+        for (const id of left) await markSignedOff(this.db, id, AGENT_ACTIVE_WINDOW_SECONDS);
+        const back = result.back.filter((agent) => !left.includes(agent.id));
+        if (back.length > 0) this.onBack(back);
+        return { written: result.written, back };
       } catch (error) {
         for (const [id, client] of heard)
-          if (!this.heardSince.has(id)) this.heardSince.set(id, client);
+          if (!this.heardSince.has(id) && !this.signedOffDuringFlush.has(id))
+            this.heardSince.set(id, client);
+        this.signedOffDuringFlush.clear();
         throw error;
       }
     })().finally(() => {
@@ -154,8 +167,10 @@ export class AgentPresenceService {
 
   /** `tx`: the transaction that settles what the agent left, so both land together. */
   signedOff(tx: Db, agentId: number): Promise<void> {
-    // A heartbeat heard just before must not bring it back online at the next flush.
+    // A heartbeat heard just before must not bring it back online at the next flush, nor the
+    // flush writing now (it signs the agent off again when its statement is done).
     this.heardSince.delete(agentId);
+    if (this.running) this.signedOffDuringFlush.add(agentId);
     return markSignedOff(tx, agentId, AGENT_ACTIVE_WINDOW_SECONDS);
   }
 
