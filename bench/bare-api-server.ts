@@ -30,7 +30,7 @@ pool.on('error', () => undefined);
 
 // Captured from Rota's driver calls (bench/api-overhead.ts's servers speak to the same
 // database). Rota runs the session check, `me`'s two reads, the unfiltered or `active`-filtered
-// robot page and its count as named prepared statements (lib/sql-rows.ts hotStatement): so does
+// robot page with its total as named prepared statements (lib/sql-rows.ts hotStatement): so does
 // this server, under the same names. A search runs unnamed in both.
 const SESSION =
   'select "sessions"."sessions_id", "sessions"."expires_at", "sessions"."revoked_at", "sessions"."last_used_at", "user_accounts"."users_id", "user_accounts"."name", "user_accounts"."last_name", "user_accounts"."email", "user_accounts"."group", "user_accounts"."avatar", "user_accounts"."language", "user_accounts"."color_scheme", "user_accounts"."password_change_required", "user_accounts"."is_platform_admin", "user_accounts"."rota_clients_id_selected", "memberships"."rota_clients_id" as "membership_client_id", "profile_grants"."permissions", case when exists (\n      select 1 from "team_users" tu\n      where tu.users_id = "user_accounts"."users_id" and tu.rota_clients_id = "memberships"."rota_clients_id")\n    then array(\n      select distinct tr.rota_robots_id from "team_users" tu\n      join "team_robots" tr on tr.teams_id = tu.teams_id\n      where tu.users_id = "user_accounts"."users_id" and tu.rota_clients_id = "memberships"."rota_clients_id")\n    end as "team_robot_ids" from "sessions" inner join (select "users_id", "name", "last_name", "email", "group", "avatar", "language", "color_scheme", "password_change_required", "is_platform_admin", "rota_clients_id_selected" from "users") "user_accounts" on "user_accounts"."users_id" = "sessions"."users_id" left join (select "user_clients_id", "users_id", "rota_clients_id", "profiles_id" from "user_clients") "memberships" on ("memberships"."users_id" = "user_accounts"."users_id" and "memberships"."rota_clients_id" = "user_accounts"."rota_clients_id_selected") left join (select "profiles_id", "rota_clients_id", "name", "permissions" from "profiles") "profile_grants" on "profile_grants"."profiles_id" = "memberships"."profiles_id" where "sessions"."token_hash" = $1';
@@ -43,9 +43,9 @@ const MFA =
 const ROW_COUNT =
   'select "n" as "total" from "row_counts" where ("row_counts"."rota_clients_id" = $1 and "row_counts"."table_name" = $2)';
 const PAGE =
-  'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where "rota_robots"."rota_clients_id" = $1 order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $2 offset $3';
+  'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at", (select "row_counts"."n" from "row_counts"\n                 where "row_counts"."rota_clients_id" = $1\n                   and "row_counts"."table_name" = $2) as "total_rows" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where "rota_robots"."rota_clients_id" = $3 order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $4 offset $5';
 const PAGE_ACTIVE =
-  'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where ("rota_robots"."rota_clients_id" = $1 and "rota_robots"."active" = $2) order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $3 offset $4';
+  'select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at", (select case when $1::boolean\n                          then coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" = $2), 0)\n                             - coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" = $3), 0)\n                          else coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" = $4), 0)\n                     end\n                from "row_counts"\n               where "row_counts"."rota_clients_id" = $5\n                 and "row_counts"."table_name" in ($6, $7)) as "total_rows" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where ("rota_robots"."rota_clients_id" = $8 and "rota_robots"."active" = $9) order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc limit $10 offset $11';
 // The active/inactive split kept in row_counts (migration 0022), as lib/row-counts.ts renders it.
 const COUNT_ACTIVE_SPLIT = `select coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" = $1::text), 0) as total,
                       coalesce(sum("row_counts"."n") filter (where "row_counts"."table_name" <> $2::text), 0) as inactive
@@ -177,33 +177,50 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
             .then((r) => Number(r.rows[0].count)),
     );
   } else if (body.active !== undefined) {
-    const values = [clientId, body.active];
+    // The page carries its total (robots/repository.ts); past the end it is read on its own.
+    const table = 'rota_robots';
+    const inactive = 'rota_robots.inactive';
     rows = pool.query({
       name: 'rota_robot_page_name_asc_active',
       text: PAGE_ACTIVE,
-      values: [...values, perPage, offset],
+      values: [
+        body.active,
+        table,
+        inactive,
+        inactive,
+        clientId,
+        table,
+        inactive,
+        clientId,
+        body.active,
+        perPage,
+        offset,
+      ],
     });
-    const table = 'rota_robots';
-    total = pool
-      .query({
+    total = rows.then(async (page) => {
+      if (page.rows.length > 0) return Number(page.rows[0].total_rows);
+      const { rows: split } = await pool.query({
         name: 'rota_row_count_active_split',
         text: COUNT_ACTIVE_SPLIT,
         values: [table, table, clientId, table, table],
-      })
-      .then((r) => {
-        const all = Number(r.rows[0]?.total ?? 0);
-        const inactive = Number(r.rows[0]?.inactive ?? 0);
-        return body.active ? all - inactive : inactive;
       });
+      const all = Number(split[0]?.total ?? 0);
+      const none = Number(split[0]?.inactive ?? 0);
+      return body.active ? all - none : none;
+    });
   } else {
     rows = pool.query({
       name: 'rota_robot_page_name_asc',
       text: PAGE,
-      values: [clientId, perPage, offset],
+      values: [clientId, 'rota_robots', clientId, perPage, offset],
     });
-    total = pool
-      .query({ name: 'rota_row_count', text: ROW_COUNT, values: [clientId, 'rota_robots'] })
-      .then((r) => Number(r.rows[0]?.total ?? 0));
+    total = rows.then(async (page) =>
+      page.rows.length > 0
+        ? Number(page.rows[0].total_rows)
+        : pool
+            .query({ name: 'rota_row_count', text: ROW_COUNT, values: [clientId, 'rota_robots'] })
+            .then((r) => Number(r.rows[0]?.total ?? 0)),
+    );
   }
   const [found, counted] = await Promise.all([rows, total]);
   return {

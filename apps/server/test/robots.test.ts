@@ -119,6 +119,39 @@ describe('robots', () => {
     expect(await totalOf({ search: 'no such edge' })).toEqual({ total: 0, names: [] });
   });
 
+  it('answers an unsearched list’s total with its page, on every shape, past the end and with no robot', async () => {
+    // A client of its own, so the totals are this test's robots alone.
+    const { other: admin } = await setUpTenants(t, { permissions: ['ROBOS.LIST'] });
+    const list = async (body: object) => {
+      const res = await admin.post(`${B}/index`, body);
+      return { total: res.body.meta.total, rows: res.body.data.length };
+    };
+    expect(await list({})).toEqual({ total: 0, rows: 0 });
+    expect(await list({ active: true })).toEqual({ total: 0, rows: 0 });
+    expect(await list({ active: false })).toEqual({ total: 0, rows: 0 });
+    const ids: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const created = await admin.post(`${B}/create`, robot(`Counted ${i}`, { active: i <= 2 }));
+      ids.push(created.body.data.rota_robots_id);
+    }
+    expect(await list({ per_page: 2 })).toEqual({ total: 5, rows: 2 });
+    expect(await list({ active: true })).toEqual({ total: 2, rows: 2 });
+    expect(await list({ active: false, per_page: 2 })).toEqual({ total: 3, rows: 2 });
+    expect(await list({ sort: 'updated_at', order: 'desc', active: true })).toEqual({
+      total: 2,
+      rows: 2,
+    });
+    // Past the end: no row carries the total, which is still read.
+    expect(await list({ page: 9 })).toEqual({ total: 5, rows: 0 });
+    expect(await list({ active: false, page: 3, per_page: 2 })).toEqual({ total: 3, rows: 0 });
+    // The totals follow a change at once.
+    await admin.put(`${B}/update`, { id: ids[0], active: false });
+    await admin.post(`${B}/delete`, { id: ids[4] });
+    expect(await list({})).toEqual({ total: 4, rows: 4 });
+    expect(await list({ active: true })).toEqual({ total: 1, rows: 1 });
+    expect(await list({ active: false })).toEqual({ total: 3, rows: 3 });
+  });
+
   it('says which fields are wrong, in the caller’s language', async () => {
     const en = await c.admin.post(`${B}/create`, { name: ' ', executor: '' });
     expect(en.status).toBe(400);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
 import { rowCounts } from '../db/schema.js';
@@ -31,6 +31,33 @@ export async function listTotal(
   if (!whole) return count();
   const [row] = await countStatement(db, { client: scope.clientId, table });
   return [{ total: Number(row?.total ?? 0) }];
+}
+
+/**
+ * The maintained total as a column of a hot page statement (issue 18): one statement and one
+ * round trip for a page and its total instead of two side by side. `active` given: the rows with
+ * that `active`, from the inactive split below. Placeholders `client` (and `active`) are the page
+ * statement's own. A page past the end has no row to carry it: the caller counts then
+ * (listTotal, activeTotal).
+ */
+export function totalColumn(table: ActiveCountedTable, filter: { active: boolean }): SQL;
+export function totalColumn(table: CountedTable): SQL;
+export function totalColumn(table: CountedTable, filter?: { active: boolean }): SQL {
+  const client = sql.placeholder('client');
+  if (!filter) {
+    return sql`(select ${rowCounts.n} from ${rowCounts}
+                 where ${rowCounts.rota_clients_id} = ${client}
+                   and ${rowCounts.table_name} = ${table})`;
+  }
+  const inactive = `${table}.inactive`;
+  return sql`(select case when ${sql.placeholder('active')}::boolean
+                          then coalesce(sum(${rowCounts.n}) filter (where ${rowCounts.table_name} = ${table}), 0)
+                             - coalesce(sum(${rowCounts.n}) filter (where ${rowCounts.table_name} = ${inactive}), 0)
+                          else coalesce(sum(${rowCounts.n}) filter (where ${rowCounts.table_name} = ${inactive}), 0)
+                     end
+                from ${rowCounts}
+               where ${rowCounts.rota_clients_id} = ${client}
+                 and ${rowCounts.table_name} in (${table}, ${inactive}))`;
 }
 
 /** Every unfiltered list page reads it: rendered once and prepared (see hotStatement). */

@@ -12,7 +12,7 @@ import {
   totalOfEndingPage,
 } from '../../lib/list-query.js';
 import { likePattern, listMeta, pageWindow } from '../../lib/pagination.js';
-import { activeTotal, listTotal } from '../../lib/row-counts.js';
+import { activeTotal, listTotal, totalColumn } from '../../lib/row-counts.js';
 import { hotStatement } from '../../lib/sql-rows.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { packageSummaries as versions } from '../robot-versions/views.js';
@@ -74,7 +74,10 @@ const listFilters = (scope: TenantScope, query: RobotListQuery) => [
   query.active === undefined ? undefined : eq(rotaRobots.active, query.active),
 ];
 
-const pageStatements = new Map<string, ReturnType<typeof hotStatement<RobotRow>>>();
+/** A row of a page statement: an unsearched page carries the list's total on each row. */
+type PageRow = RobotRow & { total_rows?: string | number | null };
+
+const pageStatements = new Map<string, ReturnType<typeof hotStatement<PageRow>>>();
 
 function pageStatement(query: RobotListQuery) {
   const filtered = query.active !== undefined;
@@ -82,7 +85,7 @@ function pageStatement(query: RobotListQuery) {
   const key = `${query.sort}_${query.order}${filtered ? '_active' : ''}${searched ? '_search' : ''}`;
   let statement = pageStatements.get(key);
   if (!statement) {
-    statement = hotStatement<RobotRow>(
+    statement = hotStatement<PageRow>(
       `rota_robot_page_${key}`,
       () =>
         new QueryBuilder()
@@ -91,6 +94,15 @@ function pageStatement(query: RobotListQuery) {
             // Raw rows are named by their alias: the view's own column names would differ.
             current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
             current_version: sql`${versions.version}`.as('current_version'),
+            // The maintained total in the same round trip (a search counts only a full page).
+            ...(searched
+              ? {}
+              : {
+                  total_rows: (filtered
+                    ? totalColumn('rota_robots', { active: true })
+                    : totalColumn('rota_robots')
+                  ).as('total_rows'),
+                }),
           })
           .from(rotaRobots)
           .leftJoin(
@@ -151,13 +163,16 @@ export async function listRobots<R>(
   if (!query.search && !scope.robotIds) {
     const { limit, offset } = pageWindow(query);
     const values = { client: scope.clientId, active: query.active, limit, offset };
-    const [rows, total] = await Promise.all([
-      pageStatement(query)(db, values),
-      query.active === undefined
-        ? listTotal(db, scope, 'rota_robots', true, () => Promise.resolve([]))
-        : activeTotal(db, scope, 'rota_robots', query.active),
-    ]);
-    return { data: rows.map(map), meta: listMeta(query, Number(total[0]?.total ?? 0)) };
+    const rows = await pageStatement(query)(db, values);
+    // Past the end (or no robot): no row carries the total, so it is read on its own.
+    const total =
+      rows[0]?.total_rows ??
+      (
+        await (query.active === undefined
+          ? listTotal(db, scope, 'rota_robots', true, () => Promise.resolve([]))
+          : activeTotal(db, scope, 'rota_robots', query.active))
+      )[0]?.total;
+    return { data: rows.map(map), meta: listMeta(query, Number(total ?? 0)) };
   }
   const filters = listFilters(scope, query);
   const where = scope.where(rotaRobots, ...filters);
