@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/tokens.js';
-import type { PresenceFlush } from '../src/modules/agents/presence-service.js';
+import {
+  AgentPresenceService,
+  type AgentBack,
+  type PresenceFlush,
+} from '../src/modules/agents/presence-service.js';
 import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../src/modules/engine/live-events.js';
 import { simulatedAgent } from './helpers/engine.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -216,6 +220,30 @@ describe('heartbeats on one instance', () => {
     expect((await c.admin.post(`${NODES}/show`, { id })).body.data.connectivity).toBe('inactive');
   });
 
+  it('keeps an agent inactive that said goodbye to one instance while another held its heartbeat', async () => {
+    const { token, rota_nodes_id: id } = await createAgent(c.admin, 'Moved, then left', vm);
+    const agent = simulatedAgent(t.app, token);
+    expect((await agent.hello()).status).toBe(200);
+    // Another instance heard it last (its stream was there) and has not written that yet.
+    const announced: AgentBack[] = [];
+    const elsewhere = new AgentPresenceService(t.db, (agents) => announced.push(...agents));
+    elsewhere.heard(id, c.defaultClientId);
+    const bye = await client(t.app, { token }).post('/api/rota/agent/api/v1/goodbye', {
+      running: [],
+    });
+    expect(bye.status).toBe(200);
+    expect(await elsewhere.flush()).toEqual({ written: 0, back: [] });
+    expect((await lastSeenOf(t, id)).online).toBe(false);
+    expect(announced).toEqual([]);
+    // Heard after the goodbye (it started again): written, and back.
+    elsewhere.heard(id, c.defaultClientId);
+    expect(await elsewhere.flush()).toEqual({
+      written: 1,
+      back: [{ id, client: c.defaultClientId }],
+    });
+    expect((await lastSeenOf(t, id)).online).toBe(true);
+  });
+
   it('refuses a deleted agent at once, although its identity was cached', async () => {
     const { token, rota_nodes_id: id } = await createAgent(c.admin, 'Doomed', vm);
     const agent = simulatedAgent(t.app, token);
@@ -242,6 +270,17 @@ describe.skipIf(!process.env.DATABASE_URL)('agent identities across instances', 
   afterAll(async () => {
     await second?.close();
     await first?.close();
+  });
+
+  it('keeps an agent inactive whose goodbye reached one instance while the other held its heartbeat', async () => {
+    const { token, rota_nodes_id: id } = await createAgent(admin, 'Failed over, then left', vm);
+    expect((await simulatedAgent(second.app, token).heartbeat()).status).toBe(200);
+    const bye = await client(first.app, { token }).post('/api/rota/agent/api/v1/goodbye', {
+      running: [],
+    });
+    expect(bye.status).toBe(200);
+    expect((await second.app.services.presence.flush()).back.map((b) => b.id)).not.toContain(id);
+    expect((await admin.post(`${NODES}/show`, { id })).body.data.connectivity).toBe('inactive');
   });
 
   it('refuses on the other instance once the NOTIFY of a deletion arrives', async () => {

@@ -460,6 +460,12 @@ export const rotaNodes = pgTable(
     os: text('os'),
     /** Connectivity last announced to the console; flips drive live `agent` events. */
     online: boolean('online').notNull().default(false),
+    /**
+     * The agent's last clean stop (goodbye), by the clock of the instance it said it to. A
+     * presence flush leaves alone an agent signed off since its heartbeats began to be
+     * gathered, whichever instance heard them (issue 18).
+     */
+    signed_off_at: timestamp('signed_off_at', { withTimezone: true }),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

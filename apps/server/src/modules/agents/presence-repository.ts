@@ -68,7 +68,11 @@ const seenStatement = hotStatement<{ was_online: boolean }>(
 /**
  * Every agent heard since the last flush, in one statement: last seen now and online. Answers
  * how many rows it wrote and, of those, the agents that were offline until now (they came
- * back). Row locks are taken in primary-key order (the index walks `any(...)` sorted), so two
+ * back). An agent signed off since `since` (when this flush's heartbeats began to be gathered)
+ * is left alone: the heartbeat it holds may be older than the goodbye, on this instance or
+ * another; its hello, if it started again, wrote it online already. A goodbye that commits
+ * while this statement waits for the row is seen too (the row is checked again once unlocked).
+ * Row locks are taken in primary-key order (the index walks `any(...)` sorted), so two
  * instances flushing overlapping agents never deadlock each other.
  */
 const flushStatement = hotStatement<{ id: number; client: number; was_online: boolean }>(
@@ -77,12 +81,17 @@ const flushStatement = hotStatement<{ id: number; client: number; was_online: bo
               from ${tableAs(prev)}
              where ${n.rota_nodes_id} = any(${sql.placeholder('agents')}::integer[])
                and ${prev.rota_nodes_id} = ${n.rota_nodes_id}
+               and (${n.signed_off_at} is null
+                    or ${n.signed_off_at} < ${sql.placeholder('since')}::timestamptz)
             returning ${n.rota_nodes_id} as id, ${n.rota_clients_id} as client,
                       ${prev.online} as was_online`,
 );
 
-export async function markSeenMany(db: Db, agentIds: readonly number[]) {
-  const rows = await flushStatement(db, { agents: `{${agentIds.join(',')}}` });
+export async function markSeenMany(db: Db, agentIds: readonly number[], since: Date) {
+  const rows = await flushStatement(db, {
+    agents: `{${agentIds.join(',')}}`,
+    since: since.toISOString(),
+  });
   return {
     written: rows.length,
     back: rows.filter((r) => !r.was_online).map((r) => ({ id: r.id, client: r.client })),
@@ -107,13 +116,20 @@ export async function markSeen(db: Db, agentId: number, facts: AgentFacts = {}) 
 
 /**
  * A clean stop: inactive now. Last seen moves to the active window's edge at the latest, so
- * "last seen" stays truthful enough while "inactive" shows at once.
+ * "last seen" stays truthful enough while "inactive" shows at once. `at`: now, by this
+ * instance's clock, as the flushes compare it (markSeenMany).
  */
-export async function markSignedOff(db: Db, agentId: number, activeWindowSeconds: number) {
+export async function markSignedOff(
+  db: Db,
+  agentId: number,
+  activeWindowSeconds: number,
+  at: Date,
+) {
   await db
     .update(n)
     .set({
       online: false,
+      signed_off_at: at,
       last_seen_at: sql`least(${n.last_seen_at}, now() - make_interval(secs => ${activeWindowSeconds}))`,
     })
     .where(eq(n.rota_nodes_id, agentId));

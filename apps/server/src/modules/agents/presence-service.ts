@@ -40,9 +40,9 @@ export interface PresenceFlush {
 export class AgentPresenceService {
   /** Agents heard since the last flush: id → client. */
   private heardSince = new Map<number, number>();
+  /** When `heardSince` began to be gathered (ms, this instance's clock). */
+  private gatheredSince = Date.now();
   private running: Promise<PresenceFlush> | null = null;
-  /** Agents that said goodbye while the running flush was writing (it may have written them). */
-  private signedOffDuringFlush = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   /** Token hashes waiting for `identifyAsked`, each with whoever asked. */
   private asked = new Map<
@@ -116,26 +116,20 @@ export class AgentPresenceService {
     while (this.running) await this.running.catch(() => undefined);
     const heard = this.heardSince;
     if (heard.size === 0) return { written: 0, back: [] };
+    const since = this.gatheredSince;
     this.heardSince = new Map();
+    this.gatheredSince = Date.now();
     this.running = (async () => {
       try {
-        const result = await markSeenMany(this.db, [...heard.keys()]);
-        // A goodbye that committed while this statement waited for the agent's row (or ran
-        // before it) was overwritten with "online": it is signed off again, and not "back".
-        // (One heard again since, an agent restarted at once, is left online.)
-        const left = [...this.signedOffDuringFlush].filter(
-          (id) => heard.has(id) && !this.heardSince.has(id),
-        );
-        this.signedOffDuringFlush.clear();
-        for (const id of left) await markSignedOff(this.db, id, AGENT_ACTIVE_WINDOW_SECONDS);
-        const back = result.back.filter((agent) => !left.includes(agent.id));
-        if (back.length > 0) this.onBack(back);
-        return { written: result.written, back };
+        // Agents signed off since `since` are left alone by the statement (markSeenMany).
+        const result = await markSeenMany(this.db, [...heard.keys()], new Date(since));
+        if (result.back.length > 0) this.onBack(result.back);
+        return result;
       } catch (error) {
+        // They wait for the next flush, which then covers their time too.
         for (const [id, client] of heard)
-          if (!this.heardSince.has(id) && !this.signedOffDuringFlush.has(id))
-            this.heardSince.set(id, client);
-        this.signedOffDuringFlush.clear();
+          if (!this.heardSince.has(id)) this.heardSince.set(id, client);
+        this.gatheredSince = Math.min(this.gatheredSince, since);
         throw error;
       }
     })().finally(() => {
@@ -165,13 +159,14 @@ export class AgentPresenceService {
     );
   }
 
-  /** `tx`: the transaction that settles what the agent left, so both land together. */
+  /**
+   * `tx`: the transaction that settles what the agent left, so both land together. A heartbeat
+   * heard before it, here or on another instance, does not bring the agent back online: the
+   * flushes leave alone an agent signed off since their heartbeats began to be gathered.
+   */
   signedOff(tx: Db, agentId: number): Promise<void> {
-    // A heartbeat heard just before must not bring it back online at the next flush, nor the
-    // flush writing now (it signs the agent off again when its statement is done).
     this.heardSince.delete(agentId);
-    if (this.running) this.signedOffDuringFlush.add(agentId);
-    return markSignedOff(tx, agentId, AGENT_ACTIVE_WINDOW_SECONDS);
+    return markSignedOff(tx, agentId, AGENT_ACTIVE_WINDOW_SECONDS, new Date());
   }
 
   markQuiet(): Promise<{ id: number; client: number }[]> {
