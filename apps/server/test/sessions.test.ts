@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the caller’s sessions', () => {
-  it('lists live sessions newest first, marks the current one, answers no token', async () => {
+  it('lists live sessions, this one first, then newest first; answers no token', async () => {
     const m = await member('sess.anna');
     const first = await m.sign();
     const second = await m.sign();
@@ -77,7 +77,39 @@ describe('the caller’s sessions', () => {
     const other = await member('sess.other');
     await other.sign();
     const again = await as(first).post(`${SESSIONS}/index`);
-    expect(again.body.data.map((s: { current: boolean }) => s.current)).toEqual([false, true]);
+    expect(again.body.data.map((s: { current: boolean }) => s.current)).toEqual([true, false]);
+    expect(again.body.meta).toEqual({ total: 2, current_page: 1, per_page: 20 });
+  });
+
+  it('pages many sessions: this one first on page 1, the others newest first, none twice', async () => {
+    const m = await member('sess.script');
+    const tokens: string[] = [];
+    for (let i = 0; i < 7; i++) tokens.push(await m.sign());
+    // An older session asks: it leads page 1 although six are newer.
+    const asker = as(tokens[2]!);
+    const page = async (n: number) => {
+      const res = await asker.post(`${SESSIONS}/index`, { page: n, per_page: 3 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { data: { sessions_id: number; current: boolean }[]; meta: object };
+    };
+    const pages = [await page(1), await page(2), await page(3)];
+    expect(pages.map((p) => p.meta)).toEqual(
+      [1, 2, 3].map((n) => ({ total: 7, current_page: n, per_page: 3 })),
+    );
+    const listed = pages.flatMap((p) => p.data);
+    expect(listed.map((s) => s.current)).toEqual([true, false, false, false, false, false, false]);
+    const others = listed.slice(1).map((s) => s.sessions_id);
+    expect(others).toEqual([...others].sort((a, b) => b - a));
+    expect(new Set(listed.map((s) => s.sessions_id)).size).toBe(7);
+    // Past the end: no row, the total still told.
+    expect((await page(9)).meta).toEqual({ total: 7, current_page: 9, per_page: 3 });
+    // Bad paging is a field error, not a 500.
+    const bad = await asker.post(`${SESSIONS}/index`, { page: 0, per_page: 5000 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'page',
+      'per_page',
+    ]);
   });
 
   it('revokes one of one’s sessions; another user’s id is 404', async () => {

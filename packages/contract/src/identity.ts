@@ -185,3 +185,11 @@ export const userSessionSchema = z.object({
   current: z.boolean(),
 });
 export type UserSession = z.infer<typeof userSessionSchema>;
+
+/**
+ * A page of the caller's live sessions: the current one first (on page 1), then the others
+ * newest first. No search or sort: a person has a handful, a script that signs in with a
+ * password instead of an API key may have hundreds.
+ */
+export const sessionListQuerySchema = listQuerySchema.pick({ page: true, per_page: true });
+export type SessionListQuery = z.infer<typeof sessionListQuerySchema>;

@@ -150,7 +150,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller’s live sessions, newest first; `current` marks this one */
+        /** A page of the caller’s live sessions: this one first (`current`), then the others newest first */
         post: operations["authSessionsList"];
         delete?: never;
         options?: never;
@@ -3602,7 +3602,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 20 */
+                    per_page?: number;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -3622,6 +3631,11 @@ export interface operations {
                             method: "password" | "password_totp" | "recovery_code" | "oidc";
                             current: boolean;
                         }[];
+                        meta: {
+                            total: number;
+                            current_page: number;
+                            per_page: number;
+                        };
                     };
                 };
             };

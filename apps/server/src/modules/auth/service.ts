@@ -8,6 +8,7 @@ import {
   type AccessRequestCreate,
   type ClientSummary,
   type Language,
+  type ListResponse,
   type MeResponse,
   type MfaChallengeResponse,
   type RecoverPassword,
@@ -16,6 +17,7 @@ import {
   type SessionMethod,
   type SessionResponse,
   type SignedInUser,
+  type SessionListQuery,
   type UserSession,
 } from '@rota/contract';
 import type { Config } from '../../config/env.js';
@@ -291,10 +293,16 @@ export class AuthService {
   }
 
   /** The caller's live sessions, newest first; `current` marks the caller's own. */
-  async listSessions(actor: Actor): Promise<UserSession[]> {
+  async listSessions(actor: Actor, query: SessionListQuery): Promise<ListResponse<UserSession>> {
     const now = (this.deps.clock ?? systemClock).now();
-    const rows = await listUserSessions(this.deps.db, actor.user.users_id, now);
-    return rows.map((row) => ({
+    const { data, meta } = await listUserSessions(
+      this.deps.db,
+      actor.user.users_id,
+      now,
+      actor.sessionId,
+      query,
+    );
+    const sessions = data.map((row) => ({
       sessions_id: row.sessions_id,
       created_at: row.created_at.toISOString(),
       last_used_at: row.last_used_at?.toISOString() ?? null,
@@ -306,6 +314,7 @@ export class AuthService {
         : 'password',
       current: row.sessions_id === actor.sessionId,
     }));
+    return { data: sessions, meta };
   }
 
   /** Ends one of the caller's own sessions (another user's id reads as absent). */

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Permission, SessionMethod } from '@rota/contract';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { count, pageOf } from '../../lib/list-query.js';
 import { hotStatement } from '../../lib/sql-rows.js';
 import { sessions } from '../../db/schema.js';
 import { profileGrants } from '../profiles/views.js';
@@ -181,26 +182,46 @@ export async function touchSession(db: Db, sessionsId: number, now: Date) {
 }
 
 /** A user's live sessions (not revoked, not expired), newest first; never their token hash. */
-export function listUserSessions(db: Db, usersId: number, now: Date) {
-  return db
-    .select({
-      sessions_id: sessions.sessions_id,
-      created_at: sessions.created_at,
-      last_used_at: sessions.last_used_at,
-      expires_at: sessions.expires_at,
-      ip: sessions.ip,
-      user_agent: sessions.user_agent,
-      method: sessions.method,
-    })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.users_id, usersId),
-        isNull(sessions.revoked_at),
-        gt(sessions.expires_at, now),
-      ),
-    )
-    .orderBy(desc(sessions.created_at), desc(sessions.sessions_id));
+/**
+ * A page of the user's live sessions: `current` first, then the others newest first; with the
+ * number of them all.
+ */
+export function listUserSessions(
+  db: Db,
+  usersId: number,
+  now: Date,
+  current: number,
+  page: { page: number; per_page: number },
+) {
+  const live = and(
+    eq(sessions.users_id, usersId),
+    isNull(sessions.revoked_at),
+    gt(sessions.expires_at, now),
+  );
+  return pageOf(
+    page,
+    db
+      .select({
+        sessions_id: sessions.sessions_id,
+        created_at: sessions.created_at,
+        last_used_at: sessions.last_used_at,
+        expires_at: sessions.expires_at,
+        ip: sessions.ip,
+        user_agent: sessions.user_agent,
+        method: sessions.method,
+      })
+      .from(sessions)
+      .where(live)
+      .orderBy(
+        desc(sql`${sessions.sessions_id} = ${current}`),
+        desc(sessions.created_at),
+        desc(sessions.sessions_id),
+      )
+      .$dynamic(),
+    // Counted only when the page cannot tell (pageOf): most people's sessions fit on one.
+    () => db.select({ total: count() }).from(sessions).where(live),
+    (row) => row,
+  );
 }
 
 /** Ends one of the user's own open sessions; false when it is not theirs or already ended. */

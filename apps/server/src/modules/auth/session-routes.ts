@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   idSchema,
+  listResponseSchema,
   messageResponseSchema,
+  sessionListQuerySchema,
   translateMessage,
   userSessionSchema,
 } from '@rota/contract';
@@ -27,11 +29,13 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async
       schema: {
         tags,
         security,
-        summary: 'The caller’s live sessions, newest first; `current` marks this one',
-        response: { 200: z.object({ data: z.array(userSessionSchema) }), ...errorResponses },
+        summary:
+          'A page of the caller’s live sessions: this one first (`current`), then the others newest first',
+        body: sessionListQuerySchema,
+        response: { 200: listResponseSchema(userSessionSchema), ...errorResponses },
       },
     },
-    async (request) => ({ data: await auth.listSessions(actorOf(request)) }),
+    async (request) => auth.listSessions(actorOf(request), request.body),
   );
 
   app.post(

@@ -2,15 +2,12 @@ import { useDeferredValue, useEffect, useState, type MouseEvent, type ReactNode 
 import {
   ActionIcon,
   Alert,
-  Box,
   Button,
   Checkbox,
   EmptyState,
   Group,
   Menu,
-  Pagination,
   Paper,
-  Select,
   Skeleton,
   Stack,
   Table,
@@ -31,9 +28,9 @@ import {
   IconSearchOff,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES, type ListResponse } from '@rota/contract';
-import { useFormat } from '../../lib/format';
+import type { ListResponse } from '@rota/contract';
 import type { ListState } from '../../lib/use-list-state';
+import { ListFooter } from './list-footer';
 
 export type DataTableColumn<T> = {
   /** Unique among the columns. */
@@ -207,7 +204,6 @@ export function DataTable<T, K extends string | number>({
   notice,
 }: DataTableProps<T, K>) {
   const { t } = useTranslation();
-  const format = useFormat();
   // A page of rows draws as a background render, which React slices into short tasks, so a
   // phone's main thread answers while 20 or 100 rows draw (as one task it was the longest of a
   // list page's load, issue 16); the skeleton stays until then.
@@ -217,7 +213,6 @@ export function DataTable<T, K extends string | number>({
   const total = meta?.total ?? 0;
   const perPage = meta?.per_page ?? list.perPage;
   const pages = Math.max(1, Math.ceil(total / perPage));
-  const currentPage = meta?.current_page ?? list.page;
 
   // A page past the end (the last row of the last page was deleted): go to the last one.
   const { setPage } = list;
@@ -438,55 +433,7 @@ export function DataTable<T, K extends string | number>({
     );
   }
 
-  const from = total === 0 ? 0 : (currentPage - 1) * perPage + 1;
-  const to = Math.min(total, currentPage * perPage);
-  const footer =
-    !notice && data && total > 0 ? (
-      <Group justify="space-between" gap="sm" wrap="wrap">
-        <Group gap="sm" wrap="nowrap">
-          <Select
-            aria-label={t('common.table.rowsPerPage')}
-            data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
-            value={String(list.perPage)}
-            onChange={(value) => value && list.setPerPage(Number(value))}
-            allowDeselect={false}
-            w={80}
-            size="xs"
-          />
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {t('common.table.range', {
-              from: format.number(from),
-              to: format.number(to),
-              total: format.number(total),
-            })}
-          </Text>
-        </Group>
-        {pages > 1 ? (
-          <Box component="nav" aria-label={t('common.table.pagination')}>
-            <Pagination
-              total={pages}
-              value={Math.min(currentPage, pages)}
-              onChange={(page) => list.setPage(page)}
-              size="sm"
-              siblings={1}
-              boundaries={1}
-              getItemProps={(page) => ({ 'aria-label': t('common.table.page', { page }) })}
-              getControlProps={(control) => ({
-                'aria-label': t(
-                  control === 'previous'
-                    ? 'common.table.previousPage'
-                    : control === 'next'
-                      ? 'common.table.nextPage'
-                      : control === 'first'
-                        ? 'common.table.firstPage'
-                        : 'common.table.lastPage',
-                ),
-              })}
-            />
-          </Box>
-        ) : null}
-      </Group>
-    ) : null;
+  const footer = !notice && data ? <ListFooter meta={data.meta} list={list} /> : null;
 
   return (
     <Stack gap="sm">

@@ -41,13 +41,27 @@ const script = makeSession({
   current: false,
 });
 
-async function openSessions(lang: Language = 'pt', sessions = [here, laptop, script]) {
+/** The server's pages of `sessions` (this one first), as many as the body asks for. */
+function pageOf(sessions: UserSession[], body: unknown) {
+  const { page = 1, per_page: perPage = 20 } = (body ?? {}) as { page?: number; per_page?: number };
+  return {
+    data: sessions.slice((page - 1) * perPage, page * perPage),
+    meta: { total: sessions.length, current_page: page, per_page: perPage },
+  };
+}
+
+async function openSessions(
+  lang: Language = 'pt',
+  sessions = [here, laptop, script],
+  path = '/account/sessions',
+) {
   return openPage(
-    '/account/sessions',
+    path,
     /^(Sessões|Sessions)$/,
     [],
     (call) => {
-      if (call.url.endsWith(`${BASE}/index`)) return { status: 200, body: { data: sessions } };
+      if (call.url.endsWith(`${BASE}/index`))
+        return { status: 200, body: pageOf(sessions, call.body) };
       if (call.url.endsWith(`${BASE}/revoke`))
         return { status: 200, body: { message: 'Sessão encerrada' } };
       if (call.url.endsWith(`${BASE}/revoke-others`))
@@ -111,6 +125,38 @@ describe('/account/sessions', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Sign out the others' }));
     await waitFor(() => expect(callsTo(calls, `${BASE}/revoke-others`)).toHaveLength(1));
     expect(await screen.findByText('Sessions signed out')).toBeInTheDocument();
+  });
+
+  it('pages many sessions: this one leads page 1, the others follow on the next pages', async () => {
+    const many = [
+      here,
+      ...Array.from({ length: 24 }, (_, i) =>
+        makeSession({ sessions_id: 100 + i, ip: `10.1.0.${i}`, current: false }),
+      ),
+    ];
+    const { calls, user } = await openSessions('en', many);
+    const table = await screen.findByRole('table', { name: 'Sessions' });
+    expect(within(table).getAllByRole('row')).toHaveLength(21);
+    expect(within(table).getByText('This device')).toBeInTheDocument();
+    expect(screen.getByText('1–20 of 25')).toBeInTheDocument();
+    expect(callsTo(calls, `${BASE}/index`)[0]?.body).toEqual({ page: 1, per_page: 20 });
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(screen.getByText('21–25 of 25')).toBeInTheDocument());
+    expect(callsTo(calls, `${BASE}/index`).at(-1)?.body).toEqual({ page: 2, per_page: 20 });
+    const second = screen.getByRole('table', { name: 'Sessions' });
+    expect(within(second).getAllByRole('row')).toHaveLength(6);
+    expect(within(second).queryByText('This device')).toBeNull();
+    // Others exist although none is on this page's first row: "everywhere else" stays offered.
+    expect(screen.getByRole('button', { name: 'Sign out everywhere else' })).toBeEnabled();
+  });
+
+  it('goes back to the last page when the page asked for is past the end', async () => {
+    const { calls } = await openSessions('en', [here, laptop], '/account/sessions?page=4');
+    await waitFor(() =>
+      expect(callsTo(calls, `${BASE}/index`).at(-1)?.body).toEqual({ page: 1, per_page: 20 }),
+    );
+    const table = await screen.findByRole('table', { name: 'Sessions' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
   });
 
   it('offers no "everywhere else" when this is the only session', async () => {

@@ -1,12 +1,15 @@
+import { useEffect } from 'react';
 import { Alert, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { SessionMethod, UserSession } from '@rota/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ListFooter } from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { errorText } from '../../../lib/http';
 import { useDialog } from '../../../lib/use-dialog';
+import { useListState } from '../../../lib/use-list-state';
 import { useNow } from '../../../lib/use-now';
 import { TimeAgo } from '../../api-keys';
 import { sessionsQueryOptions } from '../api/list-sessions';
@@ -36,18 +39,28 @@ const METHOD_KEYS: Record<SessionMethod, `method.${SessionMethod}`> = {
 
 /**
  * `/account/sessions`: the user's own sessions (issue 17): where and how each signed in, when it
- * was last used; any other one can be signed out, or all of them at once.
+ * was last used; any other one can be signed out, or all of them at once. Paged (a script that
+ * signs in with a password may hold hundreds); this one leads the first page.
  */
 export default function SessionsPage() {
   const t = useSessionsTranslation();
   const now = useNow(30_000);
-  const query = useQuery(sessionsQueryOptions());
+  const list = useListState();
+  const query = useQuery(sessionsQueryOptions({ page: list.page, per_page: list.perPage }));
   const revoke = useDialog<UserSession>();
   const revokeSession = useRevokeSession();
   const others = useDialog<true>();
   const revokeOthers = useRevokeOtherSessions();
   const sessions = query.data?.data ?? [];
-  const hasOthers = sessions.some((session) => !session.current);
+  // This session is one of them; any beyond it may be on another page.
+  const hasOthers = (query.data?.meta.total ?? 0) > 1;
+  // The last session of the last page signed out: go to the page before.
+  const { setPage } = list;
+  const lastPage = Math.max(1, Math.ceil((query.data?.meta.total ?? 0) / list.perPage));
+  const pastTheEnd = !!query.data && sessions.length === 0 && list.page > lastPage;
+  useEffect(() => {
+    if (pastTheEnd) setPage(lastPage);
+  }, [pastTheEnd, lastPage, setPage]);
 
   const rows = sessions.map((session) => {
     const agent = describeUserAgent(t, session.user_agent);
@@ -145,6 +158,7 @@ export default function SessionsPage() {
               <Table.Tbody>{rows}</Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+          {query.data ? <ListFooter meta={query.data.meta} list={list} /> : null}
         </Stack>
       )}
       <ConfirmDialog

@@ -1,0 +1,71 @@
+import { Box, Group, Pagination, Select, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZES, type ListMeta } from '@rota/contract';
+import { useFormat } from '../../lib/format';
+import type { ListState } from '../../lib/use-list-state';
+
+/**
+ * Below a server-side list: the page size, "1–20 of 143", and the pages when there is more than
+ * one. Nothing while the list is empty. DataTable's, and any list drawn as a table of its own.
+ */
+export function ListFooter({
+  meta,
+  list,
+}: {
+  meta: ListMeta;
+  list: Pick<ListState, 'perPage' | 'setPerPage' | 'setPage'>;
+}) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { total, per_page: perPage, current_page: currentPage } = meta;
+  if (total === 0) return null;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  const from = (currentPage - 1) * perPage + 1;
+  const to = Math.min(total, currentPage * perPage);
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <Group gap="sm" wrap="nowrap">
+        <Select
+          aria-label={t('common.table.rowsPerPage')}
+          data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+          value={String(list.perPage)}
+          onChange={(value) => value && list.setPerPage(Number(value))}
+          allowDeselect={false}
+          w={80}
+          size="xs"
+        />
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {t('common.table.range', {
+            from: format.number(from),
+            to: format.number(to),
+            total: format.number(total),
+          })}
+        </Text>
+      </Group>
+      {pages > 1 ? (
+        <Box component="nav" aria-label={t('common.table.pagination')}>
+          <Pagination
+            total={pages}
+            value={Math.min(currentPage, pages)}
+            onChange={(page) => list.setPage(page)}
+            size="sm"
+            siblings={1}
+            boundaries={1}
+            getItemProps={(page) => ({ 'aria-label': t('common.table.page', { page }) })}
+            getControlProps={(control) => ({
+              'aria-label': t(
+                control === 'previous'
+                  ? 'common.table.previousPage'
+                  : control === 'next'
+                    ? 'common.table.nextPage'
+                    : control === 'first'
+                      ? 'common.table.firstPage'
+                      : 'common.table.lastPage',
+              ),
+            })}
+          />
+        </Box>
+      ) : null}
+    </Group>
+  );
+}
