@@ -35,16 +35,16 @@ export async function listTotal(
 
 /**
  * The maintained total as a column of a hot page statement (issue 18): one statement and one
- * round trip for a page and its total instead of two side by side. `active` given: the rows with
- * that `active`, from the inactive split below. Placeholders `client` (and `active`) are the page
- * statement's own. A page past the end has no row to carry it: the caller counts then
- * (listTotal, activeTotal).
+ * round trip for a page and its total instead of two side by side. `byActive`: the rows whose
+ * `active` is the statement's `active` placeholder, from the inactive split below. The
+ * placeholders (`client`, `active`) are the page statement's own. A page past the end has no row
+ * to carry it: the caller counts then (listTotal, activeTotal).
  */
-export function totalColumn(table: ActiveCountedTable, filter: { active: boolean }): SQL;
+export function totalColumn(table: ActiveCountedTable, byActive: true): SQL;
 export function totalColumn(table: CountedTable): SQL;
-export function totalColumn(table: CountedTable, filter?: { active: boolean }): SQL {
+export function totalColumn(table: CountedTable, byActive = false): SQL {
   const client = sql.placeholder('client');
-  if (!filter) {
+  if (!byActive) {
     return sql`(select ${rowCounts.n} from ${rowCounts}
                  where ${rowCounts.rota_clients_id} = ${client}
                    and ${rowCounts.table_name} = ${table})`;

@@ -16,8 +16,8 @@ import {
   type SessionCreate,
   type SessionMethod,
   type SessionResponse,
-  type SignedInUser,
   type SessionListQuery,
+  type SignedInUser,
   type UserSession,
 } from '@rota/contract';
 import type { Config } from '../../config/env.js';
@@ -292,7 +292,7 @@ export class AuthService {
     await touchSession(this.deps.db, session.sessions_id, now);
   }
 
-  /** The caller's live sessions, newest first; `current` marks the caller's own. */
+  /** A page of the caller's live sessions, their own first (`current`), then newest first. */
   async listSessions(actor: Actor, query: SessionListQuery): Promise<ListResponse<UserSession>> {
     const now = (this.deps.clock ?? systemClock).now();
     const { data, meta } = await listUserSessions(

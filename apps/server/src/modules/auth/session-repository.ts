@@ -181,10 +181,9 @@ export async function touchSession(db: Db, sessionsId: number, now: Date) {
     );
 }
 
-/** A user's live sessions (not revoked, not expired), newest first; never their token hash. */
 /**
- * A page of the user's live sessions: `current` first, then the others newest first; with the
- * number of them all.
+ * A page of the user's live sessions (not revoked, not expired): `current` first, then the
+ * others newest first; with the number of them all. Never their token hash.
  */
 export function listUserSessions(
   db: Db,

@@ -99,7 +99,7 @@ function pageStatement(query: RobotListQuery) {
               ? {}
               : {
                   total_rows: (filtered
-                    ? totalColumn('rota_robots', { active: true })
+                    ? totalColumn('rota_robots', true)
                     : totalColumn('rota_robots')
                   ).as('total_rows'),
                 }),

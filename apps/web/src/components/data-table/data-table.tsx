@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
+import { useDeferredValue, useState, type MouseEvent, type ReactNode } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -30,7 +30,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { ListResponse } from '@rota/contract';
 import type { ListState } from '../../lib/use-list-state';
-import { ListFooter } from './list-footer';
+import { ListFooter, useLastPageWhenPastTheEnd } from './list-footer';
 
 export type DataTableColumn<T> = {
   /** Unique among the columns. */
@@ -211,15 +211,7 @@ export function DataTable<T, K extends string | number>({
   const rows = data?.data ?? [];
   const meta = data?.meta;
   const total = meta?.total ?? 0;
-  const perPage = meta?.per_page ?? list.perPage;
-  const pages = Math.max(1, Math.ceil(total / perPage));
-
-  // A page past the end (the last row of the last page was deleted): go to the last one.
-  const { setPage } = list;
-  const pastTheEnd = !!meta && rows.length === 0 && total > 0 && list.page > pages;
-  useEffect(() => {
-    if (pastTheEnd) setPage(pages);
-  }, [pastTheEnd, pages, setPage]);
+  const pastTheEnd = useLastPageWhenPastTheEnd(list, data);
 
   const keys = rows.map(rowKey);
   const selectedOnPage = selection ? keys.filter((key) => selection.selected.includes(key)) : [];

@@ -1,5 +1,5 @@
 export { DataTable } from './data-table';
-export { ListFooter } from './list-footer';
+export { ListFooter, useLastPageWhenPastTheEnd } from './list-footer';
 export type {
   DataTableColumn,
   DataTableProps,

@@ -1,6 +1,7 @@
+import { useEffect } from 'react';
 import { Box, Group, Pagination, Select, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES, type ListMeta } from '@rota/contract';
+import { PAGE_SIZES, type ListMeta, type ListResponse } from '@rota/contract';
 import { useFormat } from '../../lib/format';
 import type { ListState } from '../../lib/use-list-state';
 
@@ -68,4 +69,22 @@ export function ListFooter({
       ) : null}
     </Group>
   );
+}
+
+/**
+ * A page past the end (the last row of the last page went away): goes to the last page.
+ * Answers whether the page shown is past the end, so the list says nothing of "no rows" meanwhile.
+ */
+export function useLastPageWhenPastTheEnd(
+  list: Pick<ListState, 'page' | 'setPage'>,
+  data: ListResponse<unknown> | undefined,
+): boolean {
+  const total = data?.meta.total ?? 0;
+  const pages = data ? Math.max(1, Math.ceil(total / data.meta.per_page)) : 1;
+  const pastTheEnd = !!data && data.data.length === 0 && total > 0 && list.page > pages;
+  const { setPage } = list;
+  useEffect(() => {
+    if (pastTheEnd) setPage(pages);
+  }, [pastTheEnd, pages, setPage]);
+  return pastTheEnd;
 }

@@ -1,10 +1,9 @@
-import { useEffect } from 'react';
 import { Alert, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { SessionMethod, UserSession } from '@rota/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ListFooter } from '../../../components/data-table';
+import { ListFooter, useLastPageWhenPastTheEnd } from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { errorText } from '../../../lib/http';
@@ -55,12 +54,7 @@ export default function SessionsPage() {
   // This session is one of them; any beyond it may be on another page.
   const hasOthers = (query.data?.meta.total ?? 0) > 1;
   // The last session of the last page signed out: go to the page before.
-  const { setPage } = list;
-  const lastPage = Math.max(1, Math.ceil((query.data?.meta.total ?? 0) / list.perPage));
-  const pastTheEnd = !!query.data && sessions.length === 0 && list.page > lastPage;
-  useEffect(() => {
-    if (pastTheEnd) setPage(lastPage);
-  }, [pastTheEnd, lastPage, setPage]);
+  useLastPageWhenPastTheEnd(list, query.data);
 
   const rows = sessions.map((session) => {
     const agent = describeUserAgent(t, session.user_agent);
