@@ -87,7 +87,7 @@ export function listOf<T>(data: T[]) {
   return { data, meta: { total: data.length, current_page: 1, per_page: 20 } };
 }
 
-type Handler = (call: MockCall) => MockReply | undefined;
+type Handler = (call: MockCall) => MockReply | Promise<MockReply> | undefined;
 
 /**
  * Signs in with `permissions`, answers the API with `handler` (which returns undefined for calls
@@ -115,11 +115,11 @@ export async function openPage(
 ) {
   await resetEnvironment(lang);
   setToken('token');
-  const { calls } = mockFetch((call) => {
+  const { calls } = mockFetch(async (call) => {
     if (call.url.endsWith('/user/api/auth/v1/me')) {
       return { status: 200, body: makeUser({ permissions }) };
     }
-    const reply = handler(call);
+    const reply = await handler(call);
     if (!reply) throw new Error(`unexpected API call: ${call.method} ${call.url}`);
     return reply;
   });

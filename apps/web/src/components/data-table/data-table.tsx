@@ -8,7 +8,6 @@ import {
   Group,
   Menu,
   Paper,
-  Skeleton,
   Stack,
   Table,
   Text,
@@ -28,6 +27,7 @@ import {
   IconSearchOff,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { LoadingRows } from './loading-rows';
 import type { ListResponse } from '@rota/contract';
 import type { ListState } from '../../lib/use-list-state';
 import { ListFooter, useLastPageWhenPastTheEnd } from './list-footer';
@@ -160,22 +160,6 @@ function RowMenu<T>({ row, name, actions }: { row: T; name: string; actions: Row
         ))}
       </Menu.Dropdown>
     </Menu>
-  );
-}
-
-function LoadingRows({ columns, rows }: { columns: number; rows: number }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap={8} role="status" aria-busy="true" aria-label={t('app.loading')} py="xs">
-      <Skeleton height={34} radius="sm" />
-      {Array.from({ length: rows }, (_, index) => (
-        <Group key={index} gap="md" wrap="nowrap">
-          {Array.from({ length: Math.min(columns, 5) }, (_, cell) => (
-            <Skeleton key={cell} height={22} radius="sm" style={{ flex: cell === 0 ? 2 : 1 }} />
-          ))}
-        </Group>
-      ))}
-    </Stack>
   );
 }
 

@@ -1,5 +1,6 @@
 export { DataTable } from './data-table';
 export { ListFooter, useLastPageWhenPastTheEnd } from './list-footer';
+export { LoadingRows } from './loading-rows';
 export type {
   DataTableColumn,
   DataTableProps,

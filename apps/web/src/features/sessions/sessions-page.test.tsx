@@ -54,6 +54,8 @@ async function openSessions(
   lang: Language = 'pt',
   sessions = [here, laptop, script],
   path = '/account/sessions',
+  /** Held until it settles: the list's answer waits for it. */
+  answered: Promise<void> = Promise.resolve(),
 ) {
   return openPage(
     path,
@@ -61,7 +63,7 @@ async function openSessions(
     [],
     (call) => {
       if (call.url.endsWith(`${BASE}/index`))
-        return { status: 200, body: pageOf(sessions, call.body) };
+        return answered.then(() => ({ status: 200, body: pageOf(sessions, call.body) }));
       if (call.url.endsWith(`${BASE}/revoke`))
         return { status: 200, body: { message: 'Sessão encerrada' } };
       if (call.url.endsWith(`${BASE}/revoke-others`))
@@ -99,6 +101,23 @@ describe('/account/sessions', { timeout: 30_000 }, () => {
     expect(within(second!).queryByText('Este dispositivo')).toBeNull();
     expect(within(third!).getByText('Cliente de API')).toBeInTheDocument();
     expect(within(third!).getByText('Código de recuperação')).toBeInTheDocument();
+  });
+
+  it('shows placeholder rows, announced as loading, until the first page arrives', async () => {
+    let answer!: () => void;
+    await openSessions(
+      'pt',
+      undefined,
+      undefined,
+      new Promise<void>((resolve) => (answer = resolve)),
+    );
+    const loading = screen.getByRole('status', { name: 'Carregando…' });
+    expect(loading).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByRole('table')).toBeNull();
+    answer();
+    const table = await screen.findByRole('table', { name: 'Sessões' });
+    expect(within(table).getByText('Chrome no Linux')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Carregando…' })).toBeNull();
   });
 
   it('signs another session out after confirmation', async () => {

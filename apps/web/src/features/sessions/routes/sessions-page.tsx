@@ -3,7 +3,7 @@ import { IconLogout } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { SessionMethod, UserSession } from '@rota/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ListFooter, useLastPageWhenPastTheEnd } from '../../../components/data-table';
+import { ListFooter, LoadingRows, useLastPageWhenPastTheEnd } from '../../../components/data-table';
 import { DateTimeText } from '../../../components/date-time';
 import { PageHeader } from '../../../components/page-header';
 import { errorText } from '../../../lib/http';
@@ -135,23 +135,27 @@ export default function SessionsPage() {
       ) : (
         <Stack gap="xs">
           {/* A phone scrolls the table sideways rather than squeezing its columns. */}
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" aria-label={t('list.label')} aria-busy={query.isPending}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('columns.browser')}</Table.Th>
-                  <Table.Th>{t('columns.address')}</Table.Th>
-                  <Table.Th>{t('columns.created')}</Table.Th>
-                  <Table.Th>{t('columns.lastUsed')}</Table.Th>
-                  <Table.Th>{t('columns.method')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('columns.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>{rows}</Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          {query.isPending ? (
+            <LoadingRows columns={6} rows={3} />
+          ) : (
+            <Table.ScrollContainer minWidth={760}>
+              <Table verticalSpacing="sm" aria-label={t('list.label')}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('columns.browser')}</Table.Th>
+                    <Table.Th>{t('columns.address')}</Table.Th>
+                    <Table.Th>{t('columns.created')}</Table.Th>
+                    <Table.Th>{t('columns.lastUsed')}</Table.Th>
+                    <Table.Th>{t('columns.method')}</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>{t('columns.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>{rows}</Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
           {query.data ? <ListFooter meta={query.data.meta} list={list} /> : null}
         </Stack>
       )}
