@@ -38,13 +38,38 @@ describe('EmptyQueues', () => {
     expect(queues.isEmpty(8)).toBe(true);
   });
 
-  it('voids a check during which a run was announced (its snapshot may predate the run)', async () => {
+  it('voids a check during which a run of its client was announced (its snapshot may predate the run)', async () => {
     const queues = new EmptyQueues(1000, clock().now);
     await queues.checkAfterEmptyClaim(7, async () => {
-      queues.queued(9);
+      queues.queued(7);
       return false;
     });
     expect(queues.isEmpty(7)).toBe(false);
+  });
+
+  it("keeps a check during which only other clients' runs were announced", async () => {
+    const queues = new EmptyQueues(1000, clock().now);
+    queues.queued(7);
+    await queues.checkAfterEmptyClaim(7, async () => {
+      queues.queued(9);
+      queues.queued(10);
+      return false;
+    });
+    expect(queues.isEmpty(7)).toBe(true);
+    expect(queues.isEmpty(9)).toBe(false);
+  });
+
+  it('voids every check in flight when it forgets whose runs were announced', async () => {
+    const queues = new EmptyQueues(1000, clock().now);
+    await queues.checkAfterEmptyClaim(7, async () => {
+      // 7's run, then 10,000 other clients' runs: 7's announcement is forgotten, its check void.
+      queues.queued(7);
+      for (let client = 100; client < 10_101; client += 1) queues.queued(client);
+      return false;
+    });
+    expect(queues.isEmpty(7)).toBe(false);
+    await queues.checkAfterEmptyClaim(8, async () => false);
+    expect(queues.isEmpty(8)).toBe(true);
   });
 
   it('looks at most once per ttlMs per client', async () => {
