@@ -155,6 +155,50 @@ describe('calls on a stream', () => {
     expect((await stream.closed).code).toBe(1008);
   });
 
+  it('answers a failure 500 with a request id and nothing of what failed; the run can be finished again', async () => {
+    await nothingQueued();
+    const robot = await createRobot(c.admin, 'Stream failure robot');
+    const { token } = await createAgent(c.admin, 'Stream failure', vm);
+    const stream = await openStream(origin, token);
+    const run = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+    expect((await stream.call('claim', { wait_seconds: 0 })).body.data.execution_id).toBe(run);
+    const finish = {
+      execution_id: run,
+      attempt: 1,
+      status: 'success',
+      exit_code: 0,
+      message: 'done',
+    };
+    // The database refuses the finish's write, whatever statement it comes in.
+    await t.db.execute(
+      sql.raw(`create function rota_test_refuse() returns trigger language plpgsql as $$
+        begin raise exception 'refused: secret-of-the-failure'; end $$`),
+    );
+    await t.db.execute(
+      sql.raw(`create trigger rota_test_refuse before update on rota_executions
+        for each row execute function rota_test_refuse()`),
+    );
+    let failed;
+    try {
+      failed = await stream.call('finish', finish);
+    } finally {
+      await t.db.execute(sql.raw('drop trigger rota_test_refuse on rota_executions'));
+      await t.db.execute(sql.raw('drop function rota_test_refuse()'));
+    }
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({
+      code: 'internal_error',
+      message: expect.any(String),
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(JSON.stringify(failed.body)).not.toContain('secret');
+    expect((await executionOf(c.admin, run)).status).toBe('processing');
+    // The stream stays open; the agent sends its result again and it is kept.
+    expect((await stream.call('finish', finish)).status).toBe(200);
+    expect(await executionOf(c.admin, run)).toMatchObject({ status: 'success', exit_code: 0 });
+    stream.socket.close();
+  });
+
   it('closes a stream that sends a message over 1 MB, or a binary one', async () => {
     const { token } = await createAgent(c.admin, 'Stream oversize', vm);
     const big = await openStream(origin, token);

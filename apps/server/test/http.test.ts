@@ -41,6 +41,8 @@ describe('health and documentation', () => {
       expect(res.body).toEqual({
         code: 'service_unavailable',
         message: 'Serviço indisponível: o banco de dados não responde',
+        // The log's line for this failure carries the same id.
+        request_id: expect.any(String),
       });
     } finally {
       await broken.app.close();

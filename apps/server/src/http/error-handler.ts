@@ -27,6 +27,16 @@ export function errorBody(lang: Language, error: AppError): ErrorResponse {
   return body;
 }
 
+/**
+ * A 5xx answer (HTTP and the agent stream alike): what failed stays in the log under
+ * `requestId`, which the answer carries for the operator to quote. Anything not an AppError is
+ * an internal error, whatever it said.
+ */
+export function failureBody(lang: Language, requestId: string, error?: unknown): ErrorResponse {
+  const failure = error instanceof AppError ? error : new AppError('internal_error');
+  return { ...errorBody(lang, failure), request_id: requestId };
+}
+
 /** Field errors of a failed validation, each (field, message) once. */
 export function uniqueIssues(all: FieldIssue[]): FieldIssue[] {
   // A field's own rule and the app-wide NUL check may say the same thing once each.
@@ -36,8 +46,8 @@ export function uniqueIssues(all: FieldIssue[]): FieldIssue[] {
   );
 }
 
-function send(reply: FastifyReply, lang: Language, error: AppError) {
-  const body = errorBody(lang, error);
+function send(reply: FastifyReply, lang: Language, error: AppError, requestId?: string) {
+  const body = requestId ? failureBody(lang, requestId, error) : errorBody(lang, error);
   if (error.retryAfter) void reply.header('retry-after', String(error.retryAfter));
   return reply.status(error.status).send(body);
 }
@@ -47,8 +57,9 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const lang = request.lang ?? 'en';
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-      return send(reply, lang, error);
+      if (error.status < 500) return send(reply, lang, error);
+      request.log.error({ err: error }, 'request failed');
+      return send(reply, lang, error, request.id);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const all = error.validation.map((v) => ({
@@ -75,10 +86,6 @@ export function registerErrorHandler(app: FastifyInstance) {
         .send({ code, message: translateMessage(lang, code) } satisfies ErrorResponse);
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({
-      code: 'internal_error',
-      message: translateMessage(lang, 'internal_error'),
-      request_id: request.id,
-    } satisfies ErrorResponse);
+    return reply.status(500).send(failureBody(lang, request.id));
   });
 }

@@ -14,7 +14,7 @@ import {
   type Language,
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
-import { errorBody, uniqueIssues } from '../../http/error-handler.js';
+import { errorBody, failureBody, uniqueIssues } from '../../http/error-handler.js';
 import { AppError, fieldIssuesOf, type ErrorCode } from '../../lib/errors.js';
 import { pickLanguage } from '../../lib/language.js';
 import { agentOperations } from './agent-operations.js';
@@ -260,11 +260,8 @@ export class AgentStreamServer {
       { err: error, reqId: requestId, op: call.op },
       'agent stream: call failed',
     );
-    const failure = error instanceof AppError ? error : new AppError('internal_error');
-    this.send(call, failure.status, {
-      ...errorBody(call.stream.lang, failure),
-      request_id: requestId,
-    });
+    const body = failureBody(call.stream.lang, requestId, error);
+    this.send(call, error instanceof AppError ? error.status : 500, body);
   }
 
   /** The call's one answer; runs in it go back to the queue if it cannot reach the agent. */
