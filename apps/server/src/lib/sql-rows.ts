@@ -30,7 +30,17 @@ export function hotStatement<T>(
    * false: rendered once, but sent unnamed, so PostgreSQL plans each run for its values (a
    * search's pattern: a generic plan cannot know how selective it is).
    */
-  { prepared = true }: { prepared?: boolean } = {},
+  {
+    prepared = true,
+    types,
+  }: {
+    prepared?: boolean;
+    /**
+     * The pool's parsers for this statement's columns (pg's `types`), say to memoize one that
+     * parses the same text on every run. PGlite parses its own.
+     */
+    types?: pg.CustomTypesConfig;
+  } = {},
 ) {
   let rendered: { sql: string; params: unknown[] } | undefined;
   return async (db: Db, values: Record<string, unknown>): Promise<T[]> => {
@@ -43,7 +53,7 @@ export function hotStatement<T>(
       (db as unknown as { session: { client: unknown } }).session.client;
     if (client instanceof pg.Pool || client instanceof pg.Client) {
       const result = await client.query<T & pg.QueryResultRow>(
-        prepared ? { name, text, values: params } : { text, values: params },
+        prepared ? { name, text, values: params, types } : { text, values: params, types },
       );
       return result.rows;
     }

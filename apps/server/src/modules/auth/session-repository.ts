@@ -3,6 +3,7 @@ import type { Permission, SessionMethod } from '@rota/contract';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { count, pageOf } from '../../lib/list-query.js';
+import { memoizedTextArrays } from '../../lib/memoized-text-arrays.js';
 import { hotStatement } from '../../lib/sql-rows.js';
 import { sessions } from '../../db/schema.js';
 import { profileGrants } from '../profiles/views.js';
@@ -41,42 +42,47 @@ interface SessionRow {
   is_platform_admin: boolean;
   rota_clients_id_selected: number | null;
   membership_client_id: number | null;
-  permissions: string[] | null;
+  permissions: readonly string[] | null;
   team_robot_ids: number[] | null;
 }
 
 /**
  * Every authenticated request runs it: rendered once and prepared (see hotStatement). Building
- * this select in Drizzle cost more CPU than PostgreSQL spent running it (issue 18).
+ * this select in Drizzle cost more CPU than PostgreSQL spent running it (issue 18). Its
+ * permissions come parsed once per profile's list (memoizedTextArrays).
  */
-const sessionStatement = hotStatement<SessionRow>('rota_session_of', () =>
-  new QueryBuilder()
-    .select({
-      sessions_id: sessions.sessions_id,
-      expires_at: sessions.expires_at,
-      revoked_at: sessions.revoked_at,
-      // Read with the session so a fresh stamp costs no statement (issue 17).
-      last_used_at: sessions.last_used_at,
-      ...sessionUserColumns,
-      membership_client_id: sql`${memberships.rota_clients_id}`.as('membership_client_id'),
-      permissions: profileGrants.permissions,
-      // Teams (issue 5): a member of any team of the client sees only those teams' robots.
-      team_robot_ids: sql`${teamRobotIdsOf(userAccounts.users_id, memberships.rota_clients_id)}`.as(
-        'team_robot_ids',
-      ),
-    })
-    .from(sessions)
-    .innerJoin(userAccounts, eq(userAccounts.users_id, sessions.users_id))
-    .leftJoin(
-      memberships,
-      and(
-        eq(memberships.users_id, userAccounts.users_id),
-        eq(memberships.rota_clients_id, userAccounts.rota_clients_id_selected),
-      ),
-    )
-    .leftJoin(profileGrants, eq(profileGrants.profiles_id, memberships.profiles_id))
-    .where(eq(sessions.token_hash, sql.placeholder('hash')))
-    .getSQL(),
+const sessionStatement = hotStatement<SessionRow>(
+  'rota_session_of',
+  () =>
+    new QueryBuilder()
+      .select({
+        sessions_id: sessions.sessions_id,
+        expires_at: sessions.expires_at,
+        revoked_at: sessions.revoked_at,
+        // Read with the session so a fresh stamp costs no statement (issue 17).
+        last_used_at: sessions.last_used_at,
+        ...sessionUserColumns,
+        membership_client_id: sql`${memberships.rota_clients_id}`.as('membership_client_id'),
+        permissions: profileGrants.permissions,
+        // Teams (issue 5): a member of any team of the client sees only those teams' robots.
+        team_robot_ids:
+          sql`${teamRobotIdsOf(userAccounts.users_id, memberships.rota_clients_id)}`.as(
+            'team_robot_ids',
+          ),
+      })
+      .from(sessions)
+      .innerJoin(userAccounts, eq(userAccounts.users_id, sessions.users_id))
+      .leftJoin(
+        memberships,
+        and(
+          eq(memberships.users_id, userAccounts.users_id),
+          eq(memberships.rota_clients_id, userAccounts.rota_clients_id_selected),
+        ),
+      )
+      .leftJoin(profileGrants, eq(profileGrants.profiles_id, memberships.profiles_id))
+      .where(eq(sessions.token_hash, sql.placeholder('hash')))
+      .getSQL(),
+  { types: memoizedTextArrays() },
 );
 
 /** The session behind a token hash, its user, and the profile held in the selected client: one query a request. */
