@@ -359,8 +359,8 @@ export class Agent {
     // fetch's pool hands a request the first connection it sees free, and the one the last
     // answer came on is seen free only a tick after that answer was read: claiming at once
     // alternated an idle agent's claims over two connections and kept both open (issue 18).
-    // (Over HTTP only: with the server's stream, every claim goes on its one WebSocket.)
-    await new Promise((resolve) => setImmediate(resolve));
+    // Over HTTP only: on the server's stream every claim goes on its one WebSocket.
+    if (!this.client.streaming) await new Promise((resolve) => setImmediate(resolve));
     this.claimsOpen += 1;
     try {
       return await this.client.claim({ wait_seconds: this.claimWaitSeconds }, signal);
