@@ -56,6 +56,9 @@ const COUNT_ACTIVE_SPLIT = `select coalesce(sum("row_counts"."n") filter (where 
 const ROBOT_COLUMNS = `select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id", "package_summaries"."version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current"`;
 const ORDER = `order by "rota_robots"."name" asc, "rota_robots"."rota_robots_id" asc`;
 const SEARCH = `("rota_robots"."name" ilike $2 or "rota_robots"."executor" ilike $3 or "rota_robots"."description" ilike $4)`;
+// A search's first look at its matches (robots/repository.ts searchProbeStatement), as captured.
+const SEARCH_PROBE = 200;
+const PROBE = `with "hits" as (select "rota_robots"."rota_robots_id", "rota_robots"."name", "rota_robots"."description", "rota_robots"."executor", "rota_robots"."remote_root", "rota_robots"."active", "package_summaries"."rota_robot_versions_id" as "current_version_id", "package_summaries"."version" as "current_version", "rota_robots"."task_sla_minutes", "rota_robots"."task_risk_minutes", "rota_robots"."task_retries", "rota_robots"."stall_minutes", "rota_robots"."stall_action", "rota_robots"."created_at", "rota_robots"."updated_at" from "rota_robots" left join (select "rota_robot_versions_id", "rota_clients_id", "rota_robots_id", "version", "sha256", "size_bytes", "format" from "rota_robot_versions") "package_summaries" on "package_summaries"."rota_robot_versions_id" = "rota_robots"."rota_robot_versions_id_current" where ("rota_robots"."rota_clients_id" = $1 and ("rota_robots"."name" ilike $2 or "rota_robots"."executor" ilike $3 or "rota_robots"."description" ilike $4)) limit $5) select "rota_robots_id", "name", "description", "executor", "remote_root", "active", "current_version_id", "current_version", "task_sla_minutes", "task_risk_minutes", "task_retries", "stall_minutes", "stall_action", "created_at", "updated_at", (select count(*) from "hits") as "hit_count" from "hits" order by "hits"."name" asc, "hits"."rota_robots_id" asc limit $6 offset $7`;
 
 interface SessionRow {
   sessions_id: number;
@@ -155,27 +158,42 @@ app.post('/api/rota/robot/api/v1/index', async (request) => {
   let total: Promise<number>;
   if (body.search) {
     const pattern = likePattern(body.search);
-    // As lib/list-query.ts pageOf: one row more than the page, counted only when it is there.
-    const [limit, values] = paging(5, perPage + 1);
-    const where = `where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`;
-    const read = pool.query(`${ROBOT_COLUMNS} ${where} ${ORDER} ${limit}`, [
+    const probe = await pool.query(PROBE, [
       clientId,
       pattern,
       pattern,
       pattern,
-      ...values,
+      SEARCH_PROBE + 1,
+      perPage,
+      offset,
     ]);
-    rows = read.then((r) => ({ ...r, rows: r.rows.slice(0, perPage) }));
-    total = read.then(async (page) =>
-      page.rows.length <= perPage && (page.rows.length > 0 || offset === 0)
-        ? offset + page.rows.length
-        : pool
-            .query(
-              `select count(*) from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`,
-              [clientId, pattern, pattern, pattern],
-            )
-            .then((r) => Number(r.rows[0].count)),
-    );
+    const hits = probe.rows[0] ? Number(probe.rows[0].hit_count) : offset === 0 ? 0 : undefined;
+    if (hits !== undefined && hits <= SEARCH_PROBE) {
+      rows = Promise.resolve(probe);
+      total = Promise.resolve(hits);
+    } else {
+      // As lib/list-query.ts pageOf: one row more than the page, counted only when it is there.
+      const [limit, values] = paging(5, perPage + 1);
+      const where = `where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`;
+      const read = pool.query(`${ROBOT_COLUMNS} ${where} ${ORDER} ${limit}`, [
+        clientId,
+        pattern,
+        pattern,
+        pattern,
+        ...values,
+      ]);
+      rows = read.then((r) => ({ ...r, rows: r.rows.slice(0, perPage) }));
+      total = read.then(async (page) =>
+        page.rows.length <= perPage && (page.rows.length > 0 || offset === 0)
+          ? offset + page.rows.length
+          : pool
+              .query(
+                `select count(*) from "rota_robots" where ("rota_robots"."rota_clients_id" = $1 and ${SEARCH})`,
+                [clientId, pattern, pattern, pattern],
+              )
+              .then((r) => Number(r.rows[0].count)),
+      );
+    }
   } else if (body.active !== undefined) {
     // The page carries its total (robots/repository.ts); past the end it is read on its own.
     const table = 'rota_robots';

@@ -119,6 +119,56 @@ describe('robots', () => {
     expect(await totalOf({ search: 'no such edge' })).toEqual({ total: 0, names: [] });
   });
 
+  it('pages a search the same whether its matches are few (read at once) or many (read in order)', async () => {
+    // 202 matches: over the 200 a search answers from its matches alone, and over the 201 it
+    // reads to know; 200 of them active.
+    const names = Array.from({ length: 202 }, (_, i) => `Swarm ${String(i).padStart(3, '0')}`);
+    const inactive = ['Swarm 000', 'Swarm 201'];
+    for (let i = 0; i < names.length; i += 20) {
+      await Promise.all(
+        names
+          .slice(i, i + 20)
+          .map((name) =>
+            c.admin.post(`${B}/create`, robot(name, { active: !inactive.includes(name) })),
+          ),
+      );
+    }
+    const pages = async (body: object, perPage: number) => {
+      const seen: string[] = [];
+      const totals = new Set<number>();
+      for (let page = 1; ; page++) {
+        const res = await c.admin.post(`${B}/index`, { ...body, page, per_page: perPage });
+        expect(res.status).toBe(200);
+        totals.add(res.body.meta.total);
+        if (res.body.data.length === 0) break;
+        seen.push(...res.body.data.map((r: { name: string }) => r.name));
+      }
+      return { seen, totals: [...totals] };
+    };
+    // Many: in order, counted.
+    expect(await pages({ search: 'swarm' }, 50)).toEqual({ seen: names, totals: [202] });
+    // Few (200 active, 2 inactive, 100 named "Swarm 1…"): from the matches, in the same order.
+    expect(await pages({ search: 'swarm', active: true }, 50)).toEqual({
+      seen: names.slice(1, 201),
+      totals: [200],
+    });
+    expect(await pages({ search: 'swarm', active: false }, 50)).toEqual({
+      seen: inactive,
+      totals: [2],
+    });
+    expect(await pages({ search: 'swarm 1', sort: 'name', order: 'desc' }, 30)).toEqual({
+      seen: names.slice(100, 200).reverse(),
+      totals: [100],
+    });
+    // Same rows either way: a robot read among few matches equals its row in the plain list.
+    const few = await c.admin.post(`${B}/index`, { search: 'swarm 042' });
+    const many = await c.admin.post(`${B}/index`, { search: 'swarm', per_page: 100 });
+    expect(few.body.data).toEqual([
+      many.body.data.find((r: { name: string }) => r.name === 'Swarm 042'),
+    ]);
+    expect(few.body.meta.total).toBe(1);
+  });
+
   it('answers an unsearched list’s total with its page, on every shape, past the end and with no robot', async () => {
     // A client of its own, so the totals are this test's robots alone.
     const { other: admin } = await setUpTenants(t, { permissions: ['ROBOS.LIST'] });

@@ -128,6 +128,71 @@ function pageStatement(query: RobotListQuery) {
   return statement;
 }
 
+/** A search with at most this many matches is answered from them alone (searchProbeStatement). */
+const SEARCH_PROBE = 200;
+
+type ProbeRow = RobotRow & { hit_count: string | number };
+const probeStatements = new Map<string, ReturnType<typeof hotStatement<ProbeRow>>>();
+
+/**
+ * A search's first look (issue 18): its matches, at most SEARCH_PROBE + 1 of them in no order,
+ * then sorted and paged among themselves, with how many there were. PostgreSQL cannot estimate
+ * how many rows `ilike '%…%'` matches, and guessed 1 % at 100,000 robots: for a search that
+ * matched 20 it walked the name index in order, filtering every row to find a page that never
+ * filled (320 ms), while the same search through the trigram indexes took 1 ms. With no order
+ * inside, the look stops at SEARCH_PROBE + 1 matches whichever way it reads (1–20 ms measured);
+ * a search with more matches than that is read in order as before, where that walk is short.
+ */
+function searchProbeStatement(query: RobotListQuery) {
+  const filtered = query.active !== undefined;
+  const key = `${query.sort}_${query.order}${filtered ? '_active' : ''}`;
+  let statement = probeStatements.get(key);
+  if (!statement) {
+    statement = hotStatement<ProbeRow>(
+      `rota_robot_search_probe_${key}`,
+      () => {
+        const qb = new QueryBuilder();
+        const hits = qb.$with('hits').as(
+          qb
+            .select({
+              ...columns,
+              current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
+              current_version: sql`${versions.version}`.as('current_version'),
+            })
+            .from(rotaRobots)
+            .leftJoin(
+              versions,
+              eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
+            )
+            .where(
+              and(
+                eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
+                filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
+                matchAny(sql.placeholder('pattern'), searchColumns),
+              ),
+            )
+            .limit(SEARCH_PROBE + 1),
+        );
+        return qb
+          .with(hits)
+          .select({
+            ...hits._.selectedFields,
+            hit_count: sql`(select count(*) from ${hits})`.as('hit_count'),
+          })
+          .from(hits)
+          .orderBy(...orderBy(hits[query.sort], query.order, hits.rota_robots_id))
+          .limit(sql.placeholder('limit') as unknown as number)
+          .offset(sql.placeholder('offset') as unknown as number)
+          .getSQL();
+      },
+      // Planned for its pattern, as the searched page is.
+      { prepared: false },
+    );
+    probeStatements.set(key, statement);
+  }
+  return statement;
+}
+
 export async function listRobots<R>(
   db: Db,
   scope: TenantScope,
@@ -141,10 +206,23 @@ export async function listRobots<R>(
   // its page is full.
   if (query.search && !scope.robotIds) {
     const { limit, offset } = pageWindow(query);
+    const pattern = likePattern(query.search);
+    const probe = await searchProbeStatement(query)(db, {
+      client: scope.clientId,
+      active: query.active,
+      pattern,
+      limit,
+      offset,
+    });
+    const hits = probe[0] ? Number(probe[0].hit_count) : offset === 0 ? 0 : undefined;
+    // Few matches: they are the list. Past their end the page is empty and cannot say how many.
+    if (hits !== undefined && hits <= SEARCH_PROBE) {
+      return { data: probe.map(map), meta: listMeta(query, hits) };
+    }
     const read = await pageStatement(query)(db, {
       client: scope.clientId,
       active: query.active,
-      pattern: likePattern(query.search),
+      pattern,
       limit: limit + 1,
       offset,
     });
