@@ -6,10 +6,10 @@
  *
  * Known empty means: a check found no queued run of the client (any VM, any time), no run of
  * the client was announced queued (here or, through NOTIFY, elsewhere) since that check began,
- * and it is less than `ttlMs` old. Every way a run becomes queued announces it; the age limit bounds how late a
- * run is found if one ever did not, or if a NOTIFY is lost while the LISTEN connection is down
- * (then nothing is known empty at all). Skipping a claim can only delay a run, never hand it out
- * twice.
+ * and it is less than `ttlMs` old. Every way a run becomes queued announces it; the age limit
+ * bounds how late a run is found if one ever did not, or if a NOTIFY is lost while the LISTEN
+ * connection is down (then nothing is known empty at all). Skipping a claim can only delay a
+ * run, never hand it out twice.
  */
 export class EmptyQueues {
   private readonly emptyUntil = new Map<number, number>();

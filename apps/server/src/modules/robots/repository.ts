@@ -141,7 +141,8 @@ const probeStatements = new Map<string, ReturnType<typeof hotStatement<ProbeRow>
  * matched 20 it walked the name index in order, filtering every row to find a page that never
  * filled (320 ms), while the same search through the trigram indexes took 1 ms. With no order
  * inside, the look stops at SEARCH_PROBE + 1 matches whichever way it reads (1–20 ms measured);
- * a search with more matches than that is read in order as before, where that walk is short.
+ * a search with more matches than that is read in order as before, where that walk is usually
+ * short (not when the matches all sort last: docs/performance.md, "a search's plan").
  */
 function searchProbeStatement(query: RobotListQuery) {
   const filtered = query.active !== undefined;

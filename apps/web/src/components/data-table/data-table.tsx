@@ -27,10 +27,10 @@ import {
   IconSearchOff,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LoadingRows } from './loading-rows';
 import type { ListResponse } from '@rota/contract';
 import type { ListState } from '../../lib/use-list-state';
 import { ListFooter, useLastPageWhenPastTheEnd } from './list-footer';
+import { LoadingRows } from './loading-rows';
 
 export type DataTableColumn<T> = {
   /** Unique among the columns. */
