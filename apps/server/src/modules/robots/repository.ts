@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
@@ -63,7 +63,6 @@ const visibleRobot = (scope: TenantScope, id: number) =>
     scope.robots(rotaRobots.rota_robots_id),
   );
 
-/** The page statement of one list shape (sort, order, filter on `active`), built once each. */
 /** What the list's search looks in. */
 const searchColumns = [rotaRobots.name, rotaRobots.executor, rotaRobots.description];
 
@@ -79,6 +78,38 @@ type PageRow = RobotRow & { total_rows?: string | number | null };
 
 const pageStatements = new Map<string, ReturnType<typeof hotStatement<PageRow>>>();
 
+/**
+ * The list's rows as a raw statement names them, of the `client` placeholder's robots, with
+ * `active` and `pattern` placeholders when filtered and searched; `extra` columns after them.
+ */
+function listRowsSelect(
+  qb: QueryBuilder,
+  { filtered, searched }: { filtered: boolean; searched: boolean },
+  extra: Record<string, SQL.Aliased> = {},
+) {
+  return qb
+    .select({
+      ...columns,
+      // Raw rows are named by their alias: the view's own column names would differ.
+      current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
+      current_version: sql`${versions.version}`.as('current_version'),
+      ...extra,
+    })
+    .from(rotaRobots)
+    .leftJoin(
+      versions,
+      eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
+    )
+    .where(
+      and(
+        eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
+        filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
+        searched ? matchAny(sql.placeholder('pattern'), searchColumns) : undefined,
+      ),
+    );
+}
+
+/** The page statement of one list shape (sort, order, filter on `active`, search), built once each. */
 function pageStatement(query: RobotListQuery) {
   const filtered = query.active !== undefined;
   const searched = Boolean(query.search);
@@ -88,34 +119,19 @@ function pageStatement(query: RobotListQuery) {
     statement = hotStatement<PageRow>(
       `rota_robot_page_${key}`,
       () =>
-        new QueryBuilder()
-          .select({
-            ...columns,
-            // Raw rows are named by their alias: the view's own column names would differ.
-            current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
-            current_version: sql`${versions.version}`.as('current_version'),
-            // The maintained total in the same round trip (a search counts only a full page).
-            ...(searched
-              ? {}
-              : {
-                  total_rows: (filtered
-                    ? totalColumn('rota_robots', true)
-                    : totalColumn('rota_robots')
-                  ).as('total_rows'),
-                }),
-          })
-          .from(rotaRobots)
-          .leftJoin(
-            versions,
-            eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
-          )
-          .where(
-            and(
-              eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
-              filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
-              searched ? matchAny(sql.placeholder('pattern'), searchColumns) : undefined,
-            ),
-          )
+        listRowsSelect(
+          new QueryBuilder(),
+          { filtered, searched },
+          // The maintained total in the same round trip (a search counts only a full page).
+          searched
+            ? {}
+            : {
+                total_rows: (filtered
+                  ? totalColumn('rota_robots', true)
+                  : totalColumn('rota_robots')
+                ).as('total_rows'),
+              },
+        )
           .orderBy(...orderBy(sortable[query.sort], query.order, rotaRobots.rota_robots_id))
           .limit(sql.placeholder('limit') as unknown as number)
           .offset(sql.placeholder('offset') as unknown as number)
@@ -153,27 +169,9 @@ function searchProbeStatement(query: RobotListQuery) {
       `rota_robot_search_probe_${key}`,
       () => {
         const qb = new QueryBuilder();
-        const hits = qb.$with('hits').as(
-          qb
-            .select({
-              ...columns,
-              current_version_id: sql`${versions.rota_robot_versions_id}`.as('current_version_id'),
-              current_version: sql`${versions.version}`.as('current_version'),
-            })
-            .from(rotaRobots)
-            .leftJoin(
-              versions,
-              eq(versions.rota_robot_versions_id, rotaRobots.rota_robot_versions_id_current),
-            )
-            .where(
-              and(
-                eq(rotaRobots.rota_clients_id, sql.placeholder('client')),
-                filtered ? eq(rotaRobots.active, sql.placeholder('active')) : undefined,
-                matchAny(sql.placeholder('pattern'), searchColumns),
-              ),
-            )
-            .limit(SEARCH_PROBE + 1),
-        );
+        const hits = qb
+          .$with('hits')
+          .as(listRowsSelect(qb, { filtered, searched: true }).limit(SEARCH_PROBE + 1));
         return qb
           .with(hits)
           .select({
