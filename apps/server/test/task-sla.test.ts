@@ -222,6 +222,37 @@ describe('task SLAs', () => {
     expect(bad.body.errors).toEqual([{ field: 'sla_state', message: 'Invalid value' }]);
   });
 
+  it('counts a full page of an SLA or status filter (the count joins the robot only for SLA)', async () => {
+    clock.set(START);
+    const robot = await createRobot(c.admin, 'SLA full page', { task_risk_minutes: 15 });
+    const id = robot.rota_robots_id;
+    for (const minutes of [10, 12, 14]) await createTask(c.admin, id, { deadline: at(minutes) });
+    await createTask(c.admin, id, { deadline: at(60) });
+    const foreign = await createRobot(c.other, 'SLA full page other', { task_risk_minutes: 15 });
+    await createTask(c.other, foreign.rota_robots_id, { deadline: at(10) });
+
+    // One row a page: the page is full, so the list is counted rather than read off its end.
+    const total = async (filter: object) => {
+      const res = await c.admin.post(`${TASKS}/index`, {
+        ...filter,
+        rota_robots_id: id,
+        per_page: 1,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(1);
+      return (res.body.meta as { total: number }).total;
+    };
+    expect(await total({ sla_state: 'at_risk' })).toBe(3);
+    expect(await total({ status: 'pending' })).toBe(4);
+    expect(await total({ status: 'pending', sla_state: 'on_time' })).toBe(1);
+    clock.set(at(13));
+    expect(await total({ sla_state: 'breached' })).toBe(2);
+    // Unfiltered by robot: every pending task of this client, none of the other's.
+    const all = await c.admin.post(`${TASKS}/index`, { sla_state: 'breached', per_page: 1 });
+    const own = await c.admin.post(`${TASKS}/index`, { sla_state: 'breached', per_page: 100 });
+    expect(all.body.meta.total).toBe(own.body.data.length);
+  });
+
   it('counts at-risk and breached tasks per robot on the dashboard', async () => {
     clock.set(START);
     const robot = await createRobot(c.admin, 'SLA dashboard', { task_risk_minutes: 15 });

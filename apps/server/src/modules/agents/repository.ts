@@ -63,7 +63,7 @@ export async function listAgents<R>(
       db,
       scope,
       'rota_nodes',
-      filters.every((f) => f === undefined),
+      { whole: filters.every((f) => f === undefined), searched: Boolean(query.search) },
       () => db.select({ total: count() }).from(rotaNodes).where(where),
     ),
     map,

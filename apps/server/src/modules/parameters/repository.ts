@@ -56,7 +56,7 @@ export async function listParameters<R>(
       db,
       scope,
       'rota_parameters',
-      filters.every((f) => f === undefined),
+      { whole: filters.every((f) => f === undefined), searched: Boolean(query.search) },
       () => db.select({ total: count() }).from(rotaParameters).where(where),
     ),
     map,

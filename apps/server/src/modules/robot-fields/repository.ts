@@ -37,7 +37,7 @@ export async function listRobotFields<R>(
       db,
       scope,
       'rota_robot_fields',
-      filters.every((f) => f === undefined),
+      { whole: filters.every((f) => f === undefined), searched: Boolean(query.search) },
       () => db.select({ total: count() }).from(f).where(where),
     ),
     map,

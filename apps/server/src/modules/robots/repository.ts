@@ -12,7 +12,7 @@ import {
   totalOfEndingPage,
 } from '../../lib/list-query.js';
 import { likePattern, listMeta, pageWindow } from '../../lib/pagination.js';
-import { activeTotal, listTotal, totalColumn } from '../../lib/row-counts.js';
+import { activeTotal, maintainedTotal, totalColumn } from '../../lib/row-counts.js';
 import { hotStatement } from '../../lib/sql-rows.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { packageSummaries as versions } from '../robot-versions/views.js';
@@ -246,7 +246,7 @@ export async function listRobots<R>(
       rows[0]?.total_rows ??
       (
         await (query.active === undefined
-          ? listTotal(db, scope, 'rota_robots', true, () => Promise.resolve([]))
+          ? maintainedTotal(db, scope, 'rota_robots')
           : activeTotal(db, scope, 'rota_robots', query.active))
       )[0]?.total;
     return { data: rows.map(map), meta: listMeta(query, Number(total ?? 0)) };
@@ -262,13 +262,9 @@ export async function listRobots<R>(
     // No filter beyond the client: the maintained count, not a scan of every row; and a
     // search's count only when its page is full.
     () =>
-      listTotal(
-        db,
-        scope,
-        'rota_robots',
-        filters.every((f) => f === undefined),
-        () => db.select({ total: count() }).from(rotaRobots).where(where),
-      ),
+      filters.every((f) => f === undefined)
+        ? maintainedTotal(db, scope, 'rota_robots')
+        : db.select({ total: count() }).from(rotaRobots).where(where),
     map,
   );
 }

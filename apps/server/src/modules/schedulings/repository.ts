@@ -110,7 +110,10 @@ export async function listSchedulings(db: Db, scope: TenantScope, query: Schedul
       db,
       scope,
       'rota_schedulings',
-      query.deleted === 'not_deleted' && filters.every((f) => f === undefined),
+      {
+        whole: query.deleted === 'not_deleted' && filters.every((f) => f === undefined),
+        searched: Boolean(query.search),
+      },
       () => db.select({ total: count() }).from(rotaSchedulings).where(where),
     ),
     (row) => row,

@@ -121,14 +121,18 @@ export async function listTasks<R>(
       db,
       scope,
       'rota_tasks',
-      filters.every((f) => f === undefined),
-      () =>
-        db
-          .select({ total: count() })
-          .from(t)
-          // The SLA state reads the robot's risk minutes.
-          .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id))
-          .where(where),
+      { whole: filters.every((f) => f === undefined), searched: Boolean(query.search) },
+      () => {
+        const counted = db.select({ total: count() }).from(t).$dynamic();
+        // Only the SLA state reads the robot (its risk minutes); every task has exactly one
+        // robot, so without that filter the join changes no count and only costs: a hash of
+        // every robot of the client (28–58 ms at 100,000, against an index-only count).
+        return (
+          query.sla_state === undefined
+            ? counted
+            : counted.innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, t.rota_robots_id))
+        ).where(where);
+      },
     ),
     map,
   );

@@ -81,7 +81,7 @@ export async function listVms<R>(
       db,
       scope,
       'rota_vms',
-      filters.every((f) => f === undefined),
+      { whole: filters.every((f) => f === undefined), searched: Boolean(query.search) },
       () => db.select({ total: count() }).from(rotaVms).where(where),
     ),
     map,
