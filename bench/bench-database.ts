@@ -6,6 +6,8 @@ import { createScratchDatabase } from './scratch-database.js';
 export async function openBenchDatabase(): Promise<{
   database: Database;
   label: string;
+  /** The throw-away database's address (PostgreSQL only). */
+  url?: string;
   drop?: () => Promise<void>;
 }> {
   const url = process.env.DATABASE_URL;
@@ -18,6 +20,7 @@ export async function openBenchDatabase(): Promise<{
   return {
     database: await openPostgres(scratch.url, 10),
     label: 'PostgreSQL 15 (pg pool of 10)',
+    url: scratch.url,
     drop: scratch.drop,
   };
 }

@@ -6,12 +6,16 @@
  *   node --import tsx bench/lists.ts                                       # PGlite
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/lists.ts
  *
- * BENCH_ROWS (100000) and BENCH_CALLS (200 per case) change the size.
+ * BENCH_ROWS (100000) and BENCH_CALLS (200 per case) change the size. BENCH_USERS (1): more
+ * users click at once, BENCH_CALLS rounds of them, BENCH_PAUSE_MS (50) between rounds.
+ * BENCH_SEEDED_URL: a database this bench seeded before, kept (BENCH_KEEP=1), to measure another
+ * build against the same rows without seeding again.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { openPostgres } from '../apps/server/src/db/client.js';
 import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
@@ -20,6 +24,9 @@ import { seedOperations } from './seed-operations.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+const USERS = Number(process.env.BENCH_USERS ?? 1);
+const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 50);
+const SEEDED = process.env.BENCH_SEEDED_URL;
 const PASSWORD = 'bench-password-1';
 
 const CASES: { resource: string; base: string; bodies: Record<string, object> }[] = [
@@ -80,15 +87,20 @@ const CASES: { resource: string; base: string; bodies: Record<string, object> }[
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-const { database, label, drop } = await openBenchDatabase();
-await database.migrate();
-await seedDatabase(database.db, {
-  adminAccess: 'admin',
-  adminEmail: 'admin@localhost',
-  adminPassword: PASSWORD,
-});
+const opened = SEEDED
+  ? { database: await openPostgres(SEEDED, 10), label: 'PostgreSQL 15 (pg pool of 10)' }
+  : await openBenchDatabase();
+const { database, label } = opened;
 const seedStart = performance.now();
-await seedOperations(database.db, 1, ROWS);
+if (!SEEDED) {
+  await database.migrate();
+  await seedDatabase(database.db, {
+    adminAccess: 'admin',
+    adminEmail: 'admin@localhost',
+    adminPassword: PASSWORD,
+  });
+  await seedOperations(database.db, 1, ROWS);
+}
 const seedSeconds = (performance.now() - seedStart) / 1000;
 
 const app = await buildApp({
@@ -137,7 +149,7 @@ const loadProcess = spawn(
     '--import',
     'tsx',
     fileURLToPath(new URL('./list-client.ts', import.meta.url)),
-    JSON.stringify({ address, token, calls: CALLS, cases: jobs }),
+    JSON.stringify({ address, token, calls: CALLS, users: USERS, pauseMs: PAUSE_MS, cases: jobs }),
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
@@ -147,7 +159,7 @@ const exitCode = await new Promise<number | null>((resolve) => loadProcess.on('c
 if (exitCode !== 0) throw new Error(`the load process failed (${exitCode})`);
 
 console.log(
-  `${label}; ${ROWS} rows a table (seeded in ${seedSeconds.toFixed(1)} s); ${CALLS} calls a case, one at a time, from a separate process`,
+  `${label}; ${ROWS} rows a table (${SEEDED ? 'seeded before' : `seeded in ${seedSeconds.toFixed(1)} s`}); ${USERS > 1 ? `${CALLS} rounds of ${USERS} users clicking at once` : `${CALLS} calls a case, one at a time`}, from a separate process`,
 );
 console.log(
   `${os.cpus().length} × ${os.cpus()[0]?.model}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
@@ -171,4 +183,6 @@ for (const line of output.trim().split('\n')) {
 console.log(`worst p99: ${worstP99.toFixed(1)} ms`);
 await app.close();
 await database.close();
-await drop?.();
+// A kept scratch database stays for BENCH_SEEDED_URL (drop it with `drop database … with (force)`).
+if (process.env.BENCH_KEEP === '1' && 'url' in opened) console.log(`kept: ${opened.url}`);
+else if ('drop' in opened) await opened.drop?.();
