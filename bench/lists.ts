@@ -159,7 +159,7 @@ const exitCode = await new Promise<number | null>((resolve) => loadProcess.on('c
 if (exitCode !== 0) throw new Error(`the load process failed (${exitCode})`);
 
 console.log(
-  `${label}; ${ROWS} rows a table (${SEEDED ? 'seeded before' : `seeded in ${seedSeconds.toFixed(1)} s`}); ${USERS > 1 ? `${CALLS} rounds of ${USERS} users clicking at once` : `${CALLS} calls a case, one at a time`}, from a separate process`,
+  `${label}; ${SEEDED ? 'the rows seeded before' : `${ROWS} rows a table (seeded in ${seedSeconds.toFixed(1)} s)`}; ${USERS > 1 ? `${CALLS} rounds of ${USERS} users clicking at once` : `${CALLS} calls a case, one at a time`}, from a separate process`,
 );
 console.log(
   `${os.cpus().length} × ${os.cpus()[0]?.model}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
