@@ -185,16 +185,9 @@ async function main() {
   const children: ChildProcess[] = [];
   try {
     const { openPostgres } = await import('../apps/server/src/db/client.js');
-    const { seedDatabase } = await import('../apps/server/src/db/seed.js');
-    const { seedOperations } = await import('./seed-operations.js');
+    const { seedOperationsDatabase } = await import('./seed-operations.js');
     const database = await openPostgres(benchUrl, 2);
-    await database.migrate();
-    await seedDatabase(database.db, {
-      adminAccess: 'admin',
-      adminEmail: 'admin@localhost',
-      adminPassword: PASSWORD,
-    });
-    await seedOperations(database.db, 1, rows);
+    await seedOperationsDatabase(database, rows, PASSWORD);
     await database.close();
 
     const self = fileURLToPath(import.meta.url);

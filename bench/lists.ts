@@ -17,10 +17,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { openBenchDatabase } from './bench-database.js';
-import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
-import { seedOperations } from './seed-operations.js';
+import { seedOperationsDatabase } from './seed-operations.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
@@ -92,15 +91,7 @@ const opened = SEEDED
   : await openBenchDatabase();
 const { database, label } = opened;
 const seedStart = performance.now();
-if (!SEEDED) {
-  await database.migrate();
-  await seedDatabase(database.db, {
-    adminAccess: 'admin',
-    adminEmail: 'admin@localhost',
-    adminPassword: PASSWORD,
-  });
-  await seedOperations(database.db, 1, ROWS);
-}
+if (!SEEDED) await seedOperationsDatabase(database, ROWS, PASSWORD);
 const seedSeconds = (performance.now() - seedStart) / 1000;
 
 const app = await buildApp({

@@ -1,5 +1,24 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../apps/server/src/db/client.js';
+import type { Database, Db } from '../apps/server/src/db/client.js';
+import { seedDatabase } from '../apps/server/src/db/seed.js';
+
+/**
+ * A fresh database as the list benches read it: migrated, the administrator `admin` with
+ * `adminPassword`, and `rows` rows in every operations table of its client.
+ */
+export async function seedOperationsDatabase(
+  database: Database,
+  rows: number,
+  adminPassword: string,
+) {
+  await database.migrate();
+  await seedDatabase(database.db, {
+    adminAccess: 'admin',
+    adminEmail: 'admin@localhost',
+    adminPassword,
+  });
+  await seedOperations(database.db, 1, rows);
+}
 
 /**
  * Fills every operations table of one client with `rows` rows using set-based SQL
