@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { WebSocketServer, type WebSocket } from 'ws';
 import {
   AGENT_STREAM_MAX_BYTES,
   AGENT_STREAM_MAX_PENDING,
@@ -17,6 +16,12 @@ import { bearerToken } from '../../http/auth.js';
 import { errorBody, failureBody, uniqueIssues } from '../../http/error-handler.js';
 import { AppError, fieldIssuesOf, type ErrorCode } from '../../lib/errors.js';
 import { pickLanguage } from '../../lib/language.js';
+import {
+  acceptTextWebSocket,
+  isWebSocketHandshake,
+  type TextWebSocket,
+  type TextWebSocketHandler,
+} from '../../lib/text-websocket.js';
 import { agentOperations } from './agent-operations.js';
 import type { Waiter } from './claim-waiters.js';
 import type { AgentIdentity, DispatchService } from './dispatch-service.js';
@@ -50,21 +55,43 @@ interface Call {
   counted: boolean;
 }
 
-interface Stream {
-  socket: WebSocket;
-  token: string;
-  lang: Language;
+/** One agent's stream: its connection's handler, so that it needs no closures of its own. */
+class Stream implements TextWebSocketHandler {
+  socket!: TextWebSocket;
   /** The socket closed: runs handed to its calls from now on go back at once. */
-  closed: boolean;
+  closed = false;
   /**
    * Ends the in-frame waits (a finish that claims with a wait) when the stream closes; made
    * on the first such call, as most streams never need one (an AbortController ≈ 0.5 KB).
    */
-  hangUp: AbortController | null;
-  pending: number;
-  lastHeard: number;
+  hangUp: AbortController | null = null;
+  pending = 0;
+  lastHeard = Date.now();
   /** Its long polls parked now (one per free slot of the agent), if any. */
-  parked: LongPoll[] | null;
+  parked: LongPoll[] | null = null;
+
+  constructor(
+    private readonly server: AgentStreamServer,
+    readonly token: string,
+    readonly lang: Language,
+  ) {}
+
+  onMessage(text: string): void {
+    this.lastHeard = Date.now();
+    void this.server.receive(this, text);
+  }
+
+  onClose(): void {
+    this.server.forget(this);
+    this.closed = true;
+    this.hangUp?.abort();
+    // Nobody to answer: parked long polls leave the waiters (no run was handed to them).
+    for (const poll of [...(this.parked ?? [])]) poll.drop();
+  }
+
+  onError(error: Error): void {
+    this.server.socketError(error);
+  }
 }
 
 export interface AgentStreamOptions {
@@ -81,11 +108,6 @@ export interface AgentStreamOptions {
  * does is agentOperations', the same as over HTTP.
  */
 export class AgentStreamServer {
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: AGENT_STREAM_MAX_BYTES,
-    perMessageDeflate: false,
-  });
   private readonly streams = new Set<Stream>();
   private readonly sweep: NodeJS.Timeout;
   private draining = false;
@@ -105,16 +127,17 @@ export class AgentStreamServer {
     const lang = pickLanguage(request.headers['accept-language']);
     if (path !== AGENT_STREAM_PATH) return refuse(socket, lang, 'route_not_found');
     if (this.draining) return refuse(socket, lang, 'service_unavailable');
+    if (!isWebSocketHandshake(request)) return refuse(socket, lang, 'invalid_input');
     const token = bearerToken(request);
     if (!token) return refuse(socket, lang, 'unauthorized');
     this.options.dispatch.authenticate(token).then(
       () => {
         if (socket.destroyed) return;
         if (this.draining) return refuse(socket, lang, 'service_unavailable');
-        this.wss.handleUpgrade(request, socket, head, (ws) => {
-          socket.off('error', destroySocket);
-          this.open(ws, token, lang);
-        });
+        socket.off('error', destroySocket);
+        const stream = new Stream(this, token, lang);
+        this.streams.add(stream);
+        stream.socket = acceptTextWebSocket(request, socket, head, stream, AGENT_STREAM_MAX_BYTES);
       },
       (error: unknown) => {
         if (error instanceof AppError && error.status < 500)
@@ -140,43 +163,21 @@ export class AgentStreamServer {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     for (const stream of this.streams) stream.socket.terminate();
-    this.wss.close();
   }
 
   get waiters() {
     return this.options.dispatch.waiters;
   }
 
-  private open(socket: WebSocket, token: string, lang: Language): void {
-    const stream: Stream = {
-      socket,
-      token,
-      lang,
-      closed: false,
-      hangUp: null,
-      pending: 0,
-      lastHeard: Date.now(),
-      parked: null,
-    };
-    this.streams.add(stream);
-    socket.on('message', (data, isBinary) => {
-      stream.lastHeard = Date.now();
-      if (isBinary) return socket.close(1003, 'text messages only');
-      void this.receive(stream, data.toString());
-    });
-    socket.on('close', () => {
-      this.streams.delete(stream);
-      stream.closed = true;
-      stream.hangUp?.abort();
-      // Nobody to answer: parked long polls leave the waiters (no run was handed to them).
-      for (const poll of [...(stream.parked ?? [])]) poll.drop();
-    });
-    socket.on('error', (error) => {
-      this.options.log.info({ err: error }, 'agent stream: socket error');
-    });
+  forget(stream: Stream): void {
+    this.streams.delete(stream);
   }
 
-  private async receive(stream: Stream, text: string): Promise<void> {
+  socketError(error: Error): void {
+    this.options.log.info({ err: error }, 'agent stream: socket error');
+  }
+
+  async receive(stream: Stream, text: string): Promise<void> {
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -278,7 +279,7 @@ export class AgentStreamServer {
       stream.pending -= 1;
     }
     this.options.onAnswer?.(call.op, status, (performance.now() - call.started) / 1000);
-    const undelivered = (error?: Error) => {
+    const undelivered = (error?: Error | null) => {
       if (!error || !agent || runs.length === 0) return;
       this.options.dispatch
         .giveBackAll(agent, runs)
@@ -289,7 +290,7 @@ export class AgentStreamServer {
           ),
         );
     };
-    if (stream.socket.readyState !== stream.socket.OPEN) {
+    if (!stream.socket.open) {
       return undelivered(new Error('the stream closed'));
     }
     // The callback has an error when the answer never reached the operating system whole.
@@ -428,6 +429,7 @@ function refuse(socket: Duplex, lang: Language, code: ErrorCode): void {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
   503: 'Service Unavailable',
