@@ -11,7 +11,9 @@
  * BENCH_AGENTS (20000), BENCH_SECONDS (30, measured after every agent has beaten once),
  * BENCH_SOCKETS (18000: heartbeat sockets; agents share them round robin beyond that),
  * BENCH_CLAIM_AGENTS (9000: agents in the long-poll variant, two sockets each),
- * BENCH_VARIANTS (heartbeats,claim,idle,stream).
+ * BENCH_VARIANTS (heartbeats,claim,idle,stream), BENCH_HEAP_SNAPSHOT (1: at the window's end the
+ * server writes a heap snapshot, and its live heap is a figure; two runs at two fleet sizes give
+ * an agent's heap, which does not swing with the garbage collector's timing as RSS does).
  *
  * `idle`: idle agents as this version runs them (`claim_is_heartbeat`): no heartbeat, one claim
  * long poll of 10 s after another on one socket each, BENCH_SOCKETS agents; its p50/p99 are how
@@ -34,13 +36,14 @@
  * and at the window's end (V8 gives back the storm's pages some tens of seconds after it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../apps/server/src/db/client.js';
 import { benchFile } from './child-json.js';
+import { heapSnapshotFlags, liveHeapBytes } from './heap-snapshot.js';
 import { loadAverage, PostgresCpuMeter, processCpuMs } from './process-cpu.js';
 import { startProductionServer } from './production-server.js';
 import { createScratchDatabase } from './scratch-database.js';
@@ -52,6 +55,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 18_000);
 const CLAIM_AGENTS = Number(process.env.BENCH_CLAIM_AGENTS ?? 9_000);
 const VARIANTS = (process.env.BENCH_VARIANTS ?? 'heartbeats,claim,idle,stream').split(',');
+const HEAP_SNAPSHOT = process.env.BENCH_HEAP_SNAPSHOT === '1';
 const json = process.argv.includes('--json');
 const log = (line: string) => {
   if (!json) process.stderr.write(`${line}\n`);
@@ -121,6 +125,7 @@ async function variant(name: string) {
   const scratch = await createScratchDatabase(SERVER, 'rota_fleet');
   const database = await openPostgres(scratch.url, 2);
   let server: Awaited<ReturnType<typeof startProductionServer>> | null = null;
+  const cleanUp: (() => void)[] = [];
   try {
     const { db } = database;
     const rows = async <T>(statement: ReturnType<typeof sql>) =>
@@ -129,7 +134,13 @@ async function variant(name: string) {
     await db.execute(sql`analyze`);
     log(`  ${agents} agents in the database`);
 
-    server = await startProductionServer(scratch.url);
+    const snapshotDir = mkdtempSync(path.join(os.tmpdir(), 'rota-heap-'));
+    cleanUp.push(() => rmSync(snapshotDir, { recursive: true, force: true }));
+    server = await startProductionServer(
+      scratch.url,
+      {},
+      HEAP_SNAPSHOT ? heapSnapshotFlags(snapshotDir) : [],
+    );
     const { address } = server;
     // The peak over the whole run (the warm-up's connection storm included) and the peak while
     // every agent is connected and beating (the measured window).
@@ -175,6 +186,8 @@ async function variant(name: string) {
     const endRss = rssMb(server.pid);
     maxRss = Math.max(maxRss, endRss);
     steadyMaxRss = Math.max(steadyMaxRss, endRss);
+    // After the window's figures: the snapshot stops the server for seconds.
+    const liveHeap = HEAP_SNAPSHOT ? await liveHeapBytes(server.pid, snapshotDir) : null;
     const [counts] = await rows<{ online: string }>(
       sql`select count(*) filter (where online and last_seen_at > now() - interval '30 seconds') as online from rota_nodes`,
     );
@@ -213,6 +226,7 @@ async function variant(name: string) {
       serverMaxRssMb: Number(maxRss.toFixed(0)),
       serverSteadyMaxRssMb: Number(steadyMaxRss.toFixed(0)),
       serverEndRssMb: Number(endRss.toFixed(0)),
+      serverLiveHeapMb: liveHeap === null ? null : Number((liveHeap / 1024 / 1024).toFixed(1)),
       agentsActiveAtEnd: Number(counts!.online),
       loadGeneratorCpuPercent: Number(figures.clientCpuPercent!.toFixed(1)),
       loadGeneratorLoopDelayMaxMs: Number(figures.clientLoopDelayMaxMs!.toFixed(0)),
@@ -221,6 +235,7 @@ async function variant(name: string) {
   } finally {
     if (server) await server.stop();
     rmSync(path.join(os.tmpdir(), `${scratch.name}.json`), { force: true });
+    for (const step of cleanUp) step();
     await database.close();
     await scratch.drop();
   }

@@ -33,7 +33,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startProductionServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}) {
+export async function startProductionServer(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = {},
+  /** Node flags added to npm start's (or BENCH_NODE_FLAGS'). */
+  extraFlags: string[] = [],
+) {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build -w @rota/server`);
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rota-bench-'));
@@ -45,6 +50,7 @@ export async function startProductionServer(databaseUrl: string, env: NodeJS.Pro
       process.execPath,
       // BENCH_NODE_FLAGS: Node or V8 flags to compare (e.g. a heap setting) instead of npm start's.
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags()),
+      ...extraFlags,
       MAIN,
     ],
     {
