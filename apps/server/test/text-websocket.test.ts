@@ -366,6 +366,15 @@ describe('a text WebSocket', () => {
       () => Buffer.concat([frame(0x1, 'x'.repeat(MAX), { fin: false }), frame(0x0, 'x')]),
       1009,
     ],
+    [
+      'a message in more than 1,024 fragments, empty ones too',
+      () =>
+        Buffer.concat([
+          frame(0x1, '', { fin: false }),
+          ...Array.from({ length: 1_024 }, () => frame(0x0, '', { fin: false })),
+        ]),
+      1009,
+    ],
     // Only the header: refused before any of the 2^63 bytes could arrive.
     [
       'a 64-bit length of 2^63 - 1',
@@ -373,14 +382,17 @@ describe('a text WebSocket', () => {
       1009,
     ],
   ];
-  it.each(refusals)('closes on %s (%i) and reads nothing after it', async (_what, bytes, code) => {
-    const client = await rawClient();
-    client.socket.write(Buffer.concat([bytes(), frame(0x1, 'after')]));
-    expect((await client.closeFrame()).code).toBe(code);
-    expect(heard.get(client.id)).not.toContain('after');
-    client.socket.end();
-    await closes.get(client.id);
-  });
+  it.each(refusals.map(([what, bytes, code]) => [what, code, bytes] as const))(
+    'closes on %s (%i) and reads nothing after it',
+    async (_what, code, bytes) => {
+      const client = await rawClient();
+      client.socket.write(Buffer.concat([bytes(), frame(0x1, 'after')]));
+      expect((await client.closeFrame()).code).toBe(code);
+      expect(heard.get(client.id)).not.toContain('after');
+      client.socket.end();
+      await closes.get(client.id);
+    },
+  );
 
   it('ends in a close, never a thrown error, whatever garbage arrives (seeded)', async () => {
     let seed = 18;

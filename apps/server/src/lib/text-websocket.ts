@@ -24,6 +24,12 @@ export interface TextWebSocketHandler {
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
+/**
+ * A message's fragments at most: each costs us a Buffer, so a peer sending 1-byte (or empty)
+ * fragments could otherwise hold a million of them for 7 bytes each. `ws` as a client sends a
+ * message as one frame.
+ */
+const MAX_FRAGMENTS = 1_024;
 /** How long a closing handshake may wait for the peer's close frame before the socket is cut. */
 const CLOSE_WAIT_MS = 5_000;
 
@@ -230,7 +236,10 @@ export class TextWebSocket {
     if (control) return this.control(opcode, payload);
     if (opcode === OPCODE_BINARY) return this.fail(1003, 'text messages only');
     if (!fin) {
-      (this.fragments ??= []).push(payload);
+      this.fragments ??= [];
+      if (this.fragments.length >= MAX_FRAGMENTS) return this.fail(1009, 'too many fragments');
+      // A copy: a view would keep the whole chunk it came in (up to 64 KB) alive with it.
+      this.fragments.push(Buffer.from(payload));
       this.fragmentsLength += payload.length;
       return true;
     }
@@ -248,7 +257,9 @@ export class TextWebSocket {
 
   private control(opcode: number, payload: Buffer): boolean {
     if (opcode === OPCODE_PING) {
-      this.writeFrame(OPCODE_PONG, payload);
+      // A peer that pings without reading gets no more pongs queued (RFC 6455 lets a pong answer
+      // only the latest ping).
+      if (!this.socket.writableNeedDrain) this.writeFrame(OPCODE_PONG, payload);
       return true;
     }
     if (opcode === OPCODE_PONG) return true;
