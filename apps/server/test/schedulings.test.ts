@@ -141,6 +141,36 @@ describe('schedulings', () => {
     expect((await show(id)).vms).toEqual([]);
   });
 
+  it('lists each row with its own VMs by name, read in the page’s statement', async () => {
+    const none = await createScheduling(c.admin, scheduling('Listed VMs none'));
+    const two = await createScheduling(c.admin, scheduling('Listed VMs two', { vms: [vm3, vm1] }));
+    const one = await createScheduling(c.admin, scheduling('Listed VMs one', { vms: [vm2] }));
+    const mine = await c.admin.post(`${B}/index`, { search: 'Listed VMs', sort: 'name' });
+    expect(mine.body.data.map((s: { name: string; vms: unknown }) => [s.name, s.vms])).toEqual([
+      ['Listed VMs none', []],
+      ['Listed VMs one', [{ rota_vms_id: vm2, name: 'Bravo' }]],
+      [
+        'Listed VMs two',
+        [
+          { rota_vms_id: vm1, name: 'Alpha' },
+          { rota_vms_id: vm3, name: 'Charlie' },
+        ],
+      ],
+    ]);
+    // A renamed VM is listed by its new name; the order follows the names.
+    expect((await c.admin.put(`${VMS}/update`, { id: vm1, name: 'Zulu' })).status).toBe(204);
+    const renamed = await c.admin.post(`${B}/index`, { search: 'Listed VMs two' });
+    expect(renamed.body.data[0].vms).toEqual([
+      { rota_vms_id: vm3, name: 'Charlie' },
+      { rota_vms_id: vm1, name: 'Zulu' },
+    ]);
+    expect((await show(two)).vms).toEqual(renamed.body.data[0].vms);
+    expect((await c.admin.put(`${VMS}/update`, { id: vm1, name: 'Alpha' })).status).toBe(204);
+    for (const id of [none, two, one]) {
+      expect((await c.admin.post(`${B}/delete`, { id })).status).toBe(202);
+    }
+  });
+
   it('checks the bounds of every number', async () => {
     const cases: [string, unknown, string][] = [
       ['interval_minutes', 0, 'Between 1 and 525600'],

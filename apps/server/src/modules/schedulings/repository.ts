@@ -36,6 +36,36 @@ const deletedFilter = {
 const robotOf = (scope: TenantScope) =>
   scope.where(robots, eq(robots.rota_robots_id, rotaSchedulings.rota_robots_id));
 
+/** One VM of a scheduling, as its `vms` list names it. */
+export interface SchedulingVm {
+  rota_vms_id: number;
+  name: string;
+}
+
+/**
+ * The scheduling's VMs by name, as a column of its row: a page and its VMs in one statement (they
+ * were a second round trip after the page; with 8 users clicking at once, the schedulings page
+ * took twice the time of the others). Each scheduling's VMs are one index range.
+ */
+function vmsColumn(db: Db, scope: TenantScope) {
+  const vms = db
+    .select({
+      vms: sql`json_agg(json_build_object('rota_vms_id', ${vmNames.rota_vms_id}, 'name', ${vmNames.name}) order by ${vmNames.name}, ${vmNames.rota_vms_id})`,
+    })
+    .from(rotaSchedulingVms)
+    .innerJoin(
+      vmNames,
+      scope.where(vmNames, eq(vmNames.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
+    )
+    .where(
+      scope.where(
+        rotaSchedulingVms,
+        eq(rotaSchedulingVms.rota_schedulings_id, rotaSchedulings.rota_schedulings_id),
+      ),
+    );
+  return sql<SchedulingVm[]>`coalesce((${vms}), '[]'::json)`;
+}
+
 function selectSchedulings(db: Db, scope: TenantScope) {
   return db
     .select({
@@ -60,6 +90,7 @@ function selectSchedulings(db: Db, scope: TenantScope) {
       deleted_at: rotaSchedulings.deleted_at,
       created_at: rotaSchedulings.created_at,
       updated_at: rotaSchedulings.updated_at,
+      vms: vmsColumn(db, scope),
     })
     .from(rotaSchedulings)
     .innerJoin(robots, robotOf(scope));
@@ -134,24 +165,6 @@ export async function findScheduling(
     ),
   );
   return row;
-}
-
-/** The VMs of each scheduling in `ids`, by name. */
-export async function vmsOfSchedulings(db: Db, scope: TenantScope, ids: readonly number[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({
-      rota_schedulings_id: rotaSchedulingVms.rota_schedulings_id,
-      rota_vms_id: vmNames.rota_vms_id,
-      name: vmNames.name,
-    })
-    .from(rotaSchedulingVms)
-    .innerJoin(
-      vmNames,
-      scope.where(vmNames, eq(vmNames.rota_vms_id, rotaSchedulingVms.rota_vms_id)),
-    )
-    .where(scope.where(rotaSchedulingVms, inArray(rotaSchedulingVms.rota_schedulings_id, [...ids])))
-    .orderBy(asc(vmNames.name), asc(vmNames.rota_vms_id));
 }
 
 export async function insertScheduling(db: Db, scope: TenantScope, values: SchedulingFields) {

@@ -39,14 +39,11 @@ import {
   setNextRuns,
   setSchedulingDeleted,
   updateScheduling,
-  vmsOfSchedulings,
   type SchedulingRow,
   type SchedulingTiming,
 } from './repository.js';
 
-type VmRef = Scheduling['vms'][number];
-
-export const toScheduling = (row: SchedulingRow, vms: VmRef[]): Scheduling => ({
+export const toScheduling = (row: SchedulingRow): Scheduling => ({
   rota_schedulings_id: row.rota_schedulings_id,
   name: row.name,
   rota_robots_id: row.rota_robots_id,
@@ -68,7 +65,7 @@ export const toScheduling = (row: SchedulingRow, vms: VmRef[]): Scheduling => ({
   priority: row.priority,
   sleep: row.sleep,
   active: row.active,
-  vms,
+  vms: row.vms,
   deleted_at: isoOrNull(row.deleted_at),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
@@ -138,15 +135,7 @@ export class SchedulingService {
 
   async list(scope: TenantScope, query: SchedulingListQuery): Promise<ListResponse<Scheduling>> {
     const page = await listSchedulings(this.db, scope, query);
-    const vms = await this.vmsBySchedulings(
-      this.db,
-      scope,
-      page.data.map((row) => row.rota_schedulings_id),
-    );
-    return {
-      data: page.data.map((row) => toScheduling(row, vms.get(row.rota_schedulings_id) ?? [])),
-      meta: page.meta,
-    };
+    return { data: page.data.map(toScheduling), meta: page.meta };
   }
 
   /** Deleted ones too, with their `deleted_at`. */
@@ -366,8 +355,7 @@ export class SchedulingService {
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Scheduling> {
     const row = await findScheduling(db, scope, id);
     if (!row) throw notFound();
-    const vms = await this.vmsBySchedulings(db, scope, [id]);
-    return toScheduling(row, vms.get(id) ?? []);
+    return toScheduling(row);
   }
 
   /** References must be rows of the scope; another client's id is refused as an unknown one. */
@@ -390,15 +378,5 @@ export class SchedulingService {
       if (isUniqueViolation(error)) throw duplicateName();
       throw error;
     }
-  }
-
-  private async vmsBySchedulings(db: Db, scope: TenantScope, ids: number[]) {
-    const grouped = new Map<number, VmRef[]>();
-    for (const { rota_schedulings_id, ...vm } of await vmsOfSchedulings(db, scope, ids)) {
-      const list = grouped.get(rota_schedulings_id) ?? [];
-      list.push(vm);
-      grouped.set(rota_schedulings_id, list);
-    }
-    return grouped;
   }
 }
