@@ -23,6 +23,7 @@ const heard = new Map<number, string[]>();
 const connections = new Map<number, TextWebSocket>();
 const closes = new Map<number, Promise<void>>();
 const errors: unknown[] = [];
+const upgraded = new Set<Duplex>();
 let next = 0;
 
 beforeAll(async () => {
@@ -32,6 +33,7 @@ beforeAll(async () => {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
+    upgraded.add(socket);
     next += 1;
     const n = next;
     const messages: string[] = [];
@@ -59,6 +61,8 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
+  // Upgraded sockets are no longer the HTTP server's to close; a failed test may leave one open.
+  for (const socket of upgraded) socket.destroy();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -133,8 +137,8 @@ interface ServerFrame {
 }
 
 /** A raw TCP client past the handshake, reading the server's (unmasked) frames. */
-async function rawClient(withHandshake: Buffer = Buffer.alloc(0)) {
-  const socket = net.connect(port, '127.0.0.1');
+async function rawClient(withHandshake: Buffer = Buffer.alloc(0), allowHalfOpen = false) {
+  const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen });
   const key = randomBytes(16).toString('base64');
   socket.write(
     Buffer.concat([
@@ -307,6 +311,19 @@ describe('a text WebSocket', () => {
     expect((await client.closeFrame()).code).toBe(4000);
     await client.until(() => client.ended);
     await closes.get(client.id);
+  });
+
+  it('cuts a peer that keeps its side open after the closing handshake', async () => {
+    const client = await rawClient(Buffer.alloc(0), true);
+    client.socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
+    expect((await client.closeFrame()).code).toBe(1000);
+    // Our side ended; the peer never ends its own, and is cut 5 s later.
+    let cut = false;
+    void closes.get(client.id)!.then(() => (cut = true));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(cut).toBe(false);
+    await closes.get(client.id);
+    client.socket.destroy();
   });
 
   it('closes on its own side and ends the socket once the peer answers', async () => {
