@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -58,6 +59,33 @@ describe('opening a stream', () => {
       'refused 404',
     );
     await expect(openStream(origin, token, `${AGENT_STREAM_PATH}/`)).rejects.toThrow('refused 404');
+  });
+
+  it('refuses an upgrade that is no WebSocket handshake (400, in the caller’s language)', async () => {
+    const { token } = await createAgent(c.admin, 'Stream handshake', vm);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${origin}${AGENT_STREAM_PATH}`, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'accept-language': 'pt-BR',
+          // No Sec-WebSocket-Key.
+        },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on('upgrade', () => reject(new Error('upgraded')));
+      request.on('error', reject);
+      request.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'invalid_input' });
+    expect(JSON.parse(answer.body).message).toBe('Alguns campos não são válidos');
   });
 });
 
