@@ -1,5 +1,10 @@
 import { asc, eq, inArray, isNotNull, isNull, notInArray, or, sql } from 'drizzle-orm';
-import type { SchedulingCreate, SchedulingListQuery, SchedulingUpdate } from '@rota/contract';
+import type {
+  Scheduling,
+  SchedulingCreate,
+  SchedulingListQuery,
+  SchedulingUpdate,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
@@ -36,12 +41,6 @@ const deletedFilter = {
 const robotOf = (scope: TenantScope) =>
   scope.where(robots, eq(robots.rota_robots_id, rotaSchedulings.rota_robots_id));
 
-/** One VM of a scheduling, as its `vms` list names it. */
-export interface SchedulingVm {
-  rota_vms_id: number;
-  name: string;
-}
-
 /**
  * The scheduling's VMs by name, as a column of its row: a page and its VMs in one statement (they
  * were a second round trip after the page; with 8 users clicking at once, the schedulings page
@@ -63,7 +62,7 @@ function vmsColumn(db: Db, scope: TenantScope) {
         eq(rotaSchedulingVms.rota_schedulings_id, rotaSchedulings.rota_schedulings_id),
       ),
     );
-  return sql<SchedulingVm[]>`coalesce((${vms}), '[]'::json)`;
+  return sql<Scheduling['vms']>`coalesce((${vms}), '[]'::json)`;
 }
 
 function selectSchedulings(db: Db, scope: TenantScope) {
