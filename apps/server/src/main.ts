@@ -16,7 +16,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /**
  * Connections waiting to be accepted. Node's default (511) overflows when thousands of agents
  * connect at once (every agent after a restart): the kernel drops their SYNs and they retry after
- * 1, 3, 7 s (issue 18). The kernel caps it at net.core.somaxconn (4096 on current Linux).
+ * 1, 3, 7 s. The kernel caps it at net.core.somaxconn (4096 on current Linux).
  */
 const LISTEN_BACKLOG = 4096;
 
@@ -40,7 +40,7 @@ async function main() {
   const dataDir = path.resolve(config.DATA_DIR);
   // Created now so a missing or unwritable DATA_DIR fails at boot, not at the first secret.
   const secretBox = new SecretBox(await resolveSecretKey(config.ROTA_SECRET_KEY, dataDir));
-  // Single sign-on's provider is found now: a wrong OIDC_ISSUER stops the boot (issue 17).
+  // Single sign-on's provider is found now: a wrong OIDC_ISSUER stops the boot.
   const oidcSettings = oidcSettingsOf(config);
   const oidc = oidcSettings ? await discoverOidc(oidcSettings) : null;
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });

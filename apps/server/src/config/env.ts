@@ -59,7 +59,7 @@ const envSchema = z.object({
       .max(256)
       .regex(/^\S+$/, 'must not contain spaces'),
   ),
-  /** OpenID Connect sign-in (issue 17): unset, only local accounts sign in. */
+  /** OpenID Connect sign-in: unset, only local accounts sign in. */
   OIDC_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),
   OIDC_CLIENT_ID: optional(z.string().min(1).max(500)),
   OIDC_CLIENT_SECRET: optional(z.string().min(1).max(2000)),

@@ -54,7 +54,7 @@ import {
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-/** A client is a tenant (SPEC §3 `rota_clients_id`). */
+/** A client is a tenant: every tenant-owned row carries its `rota_clients_id`. */
 export const rotaClients = pgTable(
   'rota_clients',
   {
@@ -64,7 +64,7 @@ export const rotaClients = pgTable(
     retention_days: integer('retention_days').notNull().default(90),
     /** Audit records older than this many days are pruned. */
     audit_retention_days: integer('audit_retention_days').notNull().default(365),
-    /** Members must sign in with a second factor (issue 17); un-enrolled members enrol first. */
+    /** Members must sign in with a second factor; un-enrolled members enrol first. */
     require_mfa: boolean('require_mfa').notNull().default(false),
     created_at: createdAt(),
     updated_at: updatedAt(),
@@ -89,12 +89,12 @@ export const users = pgTable(
     role: text('role'),
     avatar: text('avatar'),
     password_change_required: boolean('password_change_required').notNull().default(false),
-    /** Platform administrators manage clients (issue 5); the seeded admin is one. */
-    /** The console's language and colour scheme, kept so they follow the user (issue 16). */
+    /** Platform administrators manage clients; the seeded admin is one. */
+    /** The console's language and colour scheme, kept so they follow the user. */
     language: text('language'),
     color_scheme: text('color_scheme'),
     is_platform_admin: boolean('is_platform_admin').notNull().default(false),
-    /** The OpenID Connect subject (`sub`) this account is linked to (issue 17); unique. */
+    /** The OpenID Connect subject (`sub`) this account is linked to; unique. */
     oidc_subject: text('oidc_subject'),
     rota_clients_id_selected: integer('rota_clients_id_selected').references(
       () => rotaClients.rota_clients_id,
@@ -110,7 +110,7 @@ export const users = pgTable(
   ],
 );
 
-/** A named permission set inside one client (DESIGN §5). */
+/** A named permission set inside one client. */
 export const profiles = pgTable(
   'profiles',
   {
@@ -165,7 +165,7 @@ export const sessions = pgTable(
     revoked_at: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     user_agent: text('user_agent'),
-    /** Stamped at most once a minute by the requests the session makes (issue 17). */
+    /** Stamped at most once a minute by the requests the session makes. */
     last_used_at: timestamp('last_used_at', { withTimezone: true }),
     /** How the session was opened: password, password+totp, recovery code or oidc. */
     method: text('method').notNull().default('password'),
@@ -206,7 +206,7 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 /**
- * Sign-in throttles (issue 11, migration 0012): per account-and-address pair, per account and the
+ * Sign-in throttles (migration 0012): per account-and-address pair, per account and the
  * account's slow lane. A row counts failures (and attempts in flight) and bars the key until
  * `blocked_until`; claimed and counted by one statement, so concurrent attempts cannot overrun it.
  */
@@ -221,7 +221,7 @@ export const signInThrottles = pgTable(
   (t) => [index('sign_in_throttles_last_failure_idx').on(t.last_failure_at)],
 );
 
-/** Recovery requests waiting to be mailed (issue 11): the request path only adds a row. */
+/** Recovery requests waiting to be mailed: the request path only adds a row. */
 export const recoveryOutbox = pgTable(
   'recovery_outbox',
   {
@@ -235,7 +235,7 @@ export const recoveryOutbox = pgTable(
   (t) => [index('recovery_outbox_next_attempt_idx').on(t.next_attempt_at)],
 );
 
-/** Requests sent from /login/request-access (DESIGN §8); reviewed by platform administrators. */
+/** Requests sent from /login/request-access; reviewed by platform administrators. */
 export const accessRequests = pgTable(
   'access_requests',
   {
@@ -251,7 +251,7 @@ export const accessRequests = pgTable(
   (t) => [index('access_requests_status_idx').on(t.status, t.created_at)],
 );
 
-/* ---------- Operations (issue 3). Every tenant-owned row carries rota_clients_id. ---------- */
+/* ---------- Operations. Every tenant-owned row carries rota_clients_id. ---------- */
 
 const tenant = () =>
   integer('rota_clients_id')
@@ -377,7 +377,7 @@ export const rotaTasks = pgTable(
      * is announced once across instances; null: none yet, or the deadline changed since.
      */
     sla_announced: text('sla_announced'),
-    /** The run holding the task while it is `processing` (engine issue). */
+    /** The run holding the task while it is `processing`. */
     rota_executions_id: integer('rota_executions_id').references(
       (): AnyPgColumn => rotaExecutions.rota_executions_id,
       { onDelete: 'set null' },
@@ -392,7 +392,7 @@ export const rotaTasks = pgTable(
       .where(sql`${t.status} = 'pending'`),
     index('rota_tasks_client_created_idx').on(t.rota_clients_id, t.created_at),
     index('rota_tasks_client_status_idx').on(t.rota_clients_id, t.status, t.created_at),
-    // The order robots take their next pending task in (engine issue).
+    // The order robots take their next pending task in.
     index('rota_tasks_next_idx').on(
       t.rota_robots_id,
       t.status,
@@ -438,7 +438,7 @@ export const rotaVms = pgTable(
   ],
 );
 
-/** Agents; SPEC calls them nodes. Only the SHA-256 of the token is kept. */
+/** Agents; the API calls them nodes. Only the SHA-256 of the token is kept. */
 export const rotaNodes = pgTable(
   'rota_nodes',
   {
@@ -451,7 +451,7 @@ export const rotaNodes = pgTable(
     token_hash: text('token_hash').notNull(),
     /**
      * The token a "generate new token" replaced: still good for the runs it had already claimed
-     * (heartbeats, logs, results), never for a new claim (issue 16).
+     * (heartbeats, logs, results), never for a new claim.
      */
     retired_token_hash: text('retired_token_hash'),
     last_seen_at: timestamp('last_seen_at', { withTimezone: true }),
@@ -463,7 +463,7 @@ export const rotaNodes = pgTable(
     /**
      * The agent's last clean stop (goodbye), by the clock of the instance it said it to. A
      * presence flush leaves alone an agent signed off since its heartbeats began to be
-     * gathered, whichever instance heard them (issue 18).
+     * gathered, whichever instance heard them.
      */
     signed_off_at: timestamp('signed_off_at', { withTimezone: true }),
     created_at: createdAt(),
@@ -478,7 +478,7 @@ export const rotaNodes = pgTable(
     index('rota_nodes_vm_idx').on(t.rota_vms_id),
     index('rota_nodes_client_name_idx').on(t.rota_clients_id, t.name),
     // Not on last_seen_at: every heartbeat writes it, and an index on it would keep those writes
-    // from being HOT updates (issue 18). `online` flips rarely; the filters recheck last_seen_at.
+    // from being HOT updates. `online` flips rarely; the filters recheck last_seen_at.
     index('rota_nodes_client_online_idx').on(t.rota_clients_id, t.online),
     index('rota_nodes_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
   ],
@@ -613,9 +613,9 @@ export const rotaParameters = pgTable(
   ],
 );
 
-/* ---------- Engine (issue 4) ---------- */
+/* ---------- Engine ---------- */
 
-/** One run of a robot (DESIGN §6); retried attempts stay on the same execution. */
+/** One run of a robot; retried attempts stay on the same execution. */
 export const rotaExecutions = pgTable(
   'rota_executions',
   {
@@ -753,7 +753,7 @@ export const rotaExecutionLogs = pgTable(
     seq: integer('seq').notNull(),
     stream: text('stream').notNull(),
     line: text('line').notNull(),
-    /** A system line as a code of the run-message catalogue and its values (issue 16). */
+    /** A system line as a code of the run-message catalogue and its values. */
     code: text('code'),
     params: jsonb('params').$type<Record<string, string | number>>(),
     at: timestamp('at', { withTimezone: true }).notNull(),
@@ -790,7 +790,7 @@ export const engineState = pgTable('engine_state', {
   at: timestamp('at', { withTimezone: true }).notNull(),
 });
 
-/* ---------- Administration (issue 5). ---------- */
+/* ---------- Administration. ---------- */
 
 /** A team gathers robots and users of one client; a member sees only the team's robots. */
 export const teams = pgTable(
@@ -844,7 +844,7 @@ export const teamUsers = pgTable(
   ],
 );
 
-/** Connection settings injected into runs (SPEC §3); the two secrets are sealed (SecretBox). */
+/** Connection settings injected into runs; the two secrets are sealed (SecretBox). */
 export const rotaEnvironments = pgTable(
   'rota_environments',
   {
@@ -868,7 +868,7 @@ export const rotaEnvironments = pgTable(
   ],
 );
 
-/** How each execution status reads on the dashboard (DESIGN §6); one row per status and client. */
+/** How each execution status reads on the dashboard; one row per status and client. */
 export const rotaStatusItems = pgTable(
   'rota_status_items',
   {
@@ -970,7 +970,7 @@ export const blobChunks = pgTable(
   (t) => [primaryKey({ columns: [t.blobs_id, t.seq] })],
 );
 
-/* ---------- Integrations (issue 15). ---------- */
+/* ---------- Integrations. ---------- */
 
 /**
  * An alert rule: which events of the client (of which robots) go to one channel. The channel's
@@ -1174,7 +1174,7 @@ export const userApiKeys = pgTable(
 );
 
 /**
- * Each status a task went through and the execution that held it then (issue 16), written by a
+ * Each status a task went through and the execution that held it then, written by a
  * database trigger on every change of a task's status or holder (migration 0019).
  */
 export const rotaTaskHistory = pgTable(
@@ -1203,7 +1203,7 @@ export const rotaTaskHistory = pgTable(
   ],
 );
 
-/** A user's TOTP second factor (issue 17): the secret sealed with SecretBox; enabled once confirmed. */
+/** A user's TOTP second factor: the secret sealed with SecretBox; enabled once confirmed. */
 export const userMfa = pgTable('user_mfa', {
   users_id: integer('users_id')
     .primaryKey()
@@ -1255,7 +1255,7 @@ export const mfaChallenges = pgTable(
   ],
 );
 
-/** OpenID Connect claim value (a group) → client membership with a profile (issue 17). */
+/** OpenID Connect claim value (a group) → client membership with a profile. */
 export const oidcMappings = pgTable(
   'oidc_mappings',
   {

@@ -139,13 +139,13 @@ export interface AppOptions {
   engine?: { loop?: boolean; intervalMs?: number; timings?: DispatchTimings };
   /** The alert worker's seams: outbound name resolution (tests) and per-outcome counts. */
   alerts?: Pick<AlertWorkerOptions, 'lookup' | 'onOutcome'>;
-  /** The discovered OpenID provider (issue 17); null or absent: no single sign-on. */
+  /** The discovered OpenID provider; null or absent: no single sign-on. */
   oidc?: OidcClient | null;
   /** LOG_REQUESTS: Fastify's two lines a request (incoming, completed); off unless true. */
   logRequests?: boolean;
 }
 
-/** An answer slower than this is logged (warn) even when requests are not (issue 18). */
+/** An answer slower than this is logged (warn) even when requests are not. */
 export const SLOW_REQUEST_MS = 1000;
 
 const CSP_DIRECTIVES = {
@@ -174,7 +174,7 @@ function withSafeErrors(logger: AppOptions['logger']): AppOptions['logger'] {
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
     logger: withSafeErrors(options.logger),
-    // Two lines a request cost ~8 % of the server's CPU on a cheap API call (issue 18); errors
+    // Two lines a request cost ~8 % of the server's CPU on a cheap API call; errors
     // (error-handler.ts) and slow answers are logged with their request id either way.
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -189,20 +189,20 @@ export async function buildApp(options: AppOptions) {
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every request schema, whatever its fields, refuses what PostgreSQL cannot store (NUL) with
-  // a field error; robot output replaces it in its own schema first (issue 11).
+  // a field error; robot output replaces it in its own schema first.
   app.setValidatorCompiler((route) =>
     validatorCompiler({ ...route, schema: refuseUnstorable(route.schema as never) }),
   );
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('lang', 'en');
-  // Hooks on every request take a callback, not async: no promise and microtask each (issue 18).
+  // Hooks on every request take a callback, not async: no promise and microtask each.
   app.addHook('onRequest', (request, reply, done) => {
     request.lang = pickLanguage(request.headers['accept-language']);
     void reply.header('x-request-id', request.id);
     done();
   });
   registerErrorHandler(app);
-  // Every answer, 404s included, counted by its route's template (issue 15, /metrics).
+  // Every answer, 404s included, counted by its route's template (/metrics).
   const metrics = new MetricsService(options.db, app.log);
   app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
@@ -285,7 +285,7 @@ export async function buildApp(options: AppOptions) {
   const accounts = new AccountService(db);
   const userClients = new UserClientService(db, accounts, teams, audit);
   const accessRequests = new AccessRequestService(db, audit);
-  // The second factor (issue 17) opens sessions through auth, which asks it at each sign-in.
+  // The second factor opens sessions through auth, which asks it at each sign-in.
   const mfa = new MfaService({
     db,
     secretBox: options.secretBox,
@@ -321,7 +321,7 @@ export async function buildApp(options: AppOptions) {
     dispatch.forgetAgents([id]);
     publisher.agentChanged(id);
   });
-  // The alert outbox (issue 15): its own loop, like the engine's, on every instance.
+  // The alert outbox: its own loop, like the engine's, on every instance.
   const alertWorker = new AlertWorker(db, {
     clock,
     publicUrl: options.config.publicUrl,
@@ -376,7 +376,7 @@ export async function buildApp(options: AppOptions) {
     teams,
     teamRobots: new TeamRobotService(db, audit),
     teamUsers: new TeamUserService(db, audit),
-    // Run triggers (issue 15): fires are limited per trigger in a one-minute window.
+    // Run triggers: fires are limited per trigger in a one-minute window.
     triggers: new TriggerService(
       db,
       audit,
@@ -618,10 +618,10 @@ export type App = Awaited<ReturnType<typeof buildApp>>;
 declare module 'fastify' {
   interface FastifyInstance {
     engine: EngineLoop;
-    /** The nightly retention (issue 14); tests call `retention.runIfDue()` themselves. */
+    /** The nightly retention; tests call `retention.runIfDue()` themselves. */
     retention: RetentionService;
     services: Services;
-    /** The /metrics registry (issue 15); the alert worker reports outcomes to it. */
+    /** The /metrics registry; the alert worker reports outcomes to it. */
     metrics: MetricsService;
   }
 }

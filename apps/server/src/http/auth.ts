@@ -23,7 +23,7 @@ export async function resolveActor(
   apiKeys?: Pick<ApiKeyService, 'identify'>,
 ): Promise<Actor> {
   if (token.startsWith(API_KEY_PREFIX)) {
-    // A personal API key (issue 15): its client is the scope, whatever the user selected.
+    // A personal API key: its client is the scope, whatever the user selected.
     const key = apiKeys ? await apiKeys.identify(token) : undefined;
     if (!key) throw new AppError('unauthorized');
     return {
@@ -73,7 +73,7 @@ export function registerAuthHooks(
     request.actor = actor;
   });
 
-  // A callback, not async: it runs on every request (issue 18).
+  // A callback, not async: it runs on every request.
   app.addHook('preHandler', (request, _reply, done) => {
     const required = request.routeOptions.config.permissions ?? [];
     if (required.length === 0) return done();

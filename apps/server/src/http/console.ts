@@ -10,13 +10,13 @@ import { AppError } from '../lib/errors.js';
  * The build's copy of index.html that preloads the shell's chunks instead of the sign-in page's
  * (apps/web/vite.config.ts): a browser holding a session cookie is on its way to a signed-in page.
  * Both pages run the same entry and route by path, so either is correct for any path; only what
- * is fetched early differs (issue 16).
+ * is fetched early differs.
  */
 const SIGNED_IN_HTML = 'shell.html';
 /**
  * Each signed-in page's own chunks by route path (`/robot`, `/robot/:id`), written by the build
  * (apps/web/vite.config.ts): the page sent for that path preloads them too, so they download
- * beside the entry instead of after it has run the router and the shell (issue 16).
+ * beside the entry instead of after it has run the router and the shell.
  */
 const PAGE_PRELOADS = 'page-preloads.json';
 const SESSION_COOKIE_PATTERN = new RegExp(

@@ -29,7 +29,7 @@ export type ZodApp = FastifyInstance<
 export interface CrudService<Item, Query, Update> {
   list(scope: TenantScope, query: Query): Promise<ListResponse<Item>>;
   show(scope: TenantScope, id: number): Promise<Item>;
-  /** Writes its audit record in the change's transaction (issue 12). */
+  /** Writes its audit record in the change's transaction. */
   update(scope: TenantScope, input: Update, author: AuditAuthor): Promise<void>;
   remove(scope: TenantScope, id: number, author: AuditAuthor): Promise<void>;
 }
@@ -40,7 +40,7 @@ export interface CrudRoutes<
   C extends z.ZodType,
   U extends z.ZodType,
 > {
-  /** DESIGN §5 area: LIST guards index and show, CREATE, UPDATE and DELETE the others. */
+  /** The permission area: its LIST guards index and show, CREATE, UPDATE and DELETE the others. */
   area: PermissionArea;
   tag: string;
   item: I;
@@ -68,7 +68,7 @@ export interface CrudRoutes<
 }
 
 /**
- * DESIGN §4's five calls for a tenant-owned resource: `index`, `show`, `create`, `update`,
+ * The five calls of every tenant-owned resource: `index`, `show`, `create`, `update`,
  * `delete`, each authenticated, validated by the contract's schema, authorized by its
  * permission and scoped to the selected client. Resource-specific calls are added beside it.
  */

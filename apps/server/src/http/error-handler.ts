@@ -52,7 +52,7 @@ function send(reply: FastifyReply, lang: Language, error: AppError, requestId?: 
   return reply.status(error.status).send(body);
 }
 
-/** One place that turns whatever was thrown into DESIGN §4's answers; 5xx details stay in the log. */
+/** One place that turns whatever was thrown into the API's error answers; 5xx details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const lang = request.lang ?? 'en';

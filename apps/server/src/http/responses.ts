@@ -1,6 +1,6 @@
 import { errorResponseSchema } from '@rota/contract';
 
-/** The error answers a route may give, for the OpenAPI document (DESIGN §4). */
+/** The error answers a route may give, for the OpenAPI document. */
 export const errorResponses = {
   400: errorResponseSchema.describe('Invalid input; `errors` lists each field'),
   401: errorResponseSchema.describe('Not signed in, or the session expired'),

@@ -13,7 +13,7 @@ type HelmetMiddleware = (
 ) => void;
 
 // @fastify/helmet calls `helmet(options)` on every request: it parses the options and renders
-// the CSP again each time (~5 % of the server's CPU on a cheap API call, issue 18). Nothing in
+// the CSP again each time (~5 % of the server's CPU on a cheap API call). Nothing in
 // Rota's options depends on the request (no nonces), so helmet itself renders them once here.
 const requireHelmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'));
 const helmet = requireHelmet('helmet') as (options: HelmetOptions) => HelmetMiddleware;

@@ -11,7 +11,7 @@ export interface SessionUser {
   password_change_required: boolean;
   is_platform_admin: boolean;
   rota_clients_id_selected: number | null;
-  /** The console's language and colour scheme the user chose (issue 16); absent for API keys. */
+  /** The console's language and colour scheme the user chose; absent for API keys. */
   language?: string | null;
   color_scheme?: string | null;
 }
@@ -24,7 +24,7 @@ export interface Actor {
   /** The selected client, when the user holds a membership in it. */
   scope: TenantScope | null;
   permissions: Permission[];
-  /** The personal API key the request was made with (issue 15); absent for a session. */
+  /** The personal API key the request was made with; absent for a session. */
   apiKey?: { id: number; name: string };
 }
 
@@ -38,7 +38,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Open without a session (sign-in, recovery, health, docs). */
     public?: boolean;
-    /** Every one must be held in the selected client (SPEC §6). */
+    /** Every one must be held in the selected client. */
     permissions?: readonly Permission[];
     /** Reachable while the user still has to replace their password. */
     allowPasswordChangePending?: boolean;

@@ -7,7 +7,7 @@ export interface DateRange {
   endDate?: string | undefined;
 }
 
-/** `YYYY-MM-DD` of an instant in the server's time zone (DESIGN §4: TZ, default UTC). */
+/** `YYYY-MM-DD` of an instant in the server's time zone (TZ, default UTC). */
 export function localDay(instant: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${instant.getFullYear()}-${pad(instant.getMonth() + 1)}-${pad(instant.getDate())}`;
@@ -19,7 +19,7 @@ function midnight(day: string, offset = 0): Date {
   return new Date(y!, m! - 1, d! + offset);
 }
 
-/** DESIGN §4: the end may be neither before the start nor after today ("Max data"). */
+/** The end may be neither before the start nor after today ("Max data"). */
 export function assertDateRange(range: DateRange, now = new Date()): void {
   const issues: FieldIssue[] = [];
   if (range.startDate && range.endDate && range.endDate < range.startDate) {

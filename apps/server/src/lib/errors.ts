@@ -6,7 +6,7 @@ export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_json: 400,
   code_invalid: 400,
-  /** A wrong TOTP or recovery code (issue 17). */
+  /** A wrong TOTP or recovery code. */
   invalid_mfa_code: 400,
   mfa_already_enabled: 409,
   mfa_not_enabled: 409,
@@ -16,7 +16,7 @@ export const ERROR_STATUS = {
   /** A second-factor challenge unknown, spent or expired: sign in again. */
   mfa_challenge_expired: 401,
   invalid_credentials: 401,
-  /** A run trigger's token unknown or revoked (issue 15). */
+  /** A run trigger's token unknown or revoked. */
   invalid_trigger_token: 401,
   forbidden: 403,
   password_change_required: 403,

@@ -3,7 +3,7 @@ import pg from 'pg';
 
 /**
  * Wake-ups and live events between server instances: PostgreSQL `NOTIFY` delivers to every
- * instance listening on the same database (DESIGN §3), PGlite to its own process. Payloads
+ * instance listening on the same database, PGlite to its own process. Payloads
  * are small JSON objects (NOTIFY caps them under 8,000 bytes): they say what changed.
  */
 export interface EventBus {

@@ -1,8 +1,8 @@
 import v8 from 'node:v8';
 
 /**
- * V8's heap policy for a server that keeps thousands of agents' connections open (issue 18,
- * `bench/agents-fleet.ts`: 20,000 agents heartbeating every 10 s).
+ * V8's heap policy for a server that keeps thousands of agents' connections open
+ * (`bench/agents-fleet.ts`: 20,000 agents heartbeating every 10 s).
  *
  * - Allocation-site pretenuring off: when a burst of requests waits on the database (every agent
  *   reconnecting after a restart), V8 sees response objects survive and from then on allocates

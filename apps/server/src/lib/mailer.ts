@@ -7,7 +7,7 @@ export interface Mail {
   text: string;
   /**
    * The one link the mail is for (a recovery link). Without SMTP it is all an operator needs:
-   * logged as one readable line (`what for to: url`) and as its own `link` field (issue 16).
+   * logged as one readable line (`what for to: url`) and as its own `link` field.
    */
   link?: { what: string; url: string };
 }
@@ -46,7 +46,7 @@ export function createMailer(options: {
     };
   }
   // Loaded at the first mail: most servers send none for days, and nodemailer is ~2 MB of heap
-  // held for the process's life (issue 18's memory target).
+  // held for the process's life, in a server meant to hold 20,000 agents' connections.
   let transport: Promise<Transporter> | null = null;
   return {
     async send(mail) {

@@ -8,7 +8,7 @@ const KEPT = 1_000;
  * pg's parsers, but a `text[]` is parsed once per distinct text and the same frozen array is
  * answered after that. For a column that repeats a few values on every request: a profile's
  * permissions, read by the session statement on every authenticated call, parsed anew each time
- * cost about 6 % of the server's time on `me` (issue 18), while there is one list per profile.
+ * cost about 6 % of the server's time on `me`, while there is one list per profile.
  * Frozen because every caller shares it. Past KEPT distinct texts it starts over, so a
  * platform of many profiles costs a parse now and then, never unbounded memory.
  */

@@ -4,7 +4,7 @@ import { rateLimits } from '../db/schema.js';
 
 /**
  * Fixed-window counters in the database, so every server instance sees the same count
- * (DESIGN §3: no instance-local state that another instance needs).
+ * (no instance-local state that another instance needs).
  */
 export class RateLimiter {
   constructor(

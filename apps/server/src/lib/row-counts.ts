@@ -49,7 +49,7 @@ export async function maintainedTotal(
 }
 
 /**
- * The maintained total as a column of a hot page statement (issue 18): one statement and one
+ * The maintained total as a column of a hot page statement: one statement and one
  * round trip for a page and its total instead of two side by side. `byActive`: the rows whose
  * `active` is the statement's `active` placeholder, from the inactive split below. The
  * placeholders (`client`, `active`) are the page statement's own. A page past the end has no row

@@ -16,8 +16,8 @@ interface QueryClient {
 /**
  * A hot statement: written against column references with `sql.placeholder(name)` for its
  * values, rendered to SQL text once per process, and each run only fills the values. Rendering
- * a statement of some sixty column references costs more than running it (issue 12 measured the
- * claim and the heartbeat getting slower when they were rendered per call). On a PostgreSQL pool
+ * a statement of some sixty column references costs more than running it (the
+ * claim and the heartbeat measurably slower when they were rendered per call). On a PostgreSQL pool
  * it runs as a named prepared statement: each connection parses it once and, after a few runs,
  * keeps a generic plan (parse and plan were two thirds of the claim's database time). `db` may be
  * the database or a transaction: the statement goes straight to the driver's client, the pool's

@@ -15,7 +15,7 @@ export interface TenantTable {
 export interface TenantScope {
   readonly clientId: number;
   /**
-   * The robots the user may see (issue 5's teams): null when every robot of the client is
+   * The robots the user may see through their teams: null when every robot of the client is
    * visible (the user is in no team of it, or the caller is not a user: agents, the engine).
    */
   readonly robotIds: readonly number[] | null;

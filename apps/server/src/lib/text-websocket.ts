@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 
 /**
  * The server's end of a WebSocket (RFC 6455) that carries text messages, on the upgraded socket
- * itself (issue 18). `ws` gives each connection a WebSocket emitter, a Sender and a Receiver that
+ * itself. `ws` gives each connection a WebSocket emitter, a Sender and a Receiver that
  * is a Writable stream with its own state and event map, where this keeps one record and four
  * listeners that are module functions: an idle agent's live heap went from 3.9 to 2.2 KB (heap
  * snapshots, docs/performance.md). It speaks what the agent

@@ -3,8 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
- * An agent is active while its last heartbeat is under AGENT_ACTIVE_WINDOW_SECONDS old
- * (DESIGN §6). The database clock decides, so every server instance and the heartbeat writes
+ * An agent is active while its last heartbeat is under AGENT_ACTIVE_WINDOW_SECONDS old.
+ * The database clock decides, so every server instance and the heartbeat writes
  * agree on "now"; never seen counts as inactive (false, not null, so `not` works on it).
  * `lastSeen` is the agent's `last_seen_at`: the table's column in this module's repository,
  * `agentSummaries.last_seen_at` (views.ts) elsewhere.

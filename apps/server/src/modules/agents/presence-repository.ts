@@ -14,7 +14,7 @@ export type AgentIdentity = Pick<
 > & {
   /**
    * The token was replaced ("Generate new token"): it still serves the runs the agent already
-   * holds (heartbeats, logs, results) but never says hello or claims again (issue 16).
+   * holds (heartbeats, logs, results) but never says hello or claims again.
    */
   retired: boolean;
 };

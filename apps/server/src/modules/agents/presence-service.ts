@@ -32,7 +32,7 @@ export interface PresenceFlush {
  * last heard from, whether it is online. The agents module owns `rota_nodes`; the engine asks
  * here rather than writing it.
  *
- * Heartbeats write nothing on the request path (issue 18: 20,000 agents beating every 10 s): an
+ * Heartbeats write nothing on the request path (20,000 agents beating every 10 s): an
  * agent heard is remembered here and `flush` writes every agent heard, once a second, in one
  * statement. "Last seen" is then up to a second late, well inside the 30 s active window, and
  * an agent that comes back is announced by `onBack` after that flush.
@@ -63,8 +63,8 @@ export class AgentPresenceService {
   /**
    * Who a token (hash) is. The hashes asked for during one turn of the event loop are looked up
    * by one statement: when thousands of agents reconnect at once (a server restart), each
-   * waiting for its own query kept its request in memory for seconds (issue 18: the server's
-   * peak memory came from that storm).
+   * waiting for its own query kept its request in memory for seconds (the
+   * server's peak memory came from that storm).
    */
   identify(tokenHash: string): Promise<AgentIdentity | undefined> {
     return new Promise((resolve, reject) => {

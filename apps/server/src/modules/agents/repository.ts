@@ -129,7 +129,7 @@ export async function countAgents(db: Db, scope: TenantScope) {
 
 /**
  * A new token: the current one moves to `retired_token_hash` (replacing any older retired one),
- * so the runs the agent already holds can finish with it (issue 16).
+ * so the runs the agent already holds can finish with it.
  */
 export async function replaceAgentToken(
   db: Db,

@@ -17,7 +17,7 @@ import type { AgentService } from './service.js';
 const tags = ['agents'];
 const security = bearerSecurity;
 
-/** /api/rota/node/api/v1 (DESIGN §4), guarded by AGENTES.* */
+/** /api/rota/node/api/v1, guarded by AGENTES.* */
 export const agentRoutes: FastifyPluginAsyncZod<{ agents: AgentService }> = async (
   app,
   { agents },

@@ -53,7 +53,7 @@ export function nextAttemptAt(attempts: number, firstAttempt: Date, now: Date): 
 }
 
 /**
- * The alert outbox's worker (issue 15). Each pass fans new events out to the matching rules'
+ * The alert outbox's worker. Each pass fans new events out to the matching rules'
  * deliveries (folding repeats), then sends the due deliveries. Every instance runs one; row
  * locks (SKIP LOCKED) keep two from handling one event or sending one delivery at once.
  */

@@ -22,7 +22,7 @@ import type { AlertService } from './service.js';
 const tags = ['alerts'];
 const security = bearerSecurity;
 
-/** /api/rota/alert/api/v1 (issue 15): alert rules, guarded by USUARIOS.*, and "send test". */
+/** /api/rota/alert/api/v1: alert rules, guarded by USUARIOS.*, and "send test". */
 export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = async (
   app,
   { alerts },

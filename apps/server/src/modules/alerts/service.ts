@@ -113,7 +113,7 @@ interface StoredChannel {
 }
 
 /**
- * Alert rules (issue 15): which events of a client go to which channel, the delivery log, the
+ * Alert rules: which events of a client go to which channel, the delivery log, the
  * "send test" button and the header's bell. Secrets (a webhook's signing secret, a Slack or
  * Teams URL) are sealed at rest and never answered.
  */

@@ -44,7 +44,7 @@ export function insertMissedRunEvents(missed: readonly MissedRun[], now: Date): 
 }
 
 /**
- * The nightly retention's share (issue 15): deliveries created and events that occurred before
+ * The nightly retention's share: deliveries created and events that occurred before
  * `before`, a batch per statement (deleting an event takes deliveries still naming it along).
  * Answers how many of each went.
  */

@@ -19,7 +19,7 @@ const security = bearerSecurity;
 // Keys are managed from a session only: a key cannot make or revoke keys (403).
 const config = { noApiKey: true } as const;
 
-/** /api/user/apikey/api/v1 (issue 15): the caller's personal API keys in the selected client. */
+/** /api/user/apikey/api/v1: the caller's personal API keys in the selected client. */
 export const apiKeyRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeyService }> = async (
   app,
   { apiKeys },

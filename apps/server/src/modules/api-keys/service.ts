@@ -57,7 +57,7 @@ function clientOf(actor: Actor): number {
 }
 
 /**
- * Personal API keys (issue 15): a user's bearer secret for one client, acting as that user
+ * Personal API keys: a user's bearer secret for one client, acting as that user
  * with at most the permissions named at creation (null: all of the user's, at each use). The key
  * is answered once; only its SHA-256 is stored.
  */

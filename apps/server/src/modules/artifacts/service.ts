@@ -77,7 +77,7 @@ export function artifactMediaType(contentType: string | undefined): string {
 }
 
 /**
- * Evidence of a run (issue 14): files a robot uploads while it runs, kept in the blob store by
+ * Evidence of a run: files a robot uploads while it runs, kept in the blob store by
  * sha256 (shared by content, like packages), listed and downloaded with the execution's logs'
  * guard. A row per artifact; the blob sweep keeps a blob while some row names it.
  */

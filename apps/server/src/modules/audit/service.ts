@@ -29,9 +29,9 @@ export interface AuditAuthor {
   clientId: number | null;
   ip: string;
   requestId: string;
-  /** The personal API key the user acted with (issue 15); absent or null: a session. */
+  /** The personal API key the user acted with; absent or null: a session. */
   apiKeyName?: string | null;
-  /** Who acted when no user did: a run trigger (`trigger:<name>`, issue 15). */
+  /** Who acted when no user did: a run trigger (`trigger:<name>`). */
   userName?: string;
 }
 

@@ -27,7 +27,7 @@ export interface RecoveryOutboxDeps {
 }
 
 /**
- * Recovery requests, mailed off the request path (issue 11). The request only adds a row, the
+ * Recovery requests, mailed off the request path. The request only adds a row, the
  * same row for every email, so its work and time say nothing about who has an account; looking
  * the user up, issuing the code and sending the mail happen here, after the answer. Rows are
  * durable: one left by a crashed instance, or whose mail failed, is taken again by any instance

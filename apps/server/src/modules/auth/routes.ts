@@ -24,7 +24,7 @@ const meta = (request: FastifyRequest): RequestMeta => ({
   lang: request.lang,
 });
 
-/** SPEC §7 authentication, under /api/user/api/auth/v1. */
+/** Authentication, under /api/user/api/auth/v1. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   const { 400: badRequest, 401: unauthorized, 429: throttled } = errorResponses;
 
@@ -90,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         body: recoverPasswordSchema,
         response: { 200: messageResponseSchema, 400: badRequest, 429: throttled },
       },
-      // The mail is worked on after the answer has left (issue 11).
+      // The mail is worked on after the answer has left.
       onResponse: async (_request, reply) => {
         if (reply.statusCode === 200) auth.recoveryOutbox.kick();
       },

@@ -69,7 +69,7 @@ export interface AuthServiceDeps {
   audit: AuditService;
   /** False when OIDC_LOCAL_LOGIN=false: only platform administrators sign in with a password. */
   localLogin?: boolean;
-  /** The TOTP second factor (issue 17): absent, every password opens a session. */
+  /** The TOTP second factor: absent, every password opens a session. */
   mfa?: SecondFactorGate;
   /** Stamps sessions' last use; tests pass a FakeClock. */
   clock?: Clock;
@@ -82,7 +82,7 @@ export interface SecondFactorGate {
   isEnabled(usersId: number): Promise<boolean>;
 }
 
-/** A session's last use is written at most this often (issue 17). */
+/** A session's last use is written at most this often. */
 const TOUCH_EVERY_MS = 60_000;
 
 const toClientSummary = (m: { rota_clients_id: number; name: string }): ClientSummary => ({
@@ -113,7 +113,7 @@ type UserRow = Pick<
 const tooManyRequests = (retryAfter: number = RATE_LIMITS.windowSeconds) =>
   new AppError('too_many_requests', undefined, retryAfter);
 
-/** One account-and-address pair: a few free failures, then a wait that doubles (issue 11). */
+/** One account-and-address pair: a few free failures, then a wait that doubles. */
 const PAIR_POLICY: ThrottlePolicy = {
   freeFailures: RATE_LIMITS.signInFreeFailuresPerPair,
   firstWaitSeconds: RATE_LIMITS.signInFirstWaitSeconds,
@@ -139,7 +139,7 @@ const SLOW_LANE_POLICY: ThrottlePolicy = {
 };
 
 export class AuthService {
-  /** Recovery requests are mailed from here, after the answer (issue 11). */
+  /** Recovery requests are mailed from here, after the answer. */
   readonly recoveryOutbox: RecoveryOutbox;
   private readonly throttle: SignInThrottle;
   private readonly housekeeping: NodeJS.Timeout;
@@ -219,10 +219,10 @@ export class AuthService {
       limiter.release(ipKey),
     ]);
 
-    // OIDC_LOCAL_LOGIN=false (issue 17): the provider owns sign-in; administrators keep a way in.
+    // OIDC_LOCAL_LOGIN=false: the provider owns sign-in; administrators keep a way in.
     if (this.deps.localLogin === false && !user.is_platform_admin)
       throw new AppError('local_login_disabled');
-    // A factor on, or one a client requires: the password alone opens nothing (issue 17).
+    // A factor on, or one a client requires: the password alone opens nothing.
     const challenge = await this.deps.mfa?.challengeFor(user.users_id, meta);
     if (challenge) return challenge;
     return this.issueSession(user, meta, author, 'password');
@@ -242,7 +242,7 @@ export class AuthService {
 
   /**
    * Opens a session for a user whose identity is proven (password, or an OpenID Connect
-   * provider, issue 17): the same record, audit entry and SPEC §7 answer whatever the method.
+   * provider): the same record, audit entry and session answer whatever the method.
    */
   async issueSession(
     user: UserRow,
@@ -283,7 +283,7 @@ export class AuthService {
 
   /**
    * Stamps the session's last use when the stamp read with it is a minute old or missing: a
-   * fresh one costs no statement; a stale one one conditional UPDATE (issue 17).
+   * fresh one costs no statement; a stale one one conditional UPDATE.
    */
   async touchSession(session: { sessions_id: number; last_used_at: Date | null }) {
     const now = (this.deps.clock ?? systemClock).now();
@@ -375,7 +375,7 @@ export class AuthService {
   /**
    * Answers the same whether the email exists or not, after the same work: two counters and one
    * outbox row, never a look-up of the email. The outbox finds the user and mails the code after
-   * the answer (issue 11: the unknown email was answered measurably faster).
+   * the answer (otherwise an unknown email is answered measurably faster).
    */
   async recoverPassword(input: RecoverPassword, meta: RequestMeta): Promise<void> {
     const { limiter } = this.deps;
@@ -445,11 +445,11 @@ export class AuthService {
     await this.deps.accessRequests.create(input, meta.ip);
   }
 
-  /** SPEC §3 signed-in user; repairs a selected client the user no longer belongs to. */
+  /** The signed-in user; repairs a selected client the user no longer belongs to. */
   private async signedInUser(user: UserRow): Promise<SignedInUser> {
     const { accounts, userClients } = this.deps;
     const usersId = user.users_id;
-    // The second factor's flag is read beside the memberships, not after them (issue 18).
+    // The second factor's flag is read beside the memberships, not after them.
     const mfaEnabled = this.deps.mfa?.isEnabled(usersId);
     mfaEnabled?.catch(() => undefined);
     const memberships = await userClients.listMemberships(usersId);

@@ -48,7 +48,7 @@ interface SessionRow {
 
 /**
  * Every authenticated request runs it: rendered once and prepared (see hotStatement). Building
- * this select in Drizzle cost more CPU than PostgreSQL spent running it (issue 18). Its
+ * this select in Drizzle cost more CPU than PostgreSQL spent running it. Its
  * permissions come parsed once per profile's list (memoizedTextArrays).
  */
 const sessionStatement = hotStatement<SessionRow>(
@@ -59,12 +59,12 @@ const sessionStatement = hotStatement<SessionRow>(
         sessions_id: sessions.sessions_id,
         expires_at: sessions.expires_at,
         revoked_at: sessions.revoked_at,
-        // Read with the session so a fresh stamp costs no statement (issue 17).
+        // Read with the session so a fresh stamp costs no statement.
         last_used_at: sessions.last_used_at,
         ...sessionUserColumns,
         membership_client_id: sql`${memberships.rota_clients_id}`.as('membership_client_id'),
         permissions: profileGrants.permissions,
-        // Teams (issue 5): a member of any team of the client sees only those teams' robots.
+        // Teams: a member of any team of the client sees only those teams' robots.
         team_robot_ids:
           sql`${teamRobotIdsOf(userAccounts.users_id, memberships.rota_clients_id)}`.as(
             'team_robot_ids',

@@ -17,7 +17,7 @@ const security = bearerSecurity;
 // One's sessions are a session's business: an API key is no session (403).
 const config = { noApiKey: true } as const;
 
-/** /api/user/api/auth/v1/sessions (issue 17): the caller's own sessions. */
+/** /api/user/api/auth/v1/sessions: the caller's own sessions. */
 export const sessionRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (
   app,
   { auth },

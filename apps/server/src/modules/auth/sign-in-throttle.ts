@@ -24,12 +24,12 @@ export interface ThrottlePolicy {
 export type Claim = { allowed: true; failures: number } | { allowed: false; retryAfter: number };
 
 /**
- * Throttle rows in `sign_in_throttles`, shared by every server instance (DESIGN §3).
+ * Throttle rows in `sign_in_throttles`, shared by every server instance.
  *
  * `claim` counts an attempt *before* its password is checked and answers whether it may go on,
  * in one INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING: the row lock that statement takes
  * serialises concurrent attempts on one key, so N simultaneous guesses cannot all read "under the
- * limit" (issue 11 measured 18 checks for a limit of 10 when counting and checking were apart).
+ * limit" (18 checks got through a limit of 10 when counting and checking were apart).
  * A successful attempt then `clear`s or `release`s what it claimed.
  */
 export class SignInThrottle {

@@ -8,7 +8,7 @@ import {
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { CalendarService } from './service.js';
 
-/** /api/rota/calendar/api/v1 (issue 13): business calendars, guarded by AGENDAMENTOS.* */
+/** /api/rota/calendar/api/v1: business calendars, guarded by AGENDAMENTOS.* */
 export const calendarRoutes: FastifyPluginAsyncZod<{ calendars: CalendarService }> = async (
   app,
   { calendars },

@@ -37,7 +37,7 @@ const duplicateName = () =>
 const calendarInUse = () => new AppError('conflict', [{ field: 'id', message: 'calendar_in_use' }]);
 
 /**
- * Business calendars (issue 13): days on which the schedulings that name one queue no run.
+ * Business calendars: days on which the schedulings that name one queue no run.
  * Changing a calendar's days or zone moves those schedulings' next run, through
  * SchedulingService, in the change's transaction.
  */

@@ -5,8 +5,8 @@ import { StatusItemService } from '../status-items/service.js';
 import { insertClient, type ClientRetention } from './repository.js';
 
 /**
- * A new client as every client starts (issue 5): its "Administrator" profile holding the whole
- * catalogue and one status item per execution status (DESIGN §6). Runs inside the caller's
+ * A new client as every client starts: its "Administrator" profile holding the whole
+ * catalogue and one status item per execution status. Runs inside the caller's
  * transaction so a client never exists half made.
  */
 export async function provisionClient(tx: Db, name: string, retention: ClientRetention = {}) {

@@ -12,7 +12,7 @@ export const clientNames = qb
   .from(rotaClients)
   .as('client_names');
 
-/** Which clients require a second factor of their members (issue 17, module mfa). */
+/** Which clients require a second factor of their members (module mfa). */
 export const clientMfaPolicies = qb
   .select({ rota_clients_id: rotaClients.rota_clients_id, require_mfa: rotaClients.require_mfa })
   .from(rotaClients)

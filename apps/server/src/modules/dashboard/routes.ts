@@ -5,8 +5,8 @@ import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { DashboardService } from './service.js';
 
 /**
- * /api/rota/dashboard/api/v1: needs only a session in a client (DESIGN §5); agent and VM counts
- * only for who may list them (issue 16).
+ * /api/rota/dashboard/api/v1: needs only a session in a client; agent and VM counts
+ * only for who may list them.
  */
 export const dashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardService }> = async (
   app,

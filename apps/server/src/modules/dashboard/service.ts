@@ -12,7 +12,7 @@ import type { StatusItemService } from '../status-items/service.js';
 import type { TaskService } from '../tasks/service.js';
 import type { VmService } from '../vms/service.js';
 
-/** The server's time zone (DESIGN §4: days are read in TZ), for grouping by day in SQL. */
+/** The server's time zone (days are read in TZ), for grouping by day in SQL. */
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 function midnight(day: string, offset = 0): Date {
@@ -49,7 +49,7 @@ export class DashboardService {
   async show(scope: TenantScope, query: DashboardQuery, withAgents = true): Promise<Dashboard> {
     assertDateRange(query);
     const range = { from: midnight(query.startDate), to: midnight(query.endDate, 1) };
-    // The client's status items say which category each status counts in (DESIGN §6 defaults).
+    // The client's status items say which category each status counts in (the defaults where they say nothing).
     const categoryOf = await this.statusItems.categories(scope);
     const failures = EXECUTION_STATUSES.filter((s) => categoryOf[s] === 'failure');
     const [latest, perDay, failing, agentCounts, vms, taskSla, stalled] = await Promise.all([

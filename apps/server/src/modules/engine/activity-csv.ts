@@ -7,7 +7,7 @@ import {
 } from '@rota/contract';
 
 /**
- * The activity export as a spreadsheet in the user's language opens it (issue 16): pt-BR
+ * The activity export as a spreadsheet in the user's language opens it: pt-BR
  * spreadsheets read `;` as the delimiter (`,` is their decimal mark), a UTF-8 BOM makes them read
  * accents right, headers and statuses are words, dates are in the user's zone and the language's
  * format (as the console's tables show them, with seconds).

@@ -22,7 +22,7 @@ const att = rotaExecutionAttempts;
 
 /**
  * How long its attempts ran, summed (the current one up to now), in seconds; null before its
- * first attempt. The waits in the queue between attempts are not in it (issue 16).
+ * first attempt. The waits in the queue between attempts are not in it.
  */
 const runTime = sql`(select extract(epoch from sum(coalesce(${att.ended_at}, now()) - ${att.started_at}))
                        from ${att} where ${att.rota_executions_id} = ${e.rota_executions_id})`;

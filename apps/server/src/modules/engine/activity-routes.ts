@@ -23,7 +23,7 @@ import type { ActivityService } from './activity-service.js';
 const tags = ['activity'];
 const security = bearerSecurity;
 
-/** /api/rota/activity/api/v1: the activity history, guarded by HISTORIC.* (DESIGN §5, §8). */
+/** /api/rota/activity/api/v1: the activity history, guarded by HISTORIC.*. */
 export const activityRoutes: FastifyPluginAsyncZod<{ activity: ActivityService }> = async (
   app,
   { activity },

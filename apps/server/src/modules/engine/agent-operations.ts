@@ -33,8 +33,8 @@ interface AgentOperation<S extends z.ZodType, R> {
 const operation = <S extends z.ZodType, R>(op: AgentOperation<S, R>) => op;
 
 /**
- * The calls an agent makes over HTTP and over its stream alike, so both answer the same
- * (issue 18): the routes and the stream only authenticate, validate and carry the answer.
+ * The calls an agent makes over HTTP and over its stream alike, so both answer the same:
+ * the routes and the stream only authenticate, validate and carry the answer.
  */
 export const agentOperations = {
   heartbeat: operation({

@@ -54,7 +54,7 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
   dispatch: DispatchService;
   blobs: BlobStore;
 }> = async (app, { dispatch, blobs }) => {
-  // The same calls as messages on one WebSocket per agent (AGENT_STREAM_PATH, issue 18).
+  // The same calls as messages on one WebSocket per agent (AGENT_STREAM_PATH).
   const stream = new AgentStreamServer({
     dispatch,
     log: app.log,

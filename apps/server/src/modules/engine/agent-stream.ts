@@ -102,7 +102,7 @@ export interface AgentStreamOptions {
 }
 
 /**
- * The agent protocol's calls as messages on one WebSocket per agent (issue 18). A long poll
+ * The agent protocol's calls as messages on one WebSocket per agent. A long poll
  * held over HTTP costs the server a request, a reply, their streams and the route's frames
  * (≈13 KB of heap each); held here, a claim is a parked LongPoll (≈0.6 KB). What each call
  * does is agentOperations', the same as over HTTP.
@@ -306,7 +306,7 @@ export class AgentStreamServer {
 }
 
 /**
- * A claim that found nothing, waiting for work between attempts (issue 18). It is itself the
+ * A claim that found nothing, waiting for work between attempts. It is itself the
  * waiter among ClaimWaiters' and passes itself to its timer: parked, it holds no suspended async
  * function and no closure, ≈1 KB an idle agent where a claim held in an async frame took ≈5 KB.
  * Each attempt joins the waiters before its statement runs, so work queued meanwhile is not

@@ -50,7 +50,7 @@ export class ClaimWaiters {
   /**
    * A waiter that is an object of the caller's, woken by a call instead of a promise: a long
    * poll parked between attempts then holds no suspended async function and no closure (the
-   * agent stream's, issue 18: ≈4 KB of heap less an idle agent). A closed instance wakes it at
+   * agent stream's: ≈4 KB of heap less an idle agent). A closed instance wakes it at
    * once. It stays until `leave`.
    */
   join(clientId: number, waiter: Waiter): void {

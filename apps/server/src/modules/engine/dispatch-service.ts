@@ -94,7 +94,7 @@ export function dispatchTimingsFor(leaseSeconds: number): DispatchTimings {
 }
 
 /**
- * Queues runs and hands them to agents (DESIGN §6): claims with leases, heartbeats that renew
+ * Queues runs and hands them to agents: claims with leases, heartbeats that renew
  * them, logs, results that are counted once, cancels. Every state change is one transaction
  * on the execution row; the database is the only thing instances share.
  */

@@ -1,5 +1,5 @@
 /**
- * Clients this instance knows to have no queued run, for a short while (issue 18). Idle agents
+ * Clients this instance knows to have no queued run, for a short while. Idle agents
  * claim every heartbeat interval (10 s), so 20,000 of them sent 2,000 claim statements a second
  * that found nothing; an idle claim now skips its statement while its client's queue is known
  * empty, and waits for a wake-up as before.

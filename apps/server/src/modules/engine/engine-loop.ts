@@ -21,7 +21,7 @@ export interface EngineLoopOptions {
   /** Milliseconds between two ticks; each instance ticks on its own. */
   intervalMs: number;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
-  /** The queue trigger's periodic re-check (issue 13; queue-trigger.ts). */
+  /** The queue trigger's periodic re-check (queue-trigger.ts). */
   queueTrigger?: { checkAll(): Promise<number> };
   /** What time it is for cron schedulings and calendars (the system's when left out). */
   clock?: Clock;
@@ -161,7 +161,7 @@ export class EngineLoop {
     return this.tasks.expireDue(BATCH * 5);
   }
 
-  /** Tasks that became at risk or breached: a live `task` event each (issue 13). */
+  /** Tasks that became at risk or breached: a live `task` event each. */
   async announceTaskSla(): Promise<number> {
     const changed = await this.tasks.slaTransitions(BATCH * 5);
     for (const task of changed) {

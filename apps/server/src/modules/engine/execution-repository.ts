@@ -263,7 +263,7 @@ export type Settled = { execution: ExecutionRow; status: ExecutionStatus; requeu
 /**
  * The server ends the current attempt of a locked execution (its agent is lost or gone) and
  * decides what follows: application errors and timeouts go back to the queue while retries
- * remain (DESIGN §6), a business error never does, a run the console cancelled ends
+ * remain, a business error never does, a run the console cancelled ends
  * `cancelled`. Tasks the run held go back to pending. The attempt is marked as ended by the
  * server, so a result its agent delivers later is kept as late, never applied.
  */
@@ -945,7 +945,7 @@ export async function findRunByToken(db: Db, runTokenHash: string) {
   return run;
 }
 
-/* ---------- Results and next claims of several agents in one statement (issue 18) ---------- */
+/* ---------- Results and next claims of several agents in one statement ---------- */
 
 /** One agent's result and the one run it asks for next, as `finishAndClaimRuns` takes them. */
 export interface FinishClaimAsk {

@@ -17,7 +17,7 @@ interface Waiting extends FinishClaimAsk {
 }
 
 /**
- * Results that ask for one next run, written by one statement per group (issue 18): under load,
+ * Results that ask for one next run, written by one statement per group: under load,
  * agents finishing at once share a round trip, a plan's start-up and a commit instead of paying
  * one each. One group statement is in flight at a time; the results that arrive meanwhile wait
  * for it and go together in the next (up to 16 a statement), which leaves before the group

@@ -15,7 +15,7 @@ export interface QueueTriggerOptions {
 }
 
 /**
- * Work queues that start their robots (issue 13, `trigger_type: queue`): while a robot has at
+ * Work queues that start their robots (`trigger_type: queue`): while a robot has at
  * least `min_pending` due tasks, each active queue scheduling of it keeps up to
  * `max_concurrent` runs queued or processing. It reacts to task creation (here at once, on the
  * other instances through NOTIFY), debounced so a burst of tasks costs one pass, and EngineLoop

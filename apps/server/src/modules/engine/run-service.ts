@@ -72,7 +72,7 @@ export class RunService {
   }
 
   /**
-   * A run trigger's run (issue 15), checked as Run now checks one (a VM of another client is a
+   * A run trigger's run, checked as Run now checks one (a VM of another client is a
    * field error). Answers the execution for `queueIn`, in the caller's transaction (with the
    * fire's tasks); `announce` it once committed.
    */

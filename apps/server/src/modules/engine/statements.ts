@@ -58,7 +58,7 @@ export async function claimDuty(
   return rows.length > 0;
 }
 
-/** A count of executions by client and status, for the /metrics gauges (issue 15). */
+/** A count of executions by client and status, for the /metrics gauges. */
 export interface ExecutionStatusCount {
   client: number;
   status: string;

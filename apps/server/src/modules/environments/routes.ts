@@ -13,7 +13,7 @@ import { registerCrudRoutes } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { EnvironmentService } from './service.js';
 
-/** /api/rota/env/api/v1 (DESIGN §4), guarded by USUARIOS.* (DESIGN §5). */
+/** /api/rota/env/api/v1, guarded by USUARIOS.*. */
 export const environmentRoutes: FastifyPluginAsyncZod<{
   environments: EnvironmentService;
 }> = async (app, { environments }) => {

@@ -14,7 +14,7 @@ export interface MetricsLog {
 }
 
 /**
- * The Prometheus metrics of one app (issue 15). A registry of its own, not prom-client's global
+ * The Prometheus metrics of one app. A registry of its own, not prom-client's global
  * one: tests build many apps in one process. Gauges of the database are read at scrape time,
  * one query each; one that fails is logged and left out, and the rest of the scrape answers.
  */

@@ -21,7 +21,7 @@ export async function isRequiredFor(db: Db, usersId: number): Promise<boolean> {
 }
 
 /** Whether the user's factor is on (confirmed by a first code). */
-/** `me` and every sign-in ask it: rendered once and prepared (see hotStatement, issue 18). */
+/** `me` and every sign-in ask it: rendered once and prepared (see hotStatement). */
 const enabledStatement = hotStatement<{ id: number }>('rota_mfa_enabled', () =>
   new QueryBuilder()
     .select({ id: userMfa.users_id })

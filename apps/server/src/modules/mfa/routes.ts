@@ -30,7 +30,7 @@ const meta = (request: FastifyRequest): RequestMeta => ({
   lang: request.lang,
 });
 
-/** Under /api/user/api/auth/v1 (issue 17): the second step of a sign-in; the challenge authenticates. */
+/** Under /api/user/api/auth/v1: the second step of a sign-in; the challenge authenticates. */
 export const mfaSignInRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async (app, { mfa }) => {
   const { 400: badRequest, 401: unauthorized, 409: conflict, 429: throttled } = errorResponses;
   const responses = { 400: badRequest, 401: unauthorized, 409: conflict, 429: throttled };
@@ -78,7 +78,7 @@ export const mfaSignInRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async
   );
 };
 
-/** /api/user/mfa/api/v1 (issue 17): the caller's own second factor, and an administrator's reset. */
+/** /api/user/mfa/api/v1: the caller's own second factor, and an administrator's reset. */
 export const mfaRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async (app, { mfa }) => {
   app.post(
     '/status',

@@ -64,7 +64,7 @@ const challengeExpired = () => new AppError('mfa_challenge_expired');
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * The TOTP second factor of local accounts (issue 17): enrolment, sign-in challenges, recovery
+ * The TOTP second factor of local accounts: enrolment, sign-in challenges, recovery
  * codes and an administrator's reset. Secrets are sealed at rest; challenges and recovery codes
  * are kept as SHA-256 only. Every "once" (a time step, a recovery code, a challenge) is a
  * conditional UPDATE, so concurrent attempts get one success.
@@ -101,7 +101,7 @@ export class MfaService implements SecondFactorGate {
 
   /* ---------- Sign-in (public: the challenge authenticates) ---------- */
 
-  /** Completes a challenge with a TOTP or recovery code: the SPEC §7 session. */
+  /** Completes a challenge with a TOTP or recovery code: the session a password sign-in answers. */
   async verify(input: MfaVerify, meta: RequestMeta, author: AuditAuthor): Promise<SessionResponse> {
     const { db, clock } = this.deps;
     const key = await this.claimAttempt(`mfa:ip:${meta.ip}`);

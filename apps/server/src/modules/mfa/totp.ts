@@ -9,7 +9,7 @@ const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const RECOVERY_HALF = 5;
 
 // otplib and qrcode load at the first second-factor operation: most servers hold thousands of
-// agents' connections and no one enrolling (issue 18's memory target).
+// agents' connections and no one enrolling, and should not carry their code in memory.
 let otplib: Promise<typeof Otplib> | null = null;
 const otp = () => (otplib ??= import('otplib'));
 

@@ -1,7 +1,7 @@
 import type * as OpenIdClient from 'openid-client';
 import type { Config } from '../../config/env.js';
 
-/** The OpenID Connect settings of the server, from the environment (issue 17). */
+/** The OpenID Connect settings of the server, from the environment. */
 export interface OidcSettings {
   issuer: string;
   clientId: string;

@@ -51,7 +51,7 @@ export interface OidcRouteOptions {
   publicUrl: string;
 }
 
-/** OpenID Connect sign-in (issue 17), under /api/user/api/auth/v1/oidc; all public. */
+/** OpenID Connect sign-in, under /api/user/api/auth/v1/oidc; all public. */
 export const oidcAuthRoutes: FastifyPluginAsyncZod<OidcRouteOptions> = async (app, options) => {
   const { oidc, signIn, secretBox } = options;
   const secure = options.publicUrl.startsWith('https:');

@@ -32,7 +32,7 @@ const duplicate = () =>
   new AppError('conflict', [{ field: 'claim_value', message: 'duplicate_oidc_mapping' }]);
 
 /**
- * Claim value → client and profile (issue 17), for platform administrators: a mapping hands
+ * Claim value → client and profile, for platform administrators: a mapping hands
  * out memberships in any client, so a client's own administrators may not write one. Each
  * change is recorded in the mapped client's audit log.
  */

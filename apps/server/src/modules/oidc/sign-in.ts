@@ -41,7 +41,7 @@ function valuesOf(claim: unknown): string[] {
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /**
- * Who a verified ID token is (issue 17): the account linked to its `sub`; else the account
+ * Who a verified ID token is: the account linked to its `sub`; else the account
  * with its email when the provider vouches for the address (the `sub` is then linked); else a
  * new account when the mappings give it a client. Every sign-in then sets its memberships in
  * mapped clients from the claim, and opens a session like a password sign-in (method `oidc`).

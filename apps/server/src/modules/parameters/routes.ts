@@ -8,7 +8,7 @@ import {
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { ParameterService } from './service.js';
 
-/** /api/rota/parameter/api/v1 (DESIGN §4), guarded by PARAMETROS.* */
+/** /api/rota/parameter/api/v1, guarded by PARAMETROS.* */
 export const parameterRoutes: FastifyPluginAsyncZod<{ parameters: ParameterService }> = async (
   app,
   { parameters },

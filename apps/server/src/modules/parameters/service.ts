@@ -162,7 +162,7 @@ export class ParameterService {
   }
 
   /**
-   * The values a run reads, passwords opened (engine issue; not routed). `names` picks some,
+   * The values a run reads, passwords opened, for the engine (not routed). `names` picks some,
    * matched in any case; a name the client lacks is simply absent.
    */
   async readForRun(scope: TenantScope, names?: readonly string[]): Promise<RunParameter[]> {

@@ -8,7 +8,7 @@ import {
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { ProfileService } from './service.js';
 
-/** /api/user/profile/api/v1 (DESIGN §4): the selected client's profiles, USUARIOS.* */
+/** /api/user/profile/api/v1: the selected client's profiles, USUARIOS.* */
 export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> = async (
   app,
   { profiles },

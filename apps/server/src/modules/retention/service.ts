@@ -8,7 +8,7 @@ import { claimDuty, pruneEndedExecutions } from '../engine/statements.js';
 
 const DUTY_KEY = 'retention';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Alert events and deliveries (the bell, the delivery log) are kept this long (issue 15). */
+/** Alert events and deliveries (the bell, the delivery log) are kept this long. */
 const ALERT_RETENTION_DAYS = 30;
 /** A little under a day, so the pass does not drift later by a check interval every night. */
 const INTERVAL_SECONDS = 23.5 * 60 * 60;
@@ -37,7 +37,7 @@ export interface RetentionReport {
 }
 
 /**
- * The nightly retention (issue 14): per client, executions ended more than `retention_days`
+ * The nightly retention: per client, executions ended more than `retention_days`
  * ago (their attempts, logs and artifacts go with them) and audit records older than
  * `audit_retention_days`; then spent sessions, reset codes, throttles and rate-limit windows.
  * Once per cluster: whichever instance stamps the duty first runs it. Deletes go in batches,

@@ -8,7 +8,7 @@ import {
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { RobotFieldService } from './service.js';
 
-/** /api/rota/robot/field/api/v1 (DESIGN §4), guarded by ROBOS.* */
+/** /api/rota/robot/field/api/v1, guarded by ROBOS.* */
 export const robotFieldRoutes: FastifyPluginAsyncZod<{ fields: RobotFieldService }> = async (
   app,
   { fields },

@@ -22,7 +22,7 @@ const security = bearerSecurity;
 
 const CONTENT_TYPES = { zip: 'application/zip', 'tar.gz': 'application/gzip' } as const;
 
-/** /api/rota/robot/version/api/v1 (DESIGN §4), guarded by ROBOS.* */
+/** /api/rota/robot/version/api/v1, guarded by ROBOS.* */
 export const robotVersionRoutes: FastifyPluginAsyncZod<{ versions: RobotVersionService }> = async (
   app,
   { versions },

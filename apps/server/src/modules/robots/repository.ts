@@ -55,7 +55,7 @@ function selectRobots(db: Db) {
 
 export type RobotRow = Awaited<ReturnType<typeof selectRobots>>[number];
 
-/** One robot of the client that the caller's teams let them see (DESIGN §2, teams). */
+/** One robot of the client that the caller's teams let them see. */
 const visibleRobot = (scope: TenantScope, id: number) =>
   scope.where(
     rotaRobots,
@@ -151,7 +151,7 @@ type ProbeRow = RobotRow & { hit_count: string | number };
 const probeStatements = new Map<string, ReturnType<typeof hotStatement<ProbeRow>>>();
 
 /**
- * A search's first look (issue 18): its matches, at most SEARCH_PROBE + 1 of them in no order,
+ * A search's first look: its matches, at most SEARCH_PROBE + 1 of them in no order,
  * then sorted and paged among themselves, with how many there were. PostgreSQL cannot estimate
  * how many rows `ilike '%…%'` matches, and guessed 1 % at 100,000 robots: for a search that
  * matched 20 it walked the name index in order, filtering every row to find a page that never
@@ -199,7 +199,7 @@ export async function listRobots<R>(
   map: (row: RobotRow) => R,
 ) {
   // The console's robots page without a team limit, its most frequent call: its statements are
-  // rendered once per shape and prepared (issue 18: building them in Drizzle cost more CPU than
+  // rendered once per shape and prepared (building them in Drizzle cost more CPU than
   // running them). A search's is rendered once too but not prepared (its pattern must reach the
   // planner, not a generic plan), and reads one row more, as pageOf does, to count only when
   // its page is full.

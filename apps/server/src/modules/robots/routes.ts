@@ -14,7 +14,7 @@ import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { RunService } from '../engine/run-service.js';
 import type { RobotService } from './service.js';
 
-/** /api/rota/robot/api/v1 (DESIGN §4), guarded by ROBOS.* */
+/** /api/rota/robot/api/v1, guarded by ROBOS.* */
 export const robotRoutes: FastifyPluginAsyncZod<{
   robots: RobotService;
   runs: RunService;

@@ -38,7 +38,7 @@ export interface DueMove {
   run: boolean;
   /**
    * The occurrence was more than the grace late and its calendar did not exclude it (an alert's
-   * `scheduling.missed`, issue 15): when it was due and the policy that decided `run`.
+   * `scheduling.missed`): when it was due and the policy that decided `run`.
    */
   missed: { due_at: Date; missed_runs: string } | null;
 }

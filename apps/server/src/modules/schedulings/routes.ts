@@ -21,7 +21,7 @@ import type { SchedulingService } from './service.js';
 const tags = ['schedulings'];
 const security = bearerSecurity;
 
-/** /api/rota/scheduling/api/v1 (DESIGN §4), guarded by AGENDAMENTOS.* */
+/** /api/rota/scheduling/api/v1, guarded by AGENDAMENTOS.* */
 export const schedulingRoutes: FastifyPluginAsyncZod<{
   schedulings: SchedulingService;
   runs: RunService;

@@ -55,7 +55,7 @@ export function moveDueSchedulings(moves: readonly DueMove[]): SQL {
 }
 
 /**
- * The queue trigger's lock (issue 13): active `queue` schedulings, of the listed robots (null:
+ * The queue trigger's lock: active `queue` schedulings, of the listed robots (null:
  * all), locked FOR UPDATE SKIP LOCKED so one instance at a time counts and starts their runs
  * (the holder does the work; another instance skips it). Run it as its own statement in the
  * transaction that then counts and inserts, so that statement's snapshot sees the runs a

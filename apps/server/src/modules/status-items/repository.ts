@@ -44,7 +44,7 @@ function selectStatusItems(db: Db) {
 export type StatusItemRow = Awaited<ReturnType<typeof selectStatusItems>>[number];
 
 /**
- * Gives the client an item for every status it lacks (DESIGN §6 defaults). Clients get theirs
+ * Gives the client an item for every status it lacks, with the default category. Clients get theirs
  * when made (migration 0007, provisionClient); this covers any made another way and any status
  * added later. Idempotent and safe against a concurrent call (the unique index decides).
  */
@@ -107,7 +107,7 @@ const isCategory = (value: string): value is StatusItemCategory =>
   (STATUS_ITEM_CATEGORIES as readonly string[]).includes(value);
 
 /**
- * How every status reads in the client: its item, or the DESIGN §6 default where it has none
+ * How every status reads in the client: its item, or the default where it has none
  * (a read never writes). In EXECUTION_STATUSES order.
  */
 export async function readPalette(db: Db, scope: TenantScope): Promise<StatusPaletteEntry[]> {

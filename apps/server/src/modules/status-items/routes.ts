@@ -17,8 +17,8 @@ const tags = ['status items'];
 const security = bearerSecurity;
 
 /**
- * /api/rota/status/item/api/v1 (DESIGN §4): configuration items, guarded by USUARIOS.LIST and
- * USUARIOS.UPDATE (DESIGN §8). No create or delete: every client has one item per status.
+ * /api/rota/status/item/api/v1: configuration items, guarded by USUARIOS.LIST and
+ * USUARIOS.UPDATE. No create or delete: every client has one item per status.
  */
 export const statusItemRoutes: FastifyPluginAsyncZod<{ statusItems: StatusItemService }> = async (
   app,

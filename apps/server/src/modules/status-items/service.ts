@@ -83,7 +83,7 @@ export class StatusItemService {
     return toStatusItem(row);
   }
 
-  /* ---------- Added by group A (issue 12, clients): a new client's items. ---------- */
+  /* ---------- Added by group A (clients): a new client's items. ---------- */
 
   /**
    * A new client's default items, in the transaction that makes the client (provisionClient).

@@ -18,7 +18,7 @@ import type { TaskService } from './service.js';
 const tags = ['tasks'];
 const security = bearerSecurity;
 
-/** /api/rota/task/api/v1 (DESIGN §4), guarded by ATIVIDADES.* */
+/** /api/rota/task/api/v1, guarded by ATIVIDADES.* */
 export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (app, { tasks }) => {
   registerCrudRoutes(app, {
     area: 'ATIVIDADES',

@@ -99,7 +99,7 @@ export class TaskService {
     private readonly fields: RobotFieldService,
     /** SLA states, postponements and finish times read this clock (tests move it). */
     private readonly clock: Clock,
-    /** After tasks were committed: the queue trigger starts their robots (issue 13). */
+    /** After tasks were committed: the queue trigger starts their robots. */
     private readonly onTasksCreated: (robotIds: number[]) => void = () => {},
   ) {}
 
@@ -168,7 +168,7 @@ export class TaskService {
   }
 
   /**
-   * Tasks another system hands one robot at once (a run trigger's fire, issue 15), checked as
+   * Tasks another system hands one robot at once (a run trigger's fire), checked as
    * `create` checks one; issues name `<field>.<index>.…`. Answers the rows `insertChecked` writes
    * in the caller's transaction (checked first: on the embedded database a query outside an open
    * transaction would wait for it).

@@ -203,7 +203,7 @@ export async function deleteTeamUsersOfClient(db: Db, usersId: number, clientId:
     .where(and(eq(teamUsers.users_id, usersId), eq(teamUsers.rota_clients_id, clientId)));
 }
 
-/* ---------- Added by group B (issue 12, robots): a new robot joins its creator's teams. ---------- */
+/* ---------- Added by group B (robots): a new robot joins its creator's teams. ---------- */
 
 /** Puts a robot in every team its creator belongs to in the client (the robots module asks). */
 export async function addRobotToTeamsOfUser(

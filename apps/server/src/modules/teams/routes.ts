@@ -8,7 +8,7 @@ import {
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { TeamService } from './service.js';
 
-/** /api/teams/api/v1 (DESIGN §4), guarded by USUARIOS.* (DESIGN §5, §8). */
+/** /api/teams/api/v1, guarded by USUARIOS.*. */
 export const teamRoutes: FastifyPluginAsyncZod<{ teams: TeamService }> = async (app, { teams }) => {
   registerCrudRoutes(app, {
     area: 'USUARIOS',

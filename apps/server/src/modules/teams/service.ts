@@ -168,7 +168,7 @@ export class TeamService {
     }
   }
 
-  /* ---------- Added by group B (issue 12, robots): a new robot joins its creator's teams. ---------- */
+  /* ---------- Added by group B (robots): a new robot joins its creator's teams. ---------- */
 
   /**
    * A robot a team member just created joins every team they belong to in the client, in the

@@ -36,7 +36,7 @@ function firingOf(request: FastifyRequest): FiringTrigger {
 }
 
 /**
- * /api/rota/trigger/api/v1 (issue 15): a robot's run triggers. Reading needs ROBOS.LIST; making,
+ * /api/rota/trigger/api/v1: a robot's run triggers. Reading needs ROBOS.LIST; making,
  * renaming, rotating and revoking one ROBOS.UPDATE (a trigger is a setting of its robot, as its
  * fields are); deleting ROBOS.DELETE. `fire` takes no session: the trigger's own token.
  */

@@ -80,7 +80,7 @@ export interface FiringTrigger {
 }
 
 /**
- * A robot's run triggers (issue 15): another system fires one with its token, handing tasks
+ * A robot's run triggers: another system fires one with its token, handing tasks
  * and queueing one run of the robot. Tokens are answered once (create, rotate); only their
  * SHA-256 is stored.
  */

@@ -108,7 +108,7 @@ export async function membershipsOf(
 }
 
 /** The clients a user works for, with the profile held in each (sign-in, the session's user). */
-/** `me` and every sign-in read it: rendered once and prepared (see hotStatement, issue 18). */
+/** `me` and every sign-in read it: rendered once and prepared (see hotStatement). */
 const membershipsStatement = hotStatement<{
   rota_clients_id: number;
   name: string;

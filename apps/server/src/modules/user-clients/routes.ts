@@ -9,7 +9,7 @@ import { actorOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import type { UserClientService } from './service.js';
 
-/** /api/user/client/api/v1 (DESIGN §4): memberships of the selected client, USUARIOS.* */
+/** /api/user/client/api/v1: memberships of the selected client, USUARIOS.* */
 export const userClientRoutes: FastifyPluginAsyncZod<{ userClients: UserClientService }> = async (
   app,
   { userClients },

@@ -32,7 +32,7 @@ const toAccessRequest = (row: AccessRequestRow): AccessRequest => ({
 });
 
 /**
- * Requests sent from /login/request-access (DESIGN §8). They name no client the platform knows
+ * Requests sent from /login/request-access. They name no client the platform knows
  * yet, so only platform administrators review them: dismiss one, or mark it approved once the
  * console has created the user from it.
  */

@@ -4,7 +4,7 @@ import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { UserService } from './service.js';
 
-/** "My account" (issue 16): what a signed-in user changes of their own, no permission needed. */
+/** "My account": what a signed-in user changes of their own, no permission needed. */
 export const accountRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app,
   { users },

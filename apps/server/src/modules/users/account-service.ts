@@ -30,7 +30,7 @@ export class AccountService {
     return findUserByEmail(this.db, email);
   }
 
-  /** By the OpenID Connect subject it is linked to (issue 17), with the password hash. */
+  /** By the OpenID Connect subject it is linked to, with the password hash. */
   bySubject(db: Db, subject: string) {
     return findUserBySubject(db, subject);
   }

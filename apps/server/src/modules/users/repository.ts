@@ -24,7 +24,7 @@ export async function findUserByEmail(db: Db, email: string) {
   return row;
 }
 
-/** The account linked to an OpenID Connect subject (issue 17). */
+/** The account linked to an OpenID Connect subject. */
 export async function findUserBySubject(db: Db, subject: string) {
   const [row] = await db.select().from(users).where(eq(users.oidc_subject, subject)).limit(1);
   return row;
@@ -66,7 +66,7 @@ export async function setPassword(
     .where(eq(users.users_id, usersId));
 }
 
-/* ---------- The users area (issue 5): accounts as administrators see them. ---------- */
+/* ---------- The users area: accounts as administrators see them. ---------- */
 
 /** Everything of a user but the password hash, which never leaves this module's writes. */
 const accountColumns = {

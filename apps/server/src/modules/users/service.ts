@@ -119,7 +119,7 @@ export class UserService {
     return this.deps.userClients.authorityOf(db, actor);
   }
 
-  /* ---------- One's own account (issue 2). ---------- */
+  /* ---------- One's own account. ---------- */
 
   /**
    * One's own password. The current one is asked again so a borrowed session cannot take the
@@ -145,7 +145,7 @@ export class UserService {
   }
 
   /**
-   * One's own name, last name, picture removal, language and colour scheme (issue 16), audited
+   * One's own name, last name, picture removal, language and colour scheme, audited
    * as a change of the user. Answers the account as `me` does, with the change in it.
    */
   async updateOwnAccount(
@@ -182,7 +182,7 @@ export class UserService {
     return this.deps.auth.me({ ...actor, user: { ...actor.user, ...values } });
   }
 
-  /** SPEC §7 client selection: only to a client the user belongs to. */
+  /** Client selection: only to a client the user belongs to. */
   async selectClient(actor: Actor, input: ClientSelect): Promise<void> {
     if (input.users_id !== actor.user.users_id) throw new AppError('forbidden');
     const memberships = await this.deps.userClients.clientsOf(this.db, actor.user.users_id);
@@ -192,7 +192,7 @@ export class UserService {
     await this.deps.accounts.setSelectedClient(actor.user.users_id, input.rota_clients_id_selected);
   }
 
-  /* ---------- The users area (issue 5): members of the selected client. ---------- */
+  /* ---------- The users area: members of the selected client. ---------- */
 
   async list(actor: Actor, scope: TenantScope, query: UserListQuery): Promise<ListResponse<User>> {
     const authority = await this.authority(this.db, actor);

@@ -14,7 +14,7 @@ import type { VmService } from './service.js';
 const tags = ['vms'];
 const security = bearerSecurity;
 
-/** /api/rota/vm/api/v1 (DESIGN §4), guarded by AGENTES.* */
+/** /api/rota/vm/api/v1, guarded by AGENTES.* */
 export const vmRoutes: FastifyPluginAsyncZod<{ vms: VmService }> = async (app, { vms }) => {
   registerCrudRoutes(app, {
     area: 'AGENTES',
