@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The failure the issue names, as it happens on real machines: two server instances on one
+ * The failure the engine must survive, as it happens on real machines: two server instances on one
  * PostgreSQL, four real agents (the built `apps/agent`), 500 runs of a robot that keeps a ledger;
  * midway one server and one agent are killed with SIGKILL. Afterwards no execution may have had
  * two attempts alive at once (the robot holds an flock per execution for its whole tree, and

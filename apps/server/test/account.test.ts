@@ -5,7 +5,7 @@ import { multipart } from './helpers/multipart.js';
 import { AUTH, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
 /**
- * "My account" (issue 16): a user changes their own name, password, picture, language and
+ * "My account": a user changes their own name, password, picture, language and
  * colour scheme; the last two are kept on the server and answered at sign-in on any browser.
  */
 const USERS = '/api/user/api/v1';

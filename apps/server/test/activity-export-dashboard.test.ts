@@ -5,7 +5,7 @@ import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
-/** Issue 16: the CSV export opens in the user's spreadsheet; the dashboard hides agents. */
+/** The CSV export opens in the user's spreadsheet; the dashboard hides agents. */
 let t: TestApp;
 let c: Tenants;
 let robot: number;

@@ -171,7 +171,7 @@ describe('a real agent running a real robot package', () => {
     agent = await startAgent(made.token);
   });
 
-  it('keeps an idle agent active by its claims alone: no heartbeat, one stream (issue 18)', async () => {
+  it('keeps an idle agent active by its claims alone: no heartbeat, one stream', async () => {
     await until('the agent to say hello', async () => agent.output().includes('connected to'));
     // Past its first heartbeat, sent as it starts, before its first claim.
     await new Promise((r) => setTimeout(r, 1_500));
@@ -305,7 +305,7 @@ describe('a real agent running a real robot package', () => {
     ]);
   });
 
-  it('keeps the PNG and the CSV a robot uploads through the robot API (issue 14 evidence)', async () => {
+  it('keeps the PNG and the CSV a robot uploads through the robot API as evidence', async () => {
     const robot = await createRobotWithPackage('Integration evidence', 'node main.js evidence');
     const id = await runNow(admin, { id: robot });
     expect(await finalStatus(id)).toMatchObject({ status: 'success' });

@@ -20,7 +20,7 @@ import {
 import { createAgent, createVm, setLastSeen } from './helpers/vms.js';
 
 /**
- * Heartbeats at scale (issue 18): a heartbeat writes nothing on the request path; the agents
+ * Heartbeats at scale: a heartbeat writes nothing on the request path; the agents
  * heard are written once a second in one statement (`presence.flush()`, which tests call), and
  * an agent coming back is announced after that write. Identities are cached long, so a deleted
  * or rotated agent must still be refused at once, here and on other instances.

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * The agent stream (issue 18): heartbeats, claims and finishes as messages on one WebSocket,
+ * The agent stream: heartbeats, claims and finishes as messages on one WebSocket,
  * answered as over HTTP, with the same authentication, validation and delivery rules.
  */
 let t: TestApp;

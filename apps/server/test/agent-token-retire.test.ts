@@ -7,7 +7,7 @@ import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * "Generate new token" lets running runs finish (issue 16): the old token keeps serving the
+ * "Generate new token" lets running runs finish: the old token keeps serving the
  * runs its agent already claimed (heartbeats, logs, results) and never claims again.
  */
 let t: TestApp;

@@ -7,7 +7,7 @@ import { API_TYPES_FILE, renderApiTypes } from './helpers/api-types.js';
 import { ADMIN, createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
- * Issue 12: a TypeScript client generated from the served document (openapi-typescript's types,
+ * A TypeScript client generated from the served document (openapi-typescript's types,
  * openapi-fetch's calls) signs in and lists robots over real HTTP, and the committed types are
  * those of the document the server serves now.
  */
@@ -46,7 +46,7 @@ describe('the generated API client', () => {
     });
     expect(session.response.status).toBe(200);
     const answer = session.data!;
-    // The admin has no second factor: the answer is a session, not a challenge (issue 17).
+    // The admin has no second factor: the answer is a session, not a challenge.
     if ('mfa_required' in answer) throw new Error('unexpected second-factor challenge');
     const signedIn = answer;
     expect(signedIn.email).toBe(ADMIN.email);

@@ -6,7 +6,7 @@ import { FakeClock } from '../src/lib/clock.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
-/** Issue 15's personal API keys: a user's bearer secret for one client, with some permissions. */
+/** Personal API keys: a user's bearer secret for one client, with some permissions. */
 
 const API = '/api/user/apikey/api/v1';
 const ROBOTS = '/api/rota/robot/api/v1';

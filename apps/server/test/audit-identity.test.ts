@@ -20,7 +20,7 @@ import { TEAMS, TEAM_ROBOTS, TEAM_USERS } from './helpers/teams.js';
 import { ADMIN, AUTH, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
 /**
- * Issue 12: every change made through the users, memberships, sign-in, profiles, clients and
+ * Every change made through the users, memberships, sign-in, profiles, clients and
  * teams services writes its audit record in the change's own transaction. One test per audited
  * action proves the record (action, entity, id, who, before and after); the last proves "both
  * or neither" by making the record fail.

@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST session', () => {
-  it('signs in by access identifier and answers every SPEC §7 field', async () => {
+  it('signs in by access identifier and answers every session field', async () => {
     const res = await client(t.app).post(`${AUTH}/session`, {
       access: 'admin',
       password: ADMIN.password,
@@ -44,10 +44,10 @@ describe('POST session', () => {
         'color_scheme',
         'email',
         'group',
-        // The account's console preferences (issue 16), beside SPEC §7's fields.
+        // The account's console preferences, beside the session's fields.
         'language',
         'last_name',
-        // Whether the account has a second factor on (issue 17).
+        // Whether the account has a second factor on.
         'mfa_enabled',
         'name',
         'password_change_required',
@@ -113,7 +113,7 @@ describe('POST session', () => {
     expect(res.body.code).toBe('invalid_credentials');
   });
 
-  it('lists the SPEC §5 field errors for an empty form', async () => {
+  it('lists the field errors for an empty form', async () => {
     const en = await client(t.app, { lang: 'en' }).post(`${AUTH}/session`, {
       access: '',
       password: '',

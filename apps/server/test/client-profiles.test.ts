@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe("a client's profiles (platform administrators, issue 17)", () => {
+describe("a client's profiles (platform administrators)", () => {
   it('lists the profiles of any client by name, not only the selected one', async () => {
     const acme = await clientWithAdmin(t);
     const created = await acme.as.post(`${PROFILES}/create`, {

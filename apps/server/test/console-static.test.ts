@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from '@rota/contract';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
- * The console's static files (issue 16): the build leaves `.br` and `.gz` copies next to each
+ * The console's static files: the build leaves `.br` and `.gz` copies next to each
  * text file; the server picks one by Accept-Encoding, says it varies on it, and lets browsers keep
  * hashed assets for a year while revalidating index.html every time.
  */

@@ -23,7 +23,7 @@ import {
 import { FinishClaimBatcher } from '../src/modules/engine/finish-claim-batcher.js';
 
 /**
- * Issue 18's dispatch: a claim of several runs at once (`claim-batch`), a result that asks for
+ * Batched dispatch: a claim of several runs at once (`claim-batch`), a result that asks for
  * the next run in the same request (`finish` with `claim`), and the client's parameters kept
  * in the server between claims, dropped on every change here and on other instances.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EmptyQueues } from '../src/modules/engine/empty-queues.js';
 
-/** The idle claim's shortcut (issue 18): when a client's queue may be taken for empty. */
+/** The idle claim's shortcut: when a client's queue may be taken for empty. */
 describe('EmptyQueues', () => {
   function clock() {
     let now = 1_000;

@@ -6,7 +6,7 @@ import { ADMIN, client, createTwoInstances, signIn, type TestApp } from './helpe
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * Two server instances on one PostgreSQL (DESIGN §3: they share only the database): every
+ * Two server instances on one PostgreSQL (they share only the database): every
  * execution runs exactly once, every due scheduling is queued exactly once, wake-ups cross
  * instances through NOTIFY. PGlite is one process by nature, so this needs DATABASE_URL.
  */

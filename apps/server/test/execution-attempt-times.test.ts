@@ -7,7 +7,7 @@ import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * An agent dies mid-run and the run is queued again (issue 16): each attempt keeps its own agent
+ * An agent dies mid-run and the run is queued again: each attempt keeps its own agent
  * and times, a queued retry names no current attempt, and the execution's duration is its
  * attempts' run time with the queue time apart.
  */

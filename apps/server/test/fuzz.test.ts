@@ -20,7 +20,7 @@ import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/te
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * Issue 11: bad input never gives a 500. Every operation of the OpenAPI document gets bodies
+ * Bad input never gives a 500. Every operation of the OpenAPI document gets bodies
  * broken one place at a time (wrong types, NUL, huge strings, bad dates, out-of-range numbers,
  * missing fields) as the administrator, the agent protocol with a real agent token and the robot
  * API with a real run token. Any 5xx fails, naming the operation and the request.

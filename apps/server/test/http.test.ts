@@ -59,7 +59,7 @@ describe('health and documentation', () => {
       'access',
       'password',
     ]);
-    // A session, or a second-factor challenge (issue 17).
+    // A session, or a second-factor challenge.
     const answers = session.responses['200'].content['application/json'].schema.anyOf as {
       properties: Record<string, unknown>;
     }[];
@@ -110,7 +110,7 @@ describe('console and fallbacks', () => {
   });
 
   it('sends the very headers @fastify/helmet sent, precomputed, on HTML, API answers and 404s', async () => {
-    // What helmet (through @fastify/helmet) sent before they were computed once (issue 18).
+    // What helmet (through @fastify/helmet) sent before they were computed once.
     const expected = {
       'content-security-policy':
         "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';" +

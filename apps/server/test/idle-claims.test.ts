@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * Idle claims (issue 18): an idle agent claims every heartbeat interval, and a claim skips its
+ * Idle claims: an idle agent claims every heartbeat interval, and a claim skips its
  * statement while the client's queue is known empty (`EmptyQueues`, 1 s). A run announced queued
  * is claimed at once all the same; one that reached the queue unannounced is found within that
  * second.

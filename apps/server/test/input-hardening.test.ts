@@ -20,7 +20,7 @@ import { ADMIN, client, signIn } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * Issue 11: input PostgreSQL cannot take is a 400 with a field error, except robot output,
+ * Input PostgreSQL cannot take is a 400 with a field error, except robot output,
  * which is stored with it replaced; numbers and dates stay in range; the CSV export never
  * answers 200 and then breaks; and a failed query's parameters never reach the log.
  */

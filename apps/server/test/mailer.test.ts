@@ -57,7 +57,7 @@ describe('mailer', () => {
     expect(entry.msg).toContain('http://x/login/change-password?code=abc');
   });
 
-  it('prints a recovery link as one readable line without SMTP_URL (issue 16)', async () => {
+  it('prints a recovery link as one readable line without SMTP_URL', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const url = 'http://x/login/change-password?code=abc';

@@ -20,7 +20,7 @@ import {
 } from './helpers/fixtures.js';
 import { ADMIN, AUTH, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
-/** Issue 17's TOTP second factor, through HTTP: enrolment, sign-in challenges, codes, reset. */
+/** The TOTP second factor, through HTTP: enrolment, sign-in challenges, codes, reset. */
 
 const MFA = '/api/user/mfa/api/v1';
 let t: TestApp;

@@ -4,7 +4,7 @@ import { operationIdOf } from '../src/http/openapi.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
- * Issue 12: the served document passes `redocly lint` with the recommended rules, and every
+ * The served document passes `redocly lint` with the recommended rules, and every
  * operation has an operationId a generated client can use as a method name.
  */
 
@@ -13,7 +13,7 @@ const KEPT_WARNINGS = [
   // The health check takes no input and needs no session: its only failure is 503 (the
   // database does not answer). A made-up 4xx would mislead load balancers and readers.
   'operation-4xx-response #/paths/~1api~1health/get/responses',
-  // Whether single sign-on is on: public, no input, always answered (issue 17).
+  // Whether single sign-on is on: public, no input, always answered.
   'operation-4xx-response #/paths/~1api~1user~1api~1auth~1v1~1oidc~1config/get/responses',
   // Browser hops of single sign-on: their answer is a redirect (302), never a 2xx body.
   'operation-2xx-response #/paths/~1api~1user~1api~1auth~1v1~1oidc~1start/get/responses',

@@ -140,7 +140,7 @@ describe('parameters', () => {
     expect(both.status).toBe(400);
     expect(both.body.errors).toEqual([{ field: 'value', message: XOR }]);
     const neither = await c.admin.post(`${B}/create`, { name: 'NEITHER' });
-    // An empty value is a missing value, not "both" (issue 16).
+    // An empty value is a missing value, not "both".
     expect(neither.body.errors).toEqual([
       { field: 'value', message: 'Required value (or a password)' },
     ]);

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm, setLastSeen } from './helpers/vms.js';
 
 /**
- * "Why is it still queued?" (issue 13): a queued execution answers `pending_reason`, computed
+ * "Why is it still queued?": a queued execution answers `pending_reason`, computed
  * when read, in the activity list and on the execution's page.
  */
 type Caller = Tenants['admin'];

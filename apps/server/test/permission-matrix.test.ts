@@ -19,7 +19,7 @@ import { robotPackage } from './helpers/robot-package.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
 /**
- * Issue 5's permission matrix, driven by one table (helpers/endpoint-table.ts): every endpoint
+ * The permission matrix, driven by one table (helpers/endpoint-table.ts): every endpoint
  * refuses a caller without a session, a user lacking exactly its permission, and answers the
  * other client's rows as absent. A route missing from the table fails the first test.
  */
@@ -104,8 +104,8 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     }),
   ).data.rota_triggers_id as number;
 
-  // Issue 5's rows are written straight to the tables, so this table does not lean on the
-  // very endpoints it checks.
+  // Profiles, users and memberships are written straight to the tables, so this table does not
+  // lean on the very endpoints it checks.
   const profile = await createProfile(t.db, clientId, `Matrix ${tag}`, []);
   const user = await createUser(t.db, {
     access: `matrix.${tag}`,

@@ -15,7 +15,7 @@ import {
 import { createAgent, createVm } from './helpers/vms.js';
 
 /**
- * Work queues that start their robots (issue 13, `trigger_type: queue`): while a robot has at
+ * Work queues that start their robots (`trigger_type: queue`): while a robot has at
  * least `min_pending` due tasks, its queue scheduling keeps up to `max_concurrent` runs queued
  * or processing. Task creation reacts at once (NOTIFY, debounced); EngineLoop.tick re-checks.
  */

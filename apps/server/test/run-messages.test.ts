@@ -8,7 +8,7 @@ import { client } from './helpers/test-app.js';
 import { until } from './helpers/real-agent.js';
 
 /**
- * Run messages as codes with values (issue 16): the server keeps the English text in `message`
+ * Run messages as codes with values: the server keeps the English text in `message`
  * and `line`, stores the code beside it and answers both, so the console says it in the user's
  * language; an older agent's text has no code and is shown as it is.
  */

@@ -9,7 +9,7 @@ import {
 } from './helpers/test-app.js';
 
 /**
- * The session check is one prepared statement a request and no cache (issue 18): a session
+ * The session check is one prepared statement a request and no cache: a session
  * ended on one instance is refused at once by every instance, with no window of grace.
  */
 describe.skipIf(!process.env.DATABASE_URL)('a session ended on one instance', () => {

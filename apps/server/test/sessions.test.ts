@@ -6,7 +6,7 @@ import { hashToken } from '../src/lib/tokens.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { AUTH, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
-/** Issue 17: a user's own sessions, listed and ended; their last use stamped once a minute. */
+/** A user's own sessions, listed and ended; their last use stamped once a minute. */
 
 const SESSIONS = `${AUTH}/sessions`;
 let t: TestApp;

@@ -8,7 +8,7 @@ import { codeFromMail } from './helpers/mailbox.js';
 import { AUTH, client, createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
- * Issue 11: sign-in cannot be used against its users. The attacks found are replayed here; the
+ * Sign-in cannot be used against its users. The attacks found are replayed here; the
  * throttles use the database's clock, so a test moves a bar into the past instead of waiting.
  */
 let t: TestApp;
@@ -310,7 +310,7 @@ describe('recovery code attempts', () => {
   });
 });
 
-describe('reset-password (SPEC §7: code, password)', () => {
+describe('reset-password (code, password)', () => {
   const issueCode = async (): Promise<string> => {
     await t.app.services.auth.recoveryOutbox.idle();
     t.mailbox.mails.length = 0;
@@ -351,7 +351,7 @@ describe('reset-password (SPEC §7: code, password)', () => {
     expect((await signInFrom('10.7.0.2', 'spec', 'spec-password-2')).status).toBe(200);
   });
 
-  it('still lists the SPEC §5 field errors without a password', async () => {
+  it('still lists the field errors without a password', async () => {
     const res = await client(t.app, { ip: '10.7.0.3', lang: 'en' }).post(`${AUTH}/reset-password`, {
       code: 'x',
     });

@@ -6,7 +6,7 @@ import { ACTIVITY, ROBOT, runNow } from './helpers/engine.js';
 import { startServerWithRealAgent, until, type RealAgentServer } from './helpers/real-agent.js';
 
 /**
- * Stalls (issue 14) with a real agent (apps/agent, through tsx) and real robot processes that
+ * Stalls with a real agent (apps/agent, through tsx) and real robot processes that
  * go quiet: flagged, or killed and ended "stalled". The engine's clock is a FakeClock moved
  * past `stall_minutes`, so nothing waits a minute.
  */

@@ -52,7 +52,7 @@ function today() {
 }
 
 describe('status items', () => {
-  it('lists the seeded item of every status, in lifecycle order, with DESIGN §6 defaults', async () => {
+  it('lists the seeded item of every status, in lifecycle order, with the defaults', async () => {
     const res = await c.admin.post(`${B}/index`, {});
     expect(res.body.meta).toEqual({ total: 7, current_page: 1, per_page: 20 });
     expect(

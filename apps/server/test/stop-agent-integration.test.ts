@@ -3,7 +3,7 @@ import { ACTIVITY, executionOf, runNow } from './helpers/engine.js';
 import { startServerWithRealAgent, until, type RealAgentServer } from './helpers/real-agent.js';
 
 /**
- * "Stop gracefully, then kill" (issue 14) with a real agent (apps/agent, through tsx) and real
+ * "Stop gracefully, then kill" with a real agent (apps/agent, through tsx) and real
  * robot processes: SIGTERM first, the tree killed when the grace ends.
  */
 let server: RealAgentServer;

@@ -6,7 +6,7 @@ import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { client, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 
-/** A task's page (issue 16): its history with the executions that held it, linked both ways. */
+/** A task's page: its history with the executions that held it, linked both ways. */
 
 const TASKS = '/api/rota/task/api/v1';
 const FUTURE = '2099-12-31';

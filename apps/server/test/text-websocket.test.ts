@@ -11,7 +11,7 @@ import {
 } from '../src/lib/text-websocket.js';
 
 /**
- * The agent stream's own WebSocket end (issue 18), against `ws` as a client and against frames
+ * The agent stream's own WebSocket end, against `ws` as a client and against frames
  * written byte by byte: fragments, control frames, every refusal RFC 6455 asks of a server, and
  * garbage that must end in a close, never in a thrown error.
  */

@@ -16,7 +16,7 @@ import { provisionClient } from '../src/modules/clients/provision-client.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 
-/** Issue 15's run triggers: made with ROBOS.UPDATE, fired by another system with their token. */
+/** Run triggers: made with ROBOS.UPDATE, fired by another system with their token. */
 
 const API = '/api/rota/trigger/api/v1';
 let t: TestApp;

@@ -33,7 +33,7 @@ export interface Rows {
 }
 
 /**
- * Who may call: a permission of the selected client's profile (DESIGN §5), any signed-in user,
+ * Who may call: a permission of the selected client's profile, any signed-in user,
  * a platform administrator, an agent token, a run token, or anyone.
  */
 export type Guard =
@@ -42,7 +42,7 @@ export type Guard =
   | 'platform_admin'
   | 'agent'
   | 'run'
-  /** A run trigger's token (issue 15). */
+  /** A run trigger's token. */
   | 'trigger'
   | 'public';
 
@@ -74,7 +74,7 @@ const PLATFORM = 'platform-wide: not owned by a client';
  */
 export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/health': { guard: 'public', foreign: NO_ROW },
-  // Auth (issue 2)
+  // Auth
   'POST /api/user/api/auth/v1/session': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/me': { guard: 'session', foreign: OWN_ONLY },
   'POST /api/user/api/auth/v1/logout': { guard: 'session', foreign: OWN_ONLY },
@@ -82,7 +82,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/user/api/auth/v1/check-code': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/reset-password': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/request-access': { guard: 'public', foreign: NO_ROW },
-  // Single sign-on (issue 17): the browser's redirects, and the platform's group mappings
+  // Single sign-on: the browser's redirects, and the platform's group mappings
   'GET /api/user/api/auth/v1/oidc/config': { guard: 'public', foreign: NO_ROW },
   'GET /api/user/api/auth/v1/oidc/start': { guard: 'public', foreign: NO_ROW },
   'GET /api/user/api/auth/v1/oidc/callback': { guard: 'public', foreign: NO_ROW },
@@ -115,7 +115,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: () => ({ id: 1 }),
     foreign: PLATFORM,
   },
-  // Second factor and sessions (issue 17)
+  // Second factor and sessions
   'POST /api/user/api/auth/v1/mfa': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/mfa/enrol/start': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/mfa/enrol/confirm': { guard: 'public', foreign: NO_ROW },
@@ -171,7 +171,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 'a client the user is not in answers 403 client_not_member (auth tests)',
   },
 
-  // Robots, versions, fields (issue 3)
+  // Robots, versions, fields
   'POST /api/rota/robot/api/v1/index': { guard: 'ROBOS.LIST', body: () => ({}), foreign: NO_ROW },
   'POST /api/rota/robot/api/v1/show': {
     guard: 'ROBOS.LIST',
@@ -407,7 +407,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 404,
   },
 
-  // Alert rules, their delivery log and the bell (issue 15)
+  // Alert rules, their delivery log and the bell
   'POST /api/rota/alert/api/v1/index': {
     guard: 'USUARIOS.LIST',
     body: () => ({}),
@@ -513,7 +513,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 404,
   },
 
-  // Activity, dashboard, events (issue 4)
+  // Activity, dashboard, events
   'POST /api/rota/activity/api/v1/index': {
     guard: 'HISTORIC.LIST',
     body: () => range,
@@ -529,7 +529,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.execution }),
     foreign: 404,
   },
-  // Issue 14: an execution's whole log, its artifacts (GET: `body` is the query string).
+  // An execution's whole log, its artifacts (GET: `body` is the query string).
   'GET /api/rota/activity/api/v1/logs/download': {
     guard: 'HISTORIC.LIST',
     body: (r) => ({ id: r.execution }),
@@ -571,7 +571,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 'a stream of the selected client only (live-events tests)',
   },
 
-  // Run triggers (issue 15): ROBOS.UPDATE makes and changes them, fire takes the trigger's token
+  // Run triggers: ROBOS.UPDATE makes and changes them, fire takes the trigger's token
   'POST /api/rota/trigger/api/v1/index': {
     guard: 'ROBOS.LIST',
     body: (r) => ({ rota_robots_id: r.robot }),
@@ -611,7 +611,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     guard: 'trigger',
     foreign: 'the trigger’s own robot and client (triggers tests)',
   },
-  // Personal API keys (issue 15): a session's own keys; `all` and others' keys need USUARIOS.*
+  // Personal API keys: a session's own keys; `all` and others' keys need USUARIOS.*
   'POST /api/user/apikey/api/v1/index': {
     guard: 'session',
     foreign: 'the selected client’s keys only (api-keys tests)',
@@ -650,7 +650,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 'multipart upload to the run’s own execution',
   },
 
-  // Users, profiles, memberships, clients, access requests (issue 5)
+  // Users, profiles, memberships, clients, access requests
   'POST /api/user/api/v1/index': { guard: 'USUARIOS.LIST', body: () => ({}), foreign: NO_ROW },
   'POST /api/user/api/v1/show': {
     guard: 'USUARIOS.LIST',
@@ -717,7 +717,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/user/client/api/v1/create': {
     guard: 'USUARIOS.CREATE',
     body: (r) => ({ users_id: r.user, profiles_id: r.profile }),
-    // Another client's user answers like an id nobody has (issue 11).
+    // Another client's user answers like an id nobody has.
     foreign: 404,
   },
   'PUT /api/user/client/api/v1/update': {
@@ -878,7 +878,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 404,
   },
 
-  // Audit (issue 5)
+  // Audit
   'POST /api/rota/audit/api/v1/index': {
     guard: 'USUARIOS.LIST',
     body: () => ({}),

@@ -5,7 +5,7 @@ import { profiles, rotaClients, userClients, users } from '../../src/db/schema.j
 import { hashPassword } from '../../src/lib/passwords.js';
 import { provisionClient } from '../../src/modules/clients/provision-client.js';
 
-/** Test data written straight to the database, until the administration API exists (issue 5). */
+/** Test data written straight to the database, until the administration API exists. */
 export async function createClient(db: Db, name: string) {
   const [row] = await db.insert(rotaClients).values({ name }).returning();
   return row!;

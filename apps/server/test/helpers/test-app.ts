@@ -46,7 +46,7 @@ export async function createTestApp(
     alerts?: AppOptions['alerts'];
     /** METRICS_TOKEN: a bearer that may scrape /metrics from another machine. */
     metricsToken?: string;
-    /** A discovered OpenID provider (issue 17, test/helpers/oidc-provider.ts). */
+    /** A discovered OpenID provider (test/helpers/oidc-provider.ts). */
     oidc?: AppOptions['oidc'];
     /** Fastify's logger (a test that reads the log passes a stream); none by default. */
     logger?: AppOptions['logger'];
@@ -151,7 +151,7 @@ export async function signIn(app: App, access: string, password: string): Promis
 
 /**
  * Two instances of the app on one throw-away PostgreSQL database, each with its own pool and
- * DATA_DIR (DESIGN §3: they share only the database). Needs DATABASE_URL. Close the second first.
+ * DATA_DIR (they share only the database). Needs DATABASE_URL. Close the second first.
  */
 export async function createTwoInstances(): Promise<{ first: TestApp; second: TestApp }> {
   const database = await openTestDatabase();
