@@ -3,7 +3,7 @@ import type { ChunkingContext } from 'rolldown';
 
 /**
  * Which modules a module needs, as the bundler will keep them after tree-shaking, for chunk
- * grouping (vite.config.ts, issue 16). Static imports only. Following every import overshoots:
+ * grouping (vite.config.ts). Static imports only. Following every import overshoots:
  * a feature's `index.ts`, `@mantine/core` or `@tabler/icons-react` re-export hundreds of modules
  * of which an importer uses a few, so an import through such a re-exporting module follows
  * only the names imported. Anything the parser does not understand is followed whole, so the

@@ -70,7 +70,7 @@ const preloadLink = (fileName: string) =>
  * Adds `<link rel="modulepreload">` for the sign-in page's chunk and the chunks it imports
  * (the HTTP client, the contract's schemas, paths, shared by every page). Vite preloads only what
  * the entry imports statically; without this, a route's chunks are requested only once the entry
- * has downloaded and run the router, one round trip and one evaluation later (issue 16).
+ * has downloaded and run the router, one round trip and one evaluation later.
  *
  * A signed-in visit wants the shell's chunks instead, and the sign-in page's would only compete
  * with them for the network: `shell.html` is the same page preloading the shell, which the server
@@ -134,7 +134,7 @@ const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
 /**
  * Writes a brotli (`.br`) and a gzip (`.gz`) copy next to every text file of the build, once, at
  * the highest levels, so the server (apps/server/src/http/console.ts, `preCompressed`) sends them
- * without compressing per request (issue 16). Files under 1 KiB and copies that would not be
+ * without compressing per request. Files under 1 KiB and copies that would not be
  * smaller are skipped; the server then sends the file itself.
  */
 function precompress(): Plugin {
@@ -187,8 +187,8 @@ const CONTRACT_SOURCE = /[\\/]packages[\\/]contract[\\/]src[\\/][^\\/]+\.ts$/;
  * The contract declares its schemas at the top of its modules (`export const robotSchema =
  * z.object(…)`, `listQuerySchema.extend(…)`), and a bundler keeps every call it cannot prove
  * free of side effects: the shell, which needs a handful of constants and the live events'
- * schema, evaluated most of the contract's schemas before its first paint (≈100 ms of a phone's,
- * issue 16). Each top-level declaration's initial call is marked pure here, so a schema nothing
+ * schema, evaluated most of the contract's schemas before its first paint (≈100 ms of a phone's).
+ * Each top-level declaration's initial call is marked pure here, so a schema nothing
  * uses is dropped; `manualPureFunctions: ['z']` below does the same for the calls inside it.
  * Sound because the contract's modules only declare: nothing there runs for its effect.
  */
@@ -228,7 +228,7 @@ const contractSource = fileURLToPath(
  * i18n set-up and each feature's `i18n.ts` (registers its translations, often imported bare).
  * Telling the bundler so lets it drop what a feature's `index.ts` re-exports but the importer does
  * not use: without it, the shell's import of a feature's query keys pulled that feature's tables,
- * forms and date inputs into the shell's first download (issue 16).
+ * forms and date inputs into the shell's first download.
  */
 const SOURCE_DIR = fileURLToPath(new URL('./src/', import.meta.url));
 const SIDE_EFFECTS = /(?:\/main\.tsx|\/zod-config\.ts|\/i18n\.ts)$/;
@@ -262,7 +262,7 @@ function kitOf(graph: ModuleNeeds, shell: Set<string>): Set<string> {
   }
   // A group takes what its modules import along: a form module in the kit would bring zod, and
   // every page would evaluate it before painting, the dashboard included, which has no form.
-  // Forms and zod load with the pages that have them (issue 16).
+  // Forms and zod load with the pages that have them.
   return new Set(
     [...count]
       .filter(([id, n]) => n * 2 >= pages.length && ![...graph.closure(id)].some(isZod))
@@ -340,7 +340,7 @@ export default defineConfig({
           // go (each split costs gzip context and import glue on the sign-in page's budget).
           groups: [
             { name: 'initial', tags: ['$initial'] },
-            // Few files instead of many (issue 16): automatic splitting made ≈60 chunks of a few
+            // Few files instead of many: automatic splitting made ≈60 chunks of a few
             // hundred bytes each of what the shell needs (keys, paths, hooks, Mantine's parts,
             // icons), and a phone on HTTP/1.1 (and Lighthouse's mobile simulation) fetches six
             // files at a time, a round trip each: the dashboard waited for ten such rounds before
@@ -355,7 +355,7 @@ export default defineConfig({
             // since a group takes along what its modules import.
             { name: groupOf('app') },
             // zod and the form resolver: the pages with forms need them before they paint, the
-            // dashboard not at all (issue 16). The contract's schema modules are split by the
+            // dashboard not at all. The contract's schema modules are split by the
             // pages that use them: one chunk of them all made robots evaluate every schema.
             { name: groupOf('zod') },
             { name: groupOf('ui') },

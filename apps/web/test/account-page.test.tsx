@@ -8,7 +8,7 @@ import { callsTo } from './operations-fixtures';
 import { renderWithRouter, resetEnvironment } from './render';
 
 /**
- * "My account" (issue 16): one's own name, picture, password, language and colour scheme; the
+ * "My account": one's own name, picture, password, language and colour scheme; the
  * last two are kept on the server, applied at sign-in and saved by the header's switches.
  */
 const ACCOUNT = '/user/api/v1/account/update';

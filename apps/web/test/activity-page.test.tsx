@@ -108,7 +108,7 @@ describe('/activity', { timeout: 20_000 }, () => {
       ...lastTenDays(),
     });
     // The defaults stay out of the URL.
-    // Shown as the pt console writes a day (issue 16), whatever the browser's language.
+    // Shown as the pt console writes a day, whatever the browser's language.
     const pt = (iso: string) => iso.split('-').reverse().join('/');
     expect(screen.getByLabelText(/Data inicial/)).toHaveValue(pt(lastTenDays().startDate));
     expect(screen.getByLabelText(/Data final/)).toHaveValue(pt(lastTenDays().endDate));
@@ -157,13 +157,13 @@ describe('/activity', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).not.toContain('rota_schedulings_id'));
   });
 
-  it('says why a date is refused (SPEC §5) in place of the rows, which go away', async () => {
+  it('says why a date is refused in place of the rows, which go away', async () => {
     const { calls, router } = await openActivity({
       path: '/activity?startDate=2026-02-30&endDate=2999-01-01',
     });
     expect(await screen.findByText('Data inválida')).toBeInTheDocument();
     expect(screen.getByText('Data máxima excedida')).toBeInTheDocument();
-    // The rows of another range would read as this one's (issue 16): the error takes their place.
+    // The rows of another range would read as this one's: the error takes their place.
     expect(screen.getByRole('alert')).toHaveTextContent('Período inválido');
     expect(screen.queryByRole('table', { name: 'Execuções' })).not.toBeInTheDocument();
     // Neither bad day reaches the API: the default range is queried instead.
@@ -216,7 +216,7 @@ describe('/activity', { timeout: 20_000 }, () => {
       startDate: '2026-01-01',
       endDate: '2026-01-05',
       search: 'fat',
-      // The file's dates in the zone the tables show (issue 16); its language goes in a header.
+      // The file's dates in the zone the tables show; its language goes in a header.
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
     expect(callsTo(calls, '/activity/api/v1/export')[0]?.headers.get('Accept-Language')).toBe('pt');

@@ -151,7 +151,7 @@ describe('/node', { timeout: 20_000 }, () => {
         `ROTA_AGENT_TOKEN=tok_created_123 npm run agent -- --server ${window.location.origin}`,
       ),
     ).toBeInTheDocument();
-    // Why the environment form (issue 16): npm echoes its command line.
+    // Why the environment form: npm echoes its command line.
     expect(within(modal).getByText(/porque o npm mostra a linha de comando/)).toBeInTheDocument();
 
     await user.click(within(modal).getByRole('button', { name: 'Copiar token' }));
@@ -173,7 +173,7 @@ describe('/node', { timeout: 20_000 }, () => {
     const confirm = await screen.findByRole('dialog', {
       name: 'Gerar um novo token para o agente “agente-01”?',
     });
-    // Running runs are not killed: the confirmation says so (issue 16).
+    // Running runs are not killed: the confirmation says so.
     expect(
       within(confirm).getByText(/As execuções que este agente está rodando agora terminam/),
     ).toBeInTheDocument();

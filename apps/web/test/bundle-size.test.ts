@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Budget for the JavaScript a browser must fetch before the sign-in page can show. Raised from
- * 250 to 256 KB with issue 11 (248.3 → 250.1 KB: the contract's input checks and its new pt/en
+ * 250 to 256 KB with the input hardening (248.3 → 250.1 KB: the contract's input checks and its new pt/en
  * messages); see docs/decisions.md for where the next kilobytes can come back from.
  */
 const LIMIT_BYTES = 256 * 1024;
@@ -105,7 +105,7 @@ describe('bundle size', () => {
     const manifest = readManifest();
     const keys = collect(manifest, 'index.html', new Set());
     collect(manifest, SIGN_IN_MODULE, keys);
-    // Both load on demand (the form's first focus or submit, the first popup), issue 16; a
+    // Both load on demand (the form's first focus or submit, the first popup); a
     // chunk grouping that follows too many imports puts them back in a chunk loaded up front.
     for (const key of keys) {
       const file = manifest[key]!.file;
@@ -122,7 +122,7 @@ describe('bundle size', () => {
   it('keeps the zod chunk out of what the dashboard and the robots list load before they paint', () => {
     // Their forms (the robot drawer) load when first opened (components/lazy-dialog.tsx) and their
     // sort columns come from a zod-free module of the contract: zod and the schemas cost a phone
-    // ≈100 ms of evaluation before the paint (issue 16). vite.config.ts groups zod, the form
+    // ≈100 ms of evaluation before the paint. vite.config.ts groups zod, the form
     // resolver and the form schema helper as the `zod` chunk.
     const manifest = readManifest();
     expect(Object.keys(manifest).some((key) => key.startsWith('_zod-'))).toBe(true);
@@ -141,7 +141,7 @@ describe('bundle size', () => {
   });
 
   it('fetches at most 16 scripts before the dashboard or the robots list can paint', () => {
-    // Issue 16: a phone on HTTP/1.1 fetches six files at a time, a round trip each; the shell's
+    // A phone on HTTP/1.1 fetches six files at a time, a round trip each; the shell's
     // and the list pages' small modules are grouped (vite.config.ts) so that a page is a few.
     const shell = readFileSync(`${distDir}shell.html`, 'utf8');
     const preloads = JSON.parse(readFileSync(`${distDir}page-preloads.json`, 'utf8')) as Record<

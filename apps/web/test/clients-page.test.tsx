@@ -58,7 +58,7 @@ describe('/client', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Criar cliente' }));
     expect(await within(dialog).findByText('Nome obrigatório')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText(/^Nome/), 'Gama');
-    // Issue 17: the client's members must sign in with a second factor.
+    // The client's members must sign in with a second factor.
     await user.click(
       within(dialog).getByRole('switch', { name: 'Exigir verificação em duas etapas' }),
     );

@@ -8,7 +8,7 @@ import { DayInput, DayTimeInput } from '../src/components/date-inputs';
 import { openPage, quietApi } from './operations-fixtures';
 import { resetEnvironment } from './render';
 
-/** Issue 16: no dead ends, and date inputs in the console's language. */
+/** No dead ends, and date inputs in the console's language. */
 
 // The pages' chunks, loaded once here, so the first test's 5 s wait for a heading is not
 // spent transforming modules on a busy machine.

@@ -6,7 +6,7 @@ import { openPage } from './operations-fixtures';
 import { resetEnvironment } from './render';
 
 /**
- * Issue 16: a run whose agent died is queued again. The page names the current attempt's agent,
+ * A run whose agent died is queued again. The page names the current attempt's agent,
  * start and running time (none while it waits), and the duration is the attempts' run time
  * with the time in the queue apart.
  */
@@ -96,7 +96,7 @@ beforeEach(async () => {
   await resetEnvironment('pt');
 });
 
-describe('execution attempts and times (issue 16)', { timeout: 20_000 }, () => {
+describe('execution attempts and times', { timeout: 20_000 }, () => {
   it.each([
     ['pt', 'Agente', 'Início', 'Duração', 'aguardando há 3 min'],
     ['en', 'Agent', 'Start date', 'Duration', 'waiting for 3 min'],

@@ -76,7 +76,7 @@ describe('texts end-to-end tests rely on', () => {
     expect(robotsEn.delete.title).toBe('Delete robot “{{name}}”?');
   });
 
-  it('hold SPEC’s dashboard categories and activity columns', () => {
+  it('hold the dashboard categories and activity columns', () => {
     expect([
       dashboardEn.categories.process,
       dashboardEn.categories.failure,

@@ -113,9 +113,9 @@ describe('FormDrawer', () => {
       description: null,
       remote_root: null,
       active: true,
-      // The robot form's task settings (issue 13): retries default to none; SLA minutes unset.
+      // The robot form's task settings: retries default to none; SLA minutes unset.
       task_retries: 0,
-      // Its stall settings (issue 14): flag by default; no stall minutes, so never flagged.
+      // Its stall settings: flag by default; no stall minutes, so never flagged.
       stall_action: 'flag',
     });
     expect(screen.getByRole('button', { name: 'Salvar' })).toBeDisabled();

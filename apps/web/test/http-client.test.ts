@@ -35,7 +35,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('main API client (SPEC §8)', () => {
+describe('main API client', () => {
   it('sends JSON, the language and the bearer token to /api', async () => {
     setToken('abc');
     const { calls } = mockFetch(() => ({ status: 200, body: { ok: true } }));

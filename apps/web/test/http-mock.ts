@@ -21,7 +21,7 @@ export type MockReply = {
 type Handler = (call: MockCall) => MockReply | Promise<MockReply>;
 
 /**
- * The sign-in page asks the server whether single sign-on is on (issue 17). Answered here, and
+ * The sign-in page asks the server whether single sign-on is on. Answered here, and
  * not recorded, so tests about other calls need not know: off, unless a test passes its own.
  */
 const OIDC_CONFIG_URL = '/api/user/api/auth/v1/oidc/config';

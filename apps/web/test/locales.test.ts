@@ -26,7 +26,7 @@ describe('locale files', () => {
     }
   });
 
-  it('hold the SPEC texts', () => {
+  it('hold the fixed texts', () => {
     expect(flatPt['guard.deniedTitle']).toBe('O acesso a pagina foi negado!');
     expect(flatPt['guard.deniedText']).toBe('Você não tem autorização!');
     expect(flatEn['guard.deniedTitle']).toBe('Access to the page has been denied!');

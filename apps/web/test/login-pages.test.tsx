@@ -70,7 +70,7 @@ describe('change-password page', () => {
     );
     const { user, router } = renderWithRouter({ path: '/login/change-password?code=abc123' });
     const submit = await screen.findByRole('button', { name: 'Salvar nova senha' });
-    // SPEC §7: code and password; no second field to type it again.
+    // Code and password; no second field to type it again.
     expect(screen.queryByLabelText(/^Confirme a nova senha/)).not.toBeInTheDocument();
 
     await user.click(submit);
@@ -137,7 +137,7 @@ describe('request-access page', () => {
     const { calls } = forbidFetch();
     const { user } = renderWithRouter({ path: '/login/request-access' });
     await user.click(await screen.findByRole('button', { name: 'Enviar pedido' }));
-    // The company has its own message, not a second "Nome obrigatório" (issue 16).
+    // The company has its own message, not a second "Nome obrigatório".
     expect(await screen.findAllByText('Nome obrigatório')).toHaveLength(1);
     expect(screen.getByText('Empresa obrigatória')).toBeInTheDocument();
     expect(screen.getByText('E-mail obrigatório')).toBeInTheDocument();

@@ -13,7 +13,7 @@ beforeEach(async () => {
   await resetEnvironment('en');
 });
 
-describe('SPEC §8 toasts', () => {
+describe('toasts', () => {
   it('error toast: the first field as title, its message and " !", bottom-left, closable', () => {
     showErrorToast(
       new ApiError('Some fields are not valid', {

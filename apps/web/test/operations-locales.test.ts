@@ -40,7 +40,7 @@ describe.each([
 });
 
 describe('scheduling texts', () => {
-  it('hold the SPEC filter names', () => {
+  it('hold the filter names', () => {
     expect(schedulingsPt.deleted).toEqual({
       all: 'Todos os agendamentos',
       not_deleted: 'Agendamentos não excluídos',

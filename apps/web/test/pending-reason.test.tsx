@@ -6,7 +6,7 @@ import { makeRobot } from './fixtures';
 import { listOf, openPage } from './operations-fixtures';
 import { resetEnvironment } from './render';
 
-/** "Why is it still queued?" (issue 13): the reason in words, with a link to what to fix. */
+/** "Why is it still queued?": the reason in words, with a link to what to fix. */
 const PERMISSIONS = ['HISTORIC.LIST', 'HISTORIC.UPDATE', 'ROBOS.LIST'];
 
 const queued = (reason: PendingReason | null, overrides: Partial<Execution> = {}) =>

@@ -58,7 +58,7 @@ async function openRobot(
     }
     if (url.endsWith('/robot/version/api/v1/show')) return { status: 200, body: { data: current } };
     if (url.endsWith('/task/api/v1/index')) return { status: 200, body: page([makeTask()]) };
-    // The triggers section of the overview (issue 15).
+    // The triggers section of the overview.
     if (url.endsWith('/trigger/api/v1/index')) return { status: 200, body: page([]) };
     throw new Error(`unexpected ${url}`);
   });
@@ -131,7 +131,7 @@ describe('/robot/:id', { timeout: 20_000 }, () => {
     expect(callsTo(calls, '/task/api/v1/index')[0]?.body).toMatchObject({ rota_robots_id: 1 });
     // Filtered to this robot: no robot filter nor robot column.
     expect(within(table).queryByRole('columnheader', { name: 'Robô' })).not.toBeInTheDocument();
-    // The Tasks page, filtered to this robot (issue 16), and each task's own page.
+    // The Tasks page, filtered to this robot, and each task's own page.
     expect(screen.getByRole('link', { name: 'Abrir na página de Tarefas' })).toHaveAttribute(
       'href',
       '/task?rota_robots_id=1',

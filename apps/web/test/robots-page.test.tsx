@@ -115,7 +115,7 @@ describe('/robot', { timeout: 20_000 }, () => {
     const { user } = await openRobots(ALL);
     expect(await screen.findByRole('button', { name: 'Novo robô' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Campos' })).toHaveAttribute('href', '/robot/field');
-    // The page's link and the sidebar's entry (issue 16) both lead to the tasks.
+    // The page's link and the sidebar's entry both lead to the tasks.
     for (const link of screen.getAllByRole('link', { name: 'Tarefas' })) {
       expect(link).toHaveAttribute('href', expect.stringMatching(/^\/task/));
     }

@@ -28,7 +28,7 @@ describe('routes without a session', () => {
     ['/', '/login/sign-in', ''],
     ['/dashboard', '/login/sign-in', ''],
     ['/robot?page=2', '/login/sign-in', '?redirect=%2Frobot%3Fpage%3D2'],
-    // Unknown addresses are the shell's now (a not-found page, issue 16): sign in, then see it.
+    // Unknown addresses are the shell's now (a not-found page): sign in, then see it.
     ['/no/such/page', '/login/sign-in', '?redirect=%2Fno%2Fsuch%2Fpage'],
     ['/login', '/login/sign-in', ''],
   ])('%s goes to sign-in without calling the API', async (path, pathname, search) => {
@@ -107,7 +107,7 @@ describe('shell', () => {
     ['/user', 'USUARIOS.LIST', 'Usuários'],
     ['/team', 'USUARIOS.LIST', 'Equipes'],
     ['/connector', 'USUARIOS.LIST', 'Item de configuração'],
-    // SPEC names both routes for the configuration items: one page.
+    // Both routes name the configuration items: one page.
     ['/configuration', 'USUARIOS.LIST', 'Item de configuração'],
     ['/audit', 'USUARIOS.LIST', 'Log de auditoria'],
   ])('%s needs %s and then shows its header', async (path, permission, title) => {

@@ -26,7 +26,7 @@ async function openRobot(
       return { status: 200, body: listOf([makeRobotField()]) };
     }
     if (url.endsWith('/vm/api/v1/index')) return { status: 200, body: listOf([makeVm()]) };
-    // The robot page's triggers section (issue 15).
+    // The robot page's triggers section.
     if (url.endsWith('/trigger/api/v1/index')) return { status: 200, body: listOf([]) };
     if (url.endsWith('/activity/api/v1/index')) {
       return { status: 200, body: listOf([makeExecution(), makeExecution({ execution_id: 41 })]) };
@@ -53,7 +53,7 @@ describe('run now', { timeout: 20_000 }, () => {
     await user.type(priority, '500');
     await user.type(within(drawer).getByRole('textbox', { name: /Novas tentativas/ }), '11');
     await user.click(within(drawer).getByRole('button', { name: 'Executar' }));
-    // Each range error says its range (issue 16).
+    // Each range error says its range.
     expect(await within(drawer).findByText('Entre 1 e 100')).toBeInTheDocument();
     expect(within(drawer).getByText('Entre 0 e 10')).toBeInTheDocument();
     expect(callsTo(calls, '/robot/api/v1/run')).toHaveLength(0);
@@ -75,7 +75,7 @@ describe('run now', { timeout: 20_000 }, () => {
     const link = await screen.findByRole('link', { name: 'Ver a execução #77' });
     expect(link).toHaveAttribute('href', '/activity/77');
     expect(screen.getByText('Execução enfileirada')).toBeInTheDocument();
-    // One toast (no "Criado!" popup besides it), bottom-left like SPEC §8 toasts.
+    // One toast (no "Criado!" popup besides it), bottom-left like every toast.
     expect(toasts()).toHaveLength(1);
     expect(toasts()[0]?.position).toBe('bottom-left');
     await waitFor(() =>

@@ -5,7 +5,7 @@ import { matchMediaStub } from './media-query';
 import { openPage, quietApi } from './operations-fixtures';
 
 /**
- * Issue 16: below `lg` the sidebar is a drawer, and its links are rendered when it first opens,
+ * Below `lg` the sidebar is a drawer, and its links are rendered when it first opens,
  * not with a phone's first paint.
  */
 

@@ -63,7 +63,7 @@ describe('sidebar', () => {
   it('hides each link the user lacks the permission for', async () => {
     renderSidebar(makeUser({ permissions: ['ROBOS.LIST', 'AGENTES.LIST', 'HISTORIC.LIST'] }));
     await screen.findByRole('navigation');
-    // AGENTES.LIST also lists VMs (issue 16), nested under Agents.
+    // AGENTES.LIST also lists VMs, nested under Agents.
     expect(linkNames()).toEqual(['Início', 'Atividades', 'Robôs', 'Agentes', 'VMs']);
     expect(screen.getByRole('link', { name: 'Robôs' })).toHaveAttribute('href', '/robot');
     expect(screen.getByRole('link', { name: 'Agentes' })).toHaveAttribute('href', '/node');
@@ -156,7 +156,7 @@ describe('sidebar', () => {
       'Equipes',
       'Item de configuração',
       'Clientes',
-      // Single sign-on group mappings, under Clients (issue 17).
+      // Single sign-on group mappings, under Clients.
       'Login único',
       'Log de auditoria',
       'Alertas',
@@ -201,7 +201,7 @@ describe('sidebar', () => {
   });
 });
 
-// Issue 16: Tasks (nested under Robots) and VMs (nested under Agents), each with its permission.
+// Tasks (nested under Robots) and VMs (nested under Agents), each with its permission.
 describe('sidebar: Tasks under Robots, VMs under Agents', () => {
   const show = (permissions: Permission[], path?: string) =>
     renderSidebar(makeUser({ permissions }), path);

@@ -34,7 +34,7 @@ describe('sign-in page', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('shows the SPEC messages in English for empty fields', async () => {
+  it('shows the messages in English for empty fields', async () => {
     forbidFetch();
     const { user } = await openSignIn('en');
     expect(screen.getByLabelText(/Access or email/)).toBeInTheDocument();

@@ -174,7 +174,7 @@ describe('/user', { timeout: 30_000 }, () => {
       // The form was checked (other fields say they are missing), the names were not refused.
       expect(await within(dialog).findAllByText(/obrigatório|Required/)).not.toHaveLength(0);
       expect(within(dialog).queryByText(lettersOnly)).not.toBeInTheDocument();
-      // A digit is still not a name, with SPEC's message.
+      // A digit is still not a name, with the letters-only message.
       await user.clear(within(dialog).getByLabelText(first));
       await user.type(within(dialog).getByLabelText(first), 'João2');
       await user.click(within(dialog).getByRole('button', { name: submit }));

@@ -13,7 +13,7 @@ import '../lib/i18n';
 
 /**
  * The popups' container (and its transition and scroll libraries) loads with the first popup,
- * not with the page (issue 16): the store keeps what was shown until it mounts, and it stays
+ * not with the page: the store keeps what was shown until it mounts, and it stays
  * mounted from then on so later popups come and go with their transitions. Loaded by hand rather
  * than with React.lazy: a Suspense boundary reveals late content on a timer, so a popup would
  * wait for the page's timers (and never show under a paused clock).
@@ -39,7 +39,7 @@ const queryClient = createQueryClient();
 const router = createBrowserRouter(routes);
 
 // A signed-in page waits for `me` before it shows anything: ask now, while the shell's chunks
-// download, not once they have run (issue 16). Only for the shell's pages and with a token, as
+// download, not once they have run. Only for the shell's pages and with a token, as
 // the shell itself asks; a 401 shows its popup through the same client, and the shell stays on
 // the page until the popup's redirect.
 if (

@@ -51,7 +51,7 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
       route: '/connector',
       load: () => import('../features/status-items/routes/status-items-page'),
     },
-    // `/configuration` is another name of `/connector` (SPEC §2): the same page.
+    // `/configuration` is another name of `/connector`: the same page.
     {
       route: '/configuration',
       load: () => import('../features/status-items/routes/status-items-page'),
@@ -95,7 +95,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { index: true, element: <Navigate to={HOME_PATH} replace /> },
-      // SPEC §2: bare pages, and none of them asks for the current user.
+      // Bare pages, and none of them asks for the current user.
       {
         path: SIGN_IN_PATH,
         lazy: lazyPage(() => import('../features/auth/routes/sign-in-page')),
@@ -112,7 +112,7 @@ export const routes: RouteObject[] = [
         path: CHANGE_PASSWORD_PATH,
         lazy: lazyPage(() => import('../features/auth/routes/change-password-page')),
       },
-      // Single sign-on found no client for the account (issue 17).
+      // Single sign-on found no client for the account.
       {
         path: NO_ACCESS_PATH,
         lazy: lazyPage(() => import('../features/oidc/routes/no-access-page')),
@@ -133,23 +133,23 @@ export const routes: RouteObject[] = [
             handle: { route } satisfies ShellRouteHandle,
             lazy: lazyPage(load),
           })),
-          // Every signed-in user's own page (issue 15): no handle, so no permission guards it.
+          // Every signed-in user's own page: no handle, so no permission guards it.
           {
             path: API_KEYS_PATH,
             lazy: lazyPage(() => import('../features/api-keys/routes/api-keys-page')),
           },
-          // "My account" (issue 16): one's own, no permission.
+          // "My account": one's own, no permission.
           {
             path: ACCOUNT_PATH,
             lazy: lazyPage(() => import('../features/account/routes/account-page')),
           },
-          // Two-step verification and sessions (issue 17): one's own, no permission.
+          // Two-step verification and sessions: one's own, no permission.
           { path: MFA_PATH, lazy: lazyPage(() => import('../features/mfa/routes/mfa-page')) },
           {
             path: SESSIONS_PATH,
             lazy: lazyPage(() => import('../features/sessions/routes/sessions-page')),
           },
-          // Any other address: a not-found page with a way home (issue 16), inside the shell when
+          // Any other address: a not-found page with a way home, inside the shell when
           // signed in; signed out, the shell sends to sign-in as for any page.
           { path: '*', lazy: lazyPage(() => import('../components/not-found')) },
         ],

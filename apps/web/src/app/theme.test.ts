@@ -7,7 +7,7 @@ const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
 const { light, dark } = cssVariablesResolver(resolved);
 const { colors } = resolved;
 
-describe('theme contrast (issue 16)', () => {
+describe('theme contrast', () => {
   it('the kept readable colours are the contrast search’s answer for this theme', async () => {
     // `-u` rewrites the file after a change to the theme.
     await expect(`${JSON.stringify(readableVariables(resolved), null, 2)}\n`).toMatchFileSnapshot(

@@ -25,7 +25,7 @@ export const variantColorResolver: VariantColorsResolver = (input) => {
   return { ...colors, color: readableTint(color!) };
 };
 
-/** Every badge of a colour asks again; the search costs more than the answer (issue 16). */
+/** Every badge of a colour asks again; the search costs more than the answer. */
 const tints = new Map<string, string>();
 function readableTint(color: string): string {
   let tint = tints.get(color);
@@ -55,15 +55,15 @@ export const theme = createTheme({
   variantColorResolver,
   components: {
     // A Select keeps its closed dropdown in the page by default, and positions it as it mounts:
-    // ≈70 ms of forced layout on a phone for a list page's two Selects (issue 16,
-    // bench/profile-page.ts). Built when opened instead; Mantine supports both.
+    // ≈70 ms of forced layout on a phone for a list page's two Selects
+    // (bench/profile-page.ts). Built when opened instead; Mantine supports both.
     Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
   },
 });
 
 /**
  * Text colours that reach WCAG AA (4.5:1) in both schemes, fixed once here instead of page by
- * page (issue 16): dimmed text, links, errors, and every colour's text, outline and light-variant
+ * page: dimmed text, links, errors, and every colour's text, outline and light-variant
  * text, each checked against the backgrounds the console paints them on (body, striped and
  * hovered rows, the light variant's own tint).
  *

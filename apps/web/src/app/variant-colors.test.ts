@@ -5,7 +5,7 @@ import { contrastRatio, mix } from '../lib/contrast';
 
 const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
 
-describe('status badges in a client’s own colour (issue 16)', () => {
+describe('status badges in a client’s own colour', () => {
   it('get text that reads at 4.5:1 on their tint, in the light and the dark scheme', () => {
     for (const color of ['#228be6', '#fab005', '#40c057', '#fa5252', '#212529']) {
       const { color: text } = variantColorResolver({ color, theme: resolved, variant: 'light' });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { HOME_PATH } from '../lib/paths';
 
-/** The ways out of a page that is not for this user (issue 16: no dead ends). */
+/** The ways out of a page that is not for this user (no dead ends). */
 export function WayOut() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -29,7 +29,7 @@ export function WayOut() {
   );
 }
 
-/** SPEC §2 denial alert, shown in place of a page the user lacks the permissions for. */
+/** Denial alert, shown in place of a page the user lacks the permissions for. */
 export function AccessDenied() {
   const { t } = useTranslation();
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 type StatusBadgeProps<S extends string> = {
   status: S;
-  /** Colour of each status (DESIGN §7; the status items will provide them for executions). */
+  /** Colour of each status (the status items will provide them for executions). */
   colors: Record<S, MantineColor>;
   /** Text of each status, already translated. */
   labels: Record<S, string>;

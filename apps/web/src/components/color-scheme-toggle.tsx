@@ -3,7 +3,7 @@ import { IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ColorScheme } from '@rota/contract';
 
-/** Light or dark; signed in, `onChange` also keeps the choice with the account (issue 16). */
+/** Light or dark; signed in, `onChange` also keeps the choice with the account. */
 export function ColorSchemeToggle({ onChange }: { onChange?: (scheme: ColorScheme) => void } = {}) {
   const { t } = useTranslation();
   const { setColorScheme } = useMantineColorScheme();

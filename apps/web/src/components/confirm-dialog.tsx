@@ -78,7 +78,7 @@ function ConfirmBody({
   );
 }
 
-/** A question before an action that cannot be taken back (DESIGN §7). */
+/** A question before an action that cannot be taken back. */
 export function ConfirmDialog({ opened, onClose, title, ...rest }: ConfirmDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered size="md">

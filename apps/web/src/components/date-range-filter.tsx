@@ -12,7 +12,7 @@ type Range = { startDate?: string; endDate?: string };
 type RangeErrors = { startDate?: MessageKey; endDate?: MessageKey };
 
 /**
- * SPEC §3 default range: the last `days` calendar days up to today, both ends included
+ * Default range: the last `days` calendar days up to today, both ends included
  * (10 days: today and the 9 before it).
  */
 export function defaultDateRange(
@@ -24,7 +24,7 @@ export function defaultDateRange(
 }
 
 /**
- * DESIGN §4 rules for a `startDate`/`endDate` pair: real days, the end not after today ("Max
+ * Rules for a `startDate`/`endDate` pair: real days, the end not after today ("Max
  * data") nor before the start; with `required`, both must be there ("Required data"). Returns
  * the message key of each field in error.
  */

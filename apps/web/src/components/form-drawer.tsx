@@ -139,7 +139,7 @@ function FormBody<TInput extends FieldValues, TOutput>({
 }
 
 /**
- * Create and edit forms (DESIGN §7): a drawer on the right (full width on phones), validated with
+ * Create and edit forms: a drawer on the right (full width on phones), validated with
  * the contract's zod schema, server field errors under each field, submit disabled while saving,
  * closed on success. Lists refresh through the mutation's query invalidation, not here.
  */

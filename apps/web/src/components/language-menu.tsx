@@ -9,9 +9,9 @@ const LanguageMenuDropdown = lazy(loadDropdown);
 
 /**
  * Language switch: i18n saves the choice in localStorage.lang and sets <html lang>; signed in,
- * `onChange` also keeps it with the account (issue 16). Only the button is part of the first
+ * `onChange` also keeps it with the account. Only the button is part of the first
  * paint: the menu (and the popover, focus trap and positioning code under it) loads when the
- * button is first pointed at, focused or clicked, and opens at once (issue 16: it was most of
+ * button is first pointed at, focused or clicked, and opens at once (it was most of
  * the sign-in page's own JavaScript).
  */
 export function LanguageMenu({ onChange }: { onChange?: (lang: Language) => void } = {}) {

@@ -3,7 +3,7 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 /**
  * A drawer or modal whose code loads when it is first opened, not with its page: a form drawer
  * brings the form library, zod and its schemas, which a list page otherwise downloads and
- * evaluates before its first paint (issue 16). Until the first `opened`, nothing renders; after
+ * evaluates before its first paint. Until the first `opened`, nothing renders; after
  * it, the dialog stays mounted so that it closes with its transition and opens again at once.
  *
  *   const RobotFormDrawer = lazyDialog(() =>

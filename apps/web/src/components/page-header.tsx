@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Group, Text, Title } from '@mantine/core';
 
-/** DESIGN §7: every page opens with its title, a short subtitle and its primary action on the right. */
+/** Every page opens with its title, a short subtitle and its primary action on the right. */
 export function PageHeader({
   title,
   subtitle,

@@ -1,7 +1,7 @@
 import type { MantineColorsTuple } from '@mantine/core';
 
 /**
- * WCAG 2 contrast helpers for the theme (issue 16): the library's default dimmed grey (3.32:1)
+ * WCAG 2 contrast helpers for the theme: the library's default dimmed grey (3.32:1)
  * and several text shades miss the 4.5:1 body-text ratio, so the theme picks, per colour and
  * scheme, the first shade that reaches it on every background the console paints it on.
  */

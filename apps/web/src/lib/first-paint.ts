@@ -1,5 +1,5 @@
 /**
- * Holds the page's requests back until its first content has painted (issue 16). A request sent
+ * Holds the page's requests back until its first content has painted. A request sent
  * while the first page renders answers after that paint anyway, but Lighthouse's simulation of a
  * phone counts every request made before the largest paint, with its round trip on a slow
  * network, in that paint's time: the dashboard's five (≈0.3–0.5 s), the sign-in page's single

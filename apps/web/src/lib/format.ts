@@ -3,7 +3,7 @@ import { DEFAULT_LANGUAGE, type Language } from '@rota/contract';
 import { currentLanguage, isLanguage } from './i18n';
 
 /**
- * DESIGN §7: dates, sizes and numbers in the user's language. Built on Intl (no date library);
+ * Dates, sizes and numbers in the user's language. Built on Intl (no date library);
  * formatters are cached per language because constructing them is the slow part.
  */
 /** The Intl locale of each console language. */
@@ -11,7 +11,7 @@ export const LOCALES: Record<Language, string> = { pt: 'pt-BR', en: 'en-US' };
 
 /**
  * Each formatter is built the first time a page asks for it: building one is the slow part (tens
- * of milliseconds on a phone), and most pages never need them (issue 16).
+ * of milliseconds on a phone), and most pages never need them.
  */
 const FACTORIES = {
   number: (locale: string) => new Intl.NumberFormat(locale),
@@ -44,7 +44,7 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
  * Dates and times are written here as `Intl.DateTimeFormat` writes them in pt-BR and en-US (the
  * test compares them over many instants), in the browser's time zone: building the first
  * DateTimeFormat loads the locale's calendar data, ≈60 ms of a phone's robots list render with
- * 20 rows (issue 16, bench/profile-page.ts).
+ * 20 rows (bench/profile-page.ts).
  */
 function dayText(date: Date, lang: Language): string {
   const day = pad2(date.getDate());
@@ -90,7 +90,7 @@ export function formatDate(
 /**
  * `["a", "b", "c"]` → `a, b ou c` (pt) / `a, b, or c` (en), as `Intl.ListFormat` writes them:
  * building one loads the locale's list patterns, ≈85 ms of the dashboard's first paint on a
- * phone (issue 16), for two patterns.
+ * phone, for two patterns.
  */
 export function formatDisjunction(items: string[], lang: Language = currentLanguage()): string {
   if (items.length <= 2) return items.join(lang === 'pt' ? ' ou ' : ' or ');
@@ -104,7 +104,7 @@ const GROUP_SEPARATORS: Record<Language, string> = { pt: '.', en: ',' };
 /**
  * Whole numbers are grouped here as `Intl.NumberFormat` groups them (the test compares them):
  * building the first formatter loads the locale's number data, ≈60 ms of the dashboard's first
- * render on a phone (issue 16), and the console's numbers are nearly all counts.
+ * render on a phone, and the console's numbers are nearly all counts.
  */
 export function formatNumber(value: number, lang: Language = currentLanguage()): string {
   if (!Number.isSafeInteger(value) || Object.is(value, -0)) {
@@ -137,7 +137,7 @@ const DURATION_UNITS: ReadonlyArray<[string, number]> = [
 ];
 
 /**
- * DESIGN §7 humanised duration, its two largest units: `850` → `< 1 s`, `65_000` → `1 min 5 s`,
+ * Humanised duration, its two largest units: `850` → `< 1 s`, `65_000` → `1 min 5 s`,
  * `7_500_000` → `2 h 5 min`; '' for none. The unit symbols read the same in pt and en.
  */
 export function formatDuration(

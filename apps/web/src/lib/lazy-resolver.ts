@@ -2,7 +2,7 @@ import type { FieldValues, Resolver } from 'react-hook-form';
 
 /**
  * A form's resolver loaded with its first validation (a submit, by default) instead of with the
- * page, for a page whose first paint should not wait for zod's parser (issue 16: the sign-in
+ * page, for a page whose first paint should not wait for zod's parser (the sign-in
  * page). `preload` starts the download early, from a field's focus. A failed download is retried
  * by the next validation.
  */

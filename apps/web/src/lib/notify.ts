@@ -3,7 +3,7 @@ import { TIMINGS, type FieldError } from '@rota/contract';
 import { i18n, localizeMessage } from './i18n';
 import { errorText, isApiError } from './http/api-error';
 
-/** Popups (SPEC §8 status table) sit top-right; toasts (SPEC §8 helpers) bottom-left. */
+/** Popups (chosen by the answer's HTTP status) sit top-right; toasts (the helpers below) bottom-left. */
 export function showSuccessPopup(message: string): void {
   notifications.show({
     color: 'teal',
@@ -29,7 +29,7 @@ export function showErrorPopup(
 }
 
 /**
- * SPEC §8 error toast: titled by the first field in error (else "Error"), its message (else
+ * Error toast: titled by the first field in error (else "Error"), its message (else
  * the whole error text) followed by " !", and it stays until closed (900000 ms).
  */
 export function showErrorToast(error: unknown): void {
@@ -46,7 +46,7 @@ export function showErrorToast(error: unknown): void {
 }
 
 /**
- * SPEC §8 success toast: only when the call answered something (a 204 has nothing to say);
+ * Success toast: only when the call answered something (a 204 has nothing to say);
  * its message, else "Saved successfully".
  */
 export function showSuccessToast(data: { message?: string } | null | undefined): void {

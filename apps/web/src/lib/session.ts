@@ -5,7 +5,7 @@ import { SESSION_COOKIE, SESSION_TTL_SECONDS } from '@rota/contract';
  * The cookie as last read, until the current task's microtasks run. Reading `document.cookie` is a
  * synchronous trip to the browser's cookie store and parsing every cookie, and a page's first
  * render asks for it from each component that checks who is signed in (≈50 ms of a phone's first
- * paint, issue 16); another tab's sign-in or sign-out is still seen by the next task.
+ * paint); another tab's sign-in or sign-out is still seen by the next task.
  */
 let lastRead: { token: string | undefined } | null = null;
 
@@ -15,7 +15,7 @@ function remember(token: string | undefined): string | undefined {
   return token;
 }
 
-/** SPEC §9: the session token lives in a cookie so a reload or a new tab stays signed in. */
+/** The session token lives in a cookie so a reload or a new tab stays signed in. */
 export function getToken(): string | undefined {
   return lastRead ? lastRead.token : remember(Cookies.get(SESSION_COOKIE) || undefined);
 }

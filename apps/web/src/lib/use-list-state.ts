@@ -29,7 +29,7 @@ export type ListStateOptions<TSort extends string, TFilter extends string> = {
   filterDefaults?: Partial<Record<TFilter, string>>;
 };
 
-/** The `index` body fields every list sends (DESIGN §4). */
+/** The `index` body fields every list sends. */
 export type ListQueryParams<TSort extends string> = {
   page: number;
   per_page: number;
@@ -40,7 +40,7 @@ export type ListQueryParams<TSort extends string> = {
 
 /**
  * A list's page, size, search, sort and filters, read from and written to the URL, so a reload,
- * a shared link or the back button show the same list (DESIGN §7). Setters are methods so a
+ * a shared link or the back button show the same list. Setters are methods so a
  * `ListState<'name', 'active'>` can be handed to components that take any list.
  */
 export type ListState<TSort extends string = string, TFilter extends string = string> = {

@@ -120,7 +120,7 @@ function resolve<T>(value: boolean | ((row: T) => boolean) | undefined, row: T):
 /**
  * A row's actions. The menu (floating-ui's positioning and Mantine's menu state, per row) is
  * built when its button is first pressed: a page of 20 rows built 20 menus before a phone could
- * use the list (issue 16). The first press opens it, so nothing changes for the user.
+ * use the list. The first press opens it, so nothing changes for the user.
  */
 function RowMenu<T>({ row, name, actions }: { row: T; name: string; actions: RowAction<T>[] }) {
   const { t } = useTranslation();
@@ -164,7 +164,7 @@ function RowMenu<T>({ row, name, actions }: { row: T; name: string; actions: Row
 }
 
 /**
- * A server-side list (DESIGN §7): search and filters above, sortable heads, a skeleton while the
+ * A server-side list: search and filters above, sortable heads, a skeleton while the
  * first page loads, an empty state that says what to do, an error with retry, row actions in a
  * menu at the row's end, optional row selection for bulk actions, pagination and page size below.
  * On phones the table scrolls sideways inside its box.
@@ -190,7 +190,7 @@ export function DataTable<T, K extends string | number>({
   const { t } = useTranslation();
   // A page of rows draws as a background render, which React slices into short tasks, so a
   // phone's main thread answers while 20 or 100 rows draw (as one task it was the longest of a
-  // list page's load, issue 16); the skeleton stays until then.
+  // list page's load); the skeleton stays until then.
   const data = useDeferredValue(query.data);
   const rows = data?.data ?? [];
   const meta = data?.meta;

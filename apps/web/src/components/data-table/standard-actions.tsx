@@ -26,7 +26,7 @@ export function useStandardRowActions() {
   };
 }
 
-/** A page header's primary action ("Novo robô"), DESIGN §7. */
+/** A page header's primary action ("Novo robô"). */
 export function CreateButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
   return (
     <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={onClick}>

@@ -1,2 +1,2 @@
-/** "My account" (issue 16), reached from the user menu: any signed-in user, no permission. */
+/** "My account", reached from the user menu: any signed-in user, no permission. */
 export const ACCOUNT_PATH = '/account';

@@ -1,4 +1,4 @@
-/** Console path of the agents list (SPEC §2 `/node`). */
+/** Console path of the agents list (`/node`). */
 export const AGENTS_PATH = '/node';
 
 /** The agents list filtered to one VM (the VMs list links its agent count here). */

@@ -6,7 +6,7 @@ import type { Language } from '@rota/contract';
 import { clientsProbe, makeAuditLog } from '../../../test/admin-fixtures';
 import { listOf, openPage } from '../../../test/operations-fixtures';
 
-/** Issue 15: a change made with a personal API key names the key beside the user. */
+/** A change made with a personal API key names the key beside the user. */
 async function openAudit(lang: Language) {
   const probe = clientsProbe(false);
   return openPage(
@@ -32,7 +32,7 @@ async function openAudit(lang: Language) {
   );
 }
 
-describe('audit rows of issue 15', { timeout: 30_000 }, () => {
+describe('audit rows made with a personal API key', { timeout: 30_000 }, () => {
   it.each([
     [
       'pt',

@@ -16,7 +16,7 @@ export type LiveConnectionOptions = {
   /** The stream's URL. */
   url?: string;
   getToken?: () => string | undefined;
-  /** A 401: the session is over (the shell's popup and redirect, SPEC §8). */
+  /** A 401: the session is over (the shell's popup and redirect). */
   onUnauthorized?: (message: string) => void;
   /** First reconnection delay; it doubles per failed attempt up to `maxDelayMs`. */
   initialDelayMs?: number;
@@ -74,7 +74,7 @@ let parserLoad: Promise<(candidate: unknown) => LiveEvent | null> | undefined;
 
 /**
  * The events' schema comes with the first event, not with the shell: it brings zod and the
- * execution and agent schemas, which a phone's first load does not need (issue 16; loaded with
+ * execution and agent schemas, which a phone's first load does not need (loaded with
  * the stream, they made a post-paint task of ≈330 ms at 4× slowdown). A failed load is tried
  * again with the next event.
  */

@@ -187,7 +187,7 @@ describe('execution status badges', () => {
     expect(callsTo(calls, '/palette')[0]?.body).toEqual({});
   });
 
-  it('fall back to the DESIGN §6 defaults when the palette cannot be read', async () => {
+  it('fall back to the defaults when the palette cannot be read', async () => {
     const calls = renderBadges(() => ({
       status: 500,
       body: { code: 'internal_error', message: 'x' },

@@ -7,7 +7,7 @@ import { makeRobotField, makeTask } from '../../../test/fixtures';
 import { callsTo, listOf, openPage } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
 
-/** Issue 16: a task's page, its links from the list, and the execution page's tasks. */
+/** A task's page, its links from the list, and the execution page's tasks. */
 
 const task = makeTask({
   rota_tasks_id: 7,

@@ -26,7 +26,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** SPEC §8: the text is the response's message, else the error's own message. */
+/** The text is the response's message, else the error's own message. */
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;

@@ -19,14 +19,14 @@ function messageOf(data: unknown): string | undefined {
 /**
  * True from a 401 until its redirect to sign-in: the token is already gone, but the page stays
  * so the popup can be read. The shell asks, since `me` may be answered 401 before it mounts (the
- * entry starts it early, issue 16) and it would otherwise leave for sign-in at once.
+ * entry starts it early) and it would otherwise leave for sign-in at once.
  */
 export function isLeavingAfterUnauthorized(): boolean {
   return redirectTimer !== undefined;
 }
 
 /**
- * SPEC §8 401: say why, forget the token, and leave for sign-in a few seconds later so the
+ * A 401: say why, forget the token, and leave for sign-in a few seconds later so the
  * user can read the popup. Concurrent 401s share one popup and one timer. Exported for the
  * live-events stream, which calls `fetch` itself but ends the session the same way.
  */
@@ -41,7 +41,7 @@ export function endSessionAfterUnauthorized(message: string): void {
   }, TIMINGS.unauthorizedRedirectMs);
 }
 
-/** The console's client: every outcome is reported to the user as SPEC §8 lays down. */
+/** The console's client: every outcome is reported to the user (popups, toasts, the 401 popup). */
 export const api = createClient({
   onSuccess({ status, data }, options) {
     if (options.quiet || options.quietSuccess) return;

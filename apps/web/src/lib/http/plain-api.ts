@@ -4,7 +4,7 @@ import { clearToken } from '../session';
 import { createClient } from './create-client';
 
 /**
- * The login pages' client (SPEC §8 "second client"): no popups, so a wrong password or a
+ * The login pages' client, the second one: no popups, so a wrong password or a
  * throttled attempt shows inline on the form; a 401 elsewhere still sends the user to sign-in.
  */
 export const plainApi = createClient({

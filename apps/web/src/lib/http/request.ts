@@ -61,7 +61,7 @@ async function send(
   if (firstPaint) await firstPaint;
   const headers: Record<string, string> = {
     Accept: accept,
-    // The server answers messages in this language (SPEC §1, DESIGN §4).
+    // The server answers messages in this language.
     'Accept-Language': currentLanguage(),
   };
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;

@@ -11,7 +11,7 @@ import { currentLanguage } from '../../../lib/i18n';
 import { useAccountTranslation } from '../i18n';
 import { useSavePreferences } from './preferences-sync';
 
-/** Language and colour scheme, applied at once and kept with the account (issue 16). */
+/** Language and colour scheme, applied at once and kept with the account. */
 export function PreferencesForm({ user }: { user: MeResponse }) {
   const t = useAccountTranslation();
   const { t: tc } = useTranslation();

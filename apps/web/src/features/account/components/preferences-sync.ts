@@ -5,7 +5,7 @@ import { changeLanguage, currentLanguage } from '../../../lib/i18n';
 import { useUpdateAccount } from '../api/update-account';
 
 /**
- * The language and colour scheme kept with the account (issue 16) applied to this browser: at
+ * The language and colour scheme kept with the account applied to this browser: at
  * sign-in on any browser, and whenever another tab or device changed them.
  */
 export function useApplyAccountPreferences(user: MeResponse | undefined) {

@@ -7,7 +7,7 @@ import { PreferencesForm } from '../components/preferences-form';
 import { ProfileForm } from '../components/profile-form';
 import { useAccountTranslation } from '../i18n';
 
-/** `/account`: what a signed-in user changes of their own (issue 16); no permission guards it. */
+/** `/account`: what a signed-in user changes of their own; no permission guards it. */
 export default function AccountPage() {
   const t = useAccountTranslation();
   const me = useCurrentUser();

@@ -1,2 +1,2 @@
-/** DESIGN §4 activity base, under the client's `/api`. */
+/** Activity base, under the client's `/api`. */
 export const ACTIVITY_BASE = '/rota/activity/api/v1';

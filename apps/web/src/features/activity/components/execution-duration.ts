@@ -7,7 +7,7 @@ type Timed = Pick<Execution, 'duration_ms' | 'start_date' | 'end_date'> &
 
 /**
  * How long a run took (its attempts' run time, the server's sum) or how long its current attempt
- * has been running (ticking), humanised. A retry waiting in the queue is not running (issue 16).
+ * has been running (ticking), humanised. A retry waiting in the queue is not running.
  */
 export function useExecutionDuration() {
   const format = useFormat();

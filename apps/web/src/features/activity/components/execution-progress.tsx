@@ -9,7 +9,7 @@ import { useActivityTranslation } from '../i18n';
 /** How often "last activity 3 min ago" reads the time again; live events re-render it too. */
 const TICK_MS = 30_000;
 
-/** A processing run its robot's `stall_minutes` passed without activity (issue 14). */
+/** A processing run its robot's `stall_minutes` passed without activity. */
 export function StalledBadge({ execution }: { execution: Pick<Execution, 'stalled'> }) {
   const t = useActivityTranslation();
   if (!execution.stalled) return null;

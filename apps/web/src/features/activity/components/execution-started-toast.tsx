@@ -7,7 +7,7 @@ import { executionPath } from '../paths';
 import '../i18n';
 
 /**
- * SPEC §8 success toast for "run now" (robots and schedulings), with a link to the execution it
+ * Success toast for "run now" (robots and schedulings), with a link to the execution it
  * queued. Notifications render outside the router, so the link navigates through `navigateTo`.
  */
 export function showExecutionStartedToast(answer: RunResponse): void {

@@ -9,7 +9,7 @@ import { StatusBadge } from '../../../components/badges';
 import { useStatusPalette } from '../../status-items';
 import { useActivityTranslation } from '../i18n';
 
-/** DESIGN §6 categories: Process blue, Failure red, Others green, Idle grey. */
+/** Category colours: Process blue, Failure red, Others green, Idle grey. */
 export const CATEGORY_COLORS: Record<DashboardCategory, MantineColor> = {
   process: 'blue',
   failure: 'red',
@@ -34,7 +34,7 @@ export function useExecutionStatusLabels(): Record<ExecutionStatus, string> {
   ) as Record<ExecutionStatus, string>;
 }
 
-/** An execution's status as a badge in the client's colour (DESIGN §7); a running one spins. */
+/** An execution's status as a badge in the client's colour; a running one spins. */
 export function ExecutionStatusBadge({
   status,
   size,

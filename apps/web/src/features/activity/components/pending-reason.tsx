@@ -26,7 +26,7 @@ function fixPath(reason: PendingReason, execution: Execution): string {
 }
 
 /**
- * Why a queued execution still waits, in words, with a link to what to fix (issue 13). Nothing
+ * Why a queued execution still waits, in words, with a link to what to fix. Nothing
  * when it is not queued or about to be claimed.
  */
 export function PendingReasonNote({

@@ -57,7 +57,7 @@ function positiveId(value: string | undefined): number | undefined {
 }
 
 /**
- * `/activity`: every run of the client's robots (DESIGN §7 list), the last 10 days by default.
+ * `/activity`: every run of the client's robots as a server-side list, the last 10 days by default.
  * Filters, sort and page live in the URL; the header exports the filtered range as CSV; a row
  * opens its execution. Live events refresh the page (the shell invalidates the lists).
  */
@@ -91,7 +91,7 @@ export default function ActivityPage() {
     ...(schedulingFilter !== undefined ? { rota_schedulings_id: schedulingFilter } : {}),
     ...(agentFilter !== undefined ? { rota_nodes_id: agentFilter } : {}),
     ...(stalledOnly ? { stalled: true } : {}),
-    // Always a range: the one typed when valid, else the last valid one (SPEC §5 messages show).
+    // Always a range: the one typed when valid, else the last valid one (while the field's error shows).
     ...dates.range,
   };
   const body: ActivityListBody = { ...list.query, ...filters };

@@ -76,7 +76,7 @@ function Details({ execution }: { execution: ExecutionDetail }) {
   const duration = useExecutionDuration();
   const waitingTime = useWaitingTime();
   // Agent, start and "running for" are the current attempt's; a retry back in the queue has
-  // none of them and waits since its last attempt ended (issue 16).
+  // none of them and waits since its last attempt ended.
   const queued = execution.status === 'queued';
   const running = execution.status === 'processing' && execution.end_date === null;
   const currentStart = queued ? null : (execution.attempt_start_date ?? execution.start_date);

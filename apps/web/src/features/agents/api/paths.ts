@@ -1,2 +1,2 @@
-/** DESIGN §4 agents base, under the client's `/api`. */
+/** Agents base, under the client's `/api`. */
 export const AGENT_BASE = '/rota/node/api/v1';

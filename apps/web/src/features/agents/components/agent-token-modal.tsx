@@ -7,7 +7,7 @@ import { useAgentsTranslation } from '../i18n';
 
 /**
  * The command that starts an agent on its VM, pointed at this console's server. The token goes
- * in the environment, not in `--token`: npm prints the command line it runs (issue 16).
+ * in the environment, not in `--token`: npm prints the command line it runs.
  */
 export function agentStartCommand(token: string, origin: string = window.location.origin): string {
   return `ROTA_AGENT_TOKEN=${token} npm run agent -- --server ${origin}`;

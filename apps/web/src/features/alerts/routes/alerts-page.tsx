@@ -61,7 +61,7 @@ function ChannelCell({ alert }: { alert: Alert }) {
 }
 
 /**
- * `/alert`: the client's alert rules (issue 15), guarded by USUARIOS.*; from a row its delivery
+ * `/alert`: the client's alert rules, guarded by USUARIOS.*; from a row its delivery
  * log with "send test".
  */
 export default function AlertsPage() {

@@ -1,2 +1,2 @@
-/** Issue 15 personal API keys, under the user API (`/api/user/...`). */
+/** Personal API keys, under the user API (`/api/user/...`). */
 export const API_KEY_BASE = '/user/apikey/api/v1';

@@ -25,7 +25,7 @@ import { PermissionBadges } from '../components/permission-badges';
 import { TimeAgo } from '../components/time-ago';
 import { useApiKeysTranslation } from '../i18n';
 
-/** What a new key can do first: list the robots, the example the issue gives. */
+/** What a new key can do first: list the robots. */
 export function apiKeyExample(key: string, origin: string = window.location.origin): string {
   return (
     `curl -H "Authorization: Bearer ${key}" ${origin}/api/rota/robot/api/v1/index ` +
@@ -34,7 +34,7 @@ export function apiKeyExample(key: string, origin: string = window.location.orig
 }
 
 /**
- * `/apikey`: the signed-in user's personal API keys for the selected client (issue 15). Any
+ * `/apikey`: the signed-in user's personal API keys for the selected client. Any
  * user may make their own; USUARIOS.LIST shows every key of the client, USUARIOS.UPDATE revokes
  * anyone's.
  */

@@ -53,7 +53,7 @@ export default function AuditPage() {
         record.user_name ? (
           <div>
             <Text size="sm">{record.user_name}</Text>
-            {/* A change made through a personal API key names the key (issue 15). */}
+            {/* A change made through a personal API key names the key. */}
             {record.api_key_name ? (
               <Text size="xs" c="dimmed">
                 {t('viaApiKey', { name: record.api_key_name })}

@@ -4,7 +4,7 @@ import { AUTH_BASE } from './paths';
 
 /**
  * POST session: the plain client, so a wrong password rejects without the 401 popup dance. An
- * account with a second factor gets a challenge instead of the token (issue 17).
+ * account with a second factor gets a challenge instead of the token.
  */
 export function createSession(
   body: SessionCreate,

@@ -1,2 +1,2 @@
-/** DESIGN §4 auth base, under the client's `/api`. */
+/** Auth base, under the client's `/api`. */
 export const AUTH_BASE = '/user/api/auth/v1';

@@ -5,7 +5,7 @@ import { ColorSchemeToggle } from '../../../components/color-scheme-toggle';
 import { LanguageMenu } from '../../../components/language-menu';
 import { VersionLabel } from '../../../components/version-label';
 
-/** The bare layout of the login pages (SPEC §2): no shell, a centred card. */
+/** The bare layout of the login pages: no shell, a centred card. */
 export function AuthCard({
   title,
   description,

@@ -2,7 +2,7 @@ import { hasPermissions, type Permission } from '@rota/contract';
 import { useCurrentUser } from './use-current-user';
 
 /**
- * Whether the signed-in user holds every given permission (DESIGN §5), to hide buttons and row
+ * Whether the signed-in user holds every given permission, to hide buttons and row
  * actions they may not use; the server refuses them anyway.
  *
  *   const can = useCan();

@@ -4,7 +4,7 @@ import { subscribeSessionMessages } from '../../../lib/broadcast';
 import { SIGN_IN_PATH } from '../../../lib/paths';
 import { clearToken } from '../../../lib/session';
 
-/** When another tab signs out, this one follows (SPEC §4). */
+/** When another tab signs out, this one follows. */
 export function useCrossTabSignOut() {
   const navigate = useNavigate();
   useEffect(

@@ -6,7 +6,7 @@ import { clearToken } from '../../../lib/session';
 import { logout } from '../api/logout';
 
 /**
- * SPEC §4 sign-out: tell the server, forget the token, sign the other tabs out, go to sign-in.
+ * Sign-out: tell the server, forget the token, sign the other tabs out, go to sign-in.
  * A failed logout call changes nothing here: the user asked to leave.
  */
 export function useSignOut() {

@@ -15,7 +15,7 @@ import { checkCodeQueryOptions } from '../api/check-code';
 import { resetPassword } from '../api/reset-password';
 import { AuthCard } from '../components/auth-card';
 
-/** SPEC §4: the link from the recovery mail lands here with `?code=`. */
+/** The link from the recovery mail lands here with `?code=`. */
 export default function ChangePasswordPage() {
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code')?.trim() ?? '';
@@ -64,7 +64,7 @@ function ResetForm({ code }: { code: string }) {
   const navigate = useNavigate();
   const form = useForm({
     resolver: zodResolver(resetPasswordSchema),
-    // SPEC §7 sends `code, password`: the password is asked once (its eye shows what was typed).
+    // The reset sends `code, password`: the password is asked once (its eye shows what was typed).
     defaultValues: { code, password: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -82,7 +82,7 @@ function ResetForm({ code }: { code: string }) {
       await navigate(SIGN_IN_PATH, { replace: true });
     } catch (error) {
       // A rule on the new password is fixable here; anything else (the code expired meanwhile)
-      // means starting over, as SPEC §4 says.
+      // means starting over.
       if (applyFieldErrors(error, ['password'], form.setError)) return;
       notifications.show({
         color: 'red',

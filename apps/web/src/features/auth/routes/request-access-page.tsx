@@ -12,7 +12,7 @@ import { BackToSignInLink, FailureAlert, SentCard } from '../components/auth-fee
 
 const FIELDS = ['name', 'email', 'client_name', 'message'] as const;
 
-/** DESIGN §8: someone without a user asks an administrator for one. */
+/** Someone without a user asks an administrator for one. */
 export default function RequestAccessPage() {
   const { t } = useTranslation();
   const [sent, setSent] = useState<string | null>(null);

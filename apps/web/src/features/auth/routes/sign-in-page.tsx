@@ -25,7 +25,7 @@ import { FailureAlert } from '../components/auth-feedback';
 const FIELDS = ['access', 'password'] as const;
 
 // zod and the contract's schema come with the first submit (or a field's focus), not with the
-// page's first paint (issue 16).
+// page's first paint.
 const validation = lazyResolver(() =>
   import('../components/sign-in-resolver').then((module) => module.signInResolver),
 );
@@ -66,7 +66,7 @@ export default function SignInPage() {
     setFailure(null);
     try {
       const answer = await createSession(values);
-      // A second factor (issue 17): the password was right, a code comes next.
+      // A second factor: the password was right, a code comes next.
       if ('mfa_required' in answer) setChallenge(answer);
       else await finish(answer);
     } catch (error) {
@@ -95,7 +95,7 @@ export default function SignInPage() {
 
   return (
     <AuthCard title={t('signIn.title')}>
-      {/* Single sign-on (issue 17): its button above; the form stays unless local sign-in is off. */}
+      {/* Single sign-on: its button above; the form stays unless local sign-in is off. */}
       <OidcSignIn />
       <form
         hidden={!showLocal}

@@ -1,2 +1,2 @@
-/** Issue 13 business calendars base, under the client's `/api`. */
+/** Business calendars base, under the client's `/api`. */
 export const CALENDAR_BASE = '/rota/calendar/api/v1';

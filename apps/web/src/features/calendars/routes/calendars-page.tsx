@@ -26,7 +26,7 @@ import { useCalendarsTranslation } from '../i18n';
 const UPCOMING_SHOWN = 3;
 
 /**
- * `/scheduling/calendar`: the client's business calendars (issue 13). Guarded like the
+ * `/scheduling/calendar`: the client's business calendars. Guarded like the
  * schedulings (AGENDAMENTOS.*); a calendar a scheduling names cannot be deleted (409).
  */
 export default function CalendarsPage() {

@@ -1,2 +1,2 @@
-/** DESIGN §4 clients base (platform administrators only), under the client's `/api`. */
+/** Clients base (platform administrators only), under the client's `/api`. */
 export const CLIENT_BASE = '/rota/client/api/v1';

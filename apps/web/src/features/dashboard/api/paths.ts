@@ -1,2 +1,2 @@
-/** DESIGN §4 dashboard base, under the client's `/api`. */
+/** Dashboard base, under the client's `/api`. */
 export const DASHBOARD_BASE = '/rota/dashboard/api/v1';

@@ -25,7 +25,7 @@ const ICONS: Record<DashboardCategory, Icon> = {
   idle: IconMoonStars,
 };
 
-/** SPEC §4 categories (Process, Failure, Others, Idle): how many robots are in each. */
+/** Categories (Process, Failure, Others, Idle): how many robots are in each. */
 export function CategoryCards({
   categories,
   loading,

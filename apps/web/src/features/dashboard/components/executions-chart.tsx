@@ -71,7 +71,7 @@ function useBoxSize<T extends HTMLElement>() {
  * Executions per day, stacked by status in `EXECUTION_STATUSES` order (the first at the bottom),
  * in the client's status colours; days as `dd/MM` (pt) or `MM/dd` (en). Drawn here in SVG
  * rather than with a chart library, which was a ≈420 kB chunk for a phone to fetch and evaluate
- * after the dashboard's first paint (issue 16; docs/decisions.md).
+ * after the dashboard's first paint (docs/decisions.md).
  *
  * A day's counts and total show in a tooltip on hover, tap and keyboard focus (the chart is one
  * tab stop; arrows, Home and End move between days); screen readers get a table of the figures.

@@ -44,7 +44,7 @@ export default function DashboardPage() {
   const query = useQuery(dashboardQueryOptions(dates.range));
   // The figures draw as a background render, which React slices into short tasks, so a phone's
   // main thread answers while they draw: as one task, drawing them was the longest task after
-  // the first paint (issue 16). The filter row and the error stay urgent.
+  // the first paint. The filter row and the error stay urgent.
   const data = useDeferredValue(query.data);
   const loading = useDeferredValue(query.isPending);
   const dimmed = useDeferredValue(query.isPlaceholderData);

@@ -1,2 +1,2 @@
-/** DESIGN §4 environments base, under the client's `/api`. */
+/** Environments base, under the client's `/api`. */
 export const ENVIRONMENT_BASE = '/rota/env/api/v1';

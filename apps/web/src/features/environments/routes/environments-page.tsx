@@ -35,7 +35,7 @@ function connectionText(environment: Environment): string | null {
   return `${user}${environment.db_url}${port}${database}`;
 }
 
-/** `/env`: the client's environments (SPEC §3); "Novo ambiente" in the header. */
+/** `/env`: the client's environments; "Novo ambiente" in the header. */
 export default function EnvironmentsPage() {
   const t = useEnvironmentsTranslation();
   const { t: tc } = useTranslation();

@@ -19,7 +19,7 @@ import { useMfaTranslation } from '../i18n';
 type Modal = 'codes' | 'disable' | null;
 
 /**
- * `/account/two-step`: the user's own second factor (issue 17). Off: set it up (QR code, one
+ * `/account/two-step`: the user's own second factor. Off: set it up (QR code, one
  * code, recovery codes once). On: since when, codes left, new codes, turn off (both ask a code).
  */
 export default function MfaPage() {

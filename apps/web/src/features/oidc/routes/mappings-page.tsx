@@ -27,8 +27,8 @@ import { MappingFormDrawer } from '../components/mapping-form-drawer';
 import '../i18n';
 
 /**
- * `/client/sso`: groups of the identity provider mapped to a client and one of its profiles
- * (issue 17), for platform administrators only; the server refuses anybody else with a 403,
+ * `/client/sso`: groups of the identity provider mapped to a client and one of its profiles,
+ * for platform administrators only; the server refuses anybody else with a 403,
  * shown as the page's denial, as on the Clients page beside it.
  */
 export default function MappingsPage() {

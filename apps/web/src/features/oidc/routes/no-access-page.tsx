@@ -8,7 +8,7 @@ import '../sign-in/i18n';
 
 /**
  * `/login/no-access`: the provider signed the person in, but no mapping gives their groups a
- * client (issue 17), so there is no session. A bare page like the other login pages.
+ * client, so there is no session. A bare page like the other login pages.
  */
 export default function NoAccessPage() {
   const { t } = useTranslation('oidcSignIn');

@@ -1,2 +1,2 @@
-/** DESIGN §4 parameters base, under the client's `/api`. */
+/** Parameters base, under the client's `/api`. */
 export const PARAMETER_BASE = '/rota/parameter/api/v1';

@@ -175,7 +175,7 @@ type ParameterFormDrawerProps = {
 };
 
 /**
- * "Novo parâmetro" / "Editar parâmetro": a value OR a password (SPEC §5), chosen with "Valor /
+ * "Novo parâmetro" / "Editar parâmetro": a value OR a password, chosen with "Valor /
  * Senha". A stored password is never read back: editing shows it masked and offers to replace it.
  */
 export function ParameterFormDrawer({ opened, onClose, parameter }: ParameterFormDrawerProps) {

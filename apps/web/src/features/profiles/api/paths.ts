@@ -1,2 +1,2 @@
-/** DESIGN §4 profiles base, under the client's `/api`. */
+/** Profiles base, under the client's `/api`. */
 export const PROFILE_BASE = '/user/profile/api/v1';

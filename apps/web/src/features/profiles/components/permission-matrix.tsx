@@ -33,7 +33,7 @@ const checkedOf = (c: Coverage) => c === 'all';
 const indeterminateOf = (c: Coverage) => c === 'some';
 
 /**
- * A profile's permissions as areas (rows) × actions (columns) of checkboxes (DESIGN §5). The
+ * A profile's permissions as areas (rows) × actions (columns) of checkboxes. The
  * checkbox before an area grants or revokes its whole row; the one in an action's head, the
  * whole column; the corner one, everything.
  */

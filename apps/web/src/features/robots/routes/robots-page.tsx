@@ -25,12 +25,12 @@ import { ROBOT_FIELDS_PATH, robotPath } from '../paths';
 import '../i18n';
 
 // The form (react-hook-form, zod and the robot's schemas) loads when the drawer first opens,
-// not before the list's first paint (issue 16).
+// not before the list's first paint.
 const RobotFormDrawer = lazyDialog(() =>
   import('../components/robot-form-drawer').then((module) => module.RobotFormDrawer),
 );
 
-/** `/robot`: the client's robots (DESIGN §7 list), "Novo robô" in the header. */
+/** `/robot`: the client's robots as a server-side list, "Novo robô" in the header. */
 export default function RobotsPage() {
   const { t } = useTranslation('robots');
   const { t: tc } = useTranslation();

@@ -1,2 +1,2 @@
-/** DESIGN §4 schedulings base, under the client's `/api`. */
+/** Schedulings base, under the client's `/api`. */
 export const SCHEDULING_BASE = '/rota/scheduling/api/v1';

@@ -56,7 +56,7 @@ import { splitMinutes } from '../components/format-interval';
 import { SchedulingFormDrawer } from '../components/scheduling-form-drawer';
 import { useSchedulingsTranslation } from '../i18n';
 
-/** SPEC §2 order: All, Not deleted (the default), Deleted. */
+/** The deleted filter's options in order: All, Not deleted (the default), Deleted. */
 const DELETED_OPTIONS: readonly DeletedFilter[] = ['all', 'not_deleted', 'deleted'];
 const DEFAULT_DELETED: DeletedFilter = 'not_deleted';
 /** VM badges shown in a row before "+N". */
@@ -67,7 +67,7 @@ function isDeletedFilter(value: string | undefined): value is DeletedFilter {
 }
 
 /**
- * `/scheduling`: when and where each robot runs. The "deleted" filter (SPEC's three scheduling
+ * `/scheduling`: when and where each robot runs. The "deleted" filter (three scheduling
  * filters) lives in the URL like the others; deleted schedulings can only be restored.
  */
 export default function SchedulingsPage() {

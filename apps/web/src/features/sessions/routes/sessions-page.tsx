@@ -37,7 +37,7 @@ const METHOD_KEYS: Record<SessionMethod, `method.${SessionMethod}`> = {
 };
 
 /**
- * `/account/sessions`: the user's own sessions (issue 17): where and how each signed in, when it
+ * `/account/sessions`: the user's own sessions: where and how each signed in, when it
  * was last used; any other one can be signed out, or all of them at once. Paged (a script that
  * signs in with a password may hold hundreds); this one leads the first page.
  */

@@ -7,7 +7,7 @@ import { showErrorToast } from '../../../lib/notify';
 import { selectClient } from '../../users';
 
 /**
- * SPEC §2: shown only to users of two or more clients. Everything on screen belongs to the
+ * Shown only to users of two or more clients. Everything on screen belongs to the
  * selected client, so a change reloads the whole page rather than patching caches.
  */
 export function ClientSelector({ user }: { user: MeResponse }) {

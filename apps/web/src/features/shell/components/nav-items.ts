@@ -47,7 +47,7 @@ export type NavItem = {
   nested?: true;
 };
 
-/** SPEC §2 sidebar, in its order; each entry is shown only with its route's permissions. */
+/** The sidebar, in order; each entry is shown only with its route's permissions. */
 export const MAIN_NAV: readonly NavItem[] = [
   { to: '/dashboard', label: 'nav.home', icon: IconHome },
   { to: '/activity', label: 'nav.activity', icon: IconActivity },
@@ -72,7 +72,7 @@ export const CONFIGURATION_NAV: readonly NavItem[] = [
   { to: '/alert', label: 'nav.alerts', icon: IconBell },
 ];
 
-/** SPEC §6: the dropdown shows if the user may list environments or users. */
+/** The dropdown shows if the user may list environments or users. */
 export const CONFIGURATION_GATES: readonly ConsoleRoute[] = ['/env', '/user'];
 
 export function isActivePath(pathname: string, to: string): boolean {

@@ -5,7 +5,7 @@ import { PageSkeleton } from '../../../components/page-skeleton';
 import { useCurrentUser } from '../../auth';
 
 /**
- * SPEC §6: a page needs every permission its route lists; without a user (not signed in, or
+ * A page needs every permission its route lists; without a user (not signed in, or
  * `me` failed) it is denied. The server enforces the same rule on the API behind the page.
  */
 export function PermissionGuard({ route, children }: { route: ConsoleRoute; children: ReactNode }) {

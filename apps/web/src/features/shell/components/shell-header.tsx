@@ -27,7 +27,7 @@ export function ShellHeader({
   onNavigate,
 }: ShellHeaderProps) {
   const { t } = useTranslation();
-  // Language and colour scheme follow the account between browsers (issue 16).
+  // Language and colour scheme follow the account between browsers.
   useApplyAccountPreferences(user);
   const save = useSavePreferences(user !== undefined);
   return (
@@ -57,7 +57,7 @@ export function ShellHeader({
       </Group>
       <Group gap={4} wrap="nowrap">
         {user ? <ClientSelector user={user} /> : null}
-        {/* The selected client's alerts (issue 15). */}
+        {/* The selected client's alerts. */}
         {user?.rota_clients_id_selected ? <AlertBell /> : null}
         <ColorSchemeToggle onChange={save.colorScheme} />
         <LanguageMenu onChange={save.language} />

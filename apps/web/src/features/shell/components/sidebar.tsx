@@ -17,7 +17,7 @@ import {
 
 type SidebarProps = {
   user: MeResponse | undefined;
-  /** Called after a link is followed, so the drawer closes on small screens (DESIGN §8). */
+  /** Called after a link is followed, so the drawer closes on small screens. */
   onNavigate: () => void;
 };
 

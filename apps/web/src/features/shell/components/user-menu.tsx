@@ -20,7 +20,7 @@ import { useSignOut } from '../../auth';
 import { MFA_PATH } from '../../mfa';
 import { SESSIONS_PATH } from '../../sessions';
 
-/** SPEC §2: the user's name and avatar in a popover that offers to sign out (and their API keys). */
+/** The user's name and avatar in a popover that offers to sign out (and their API keys). */
 export function UserMenu({ user }: { user: MeResponse }) {
   const { t } = useTranslation();
   const ta = useAccountTranslation();

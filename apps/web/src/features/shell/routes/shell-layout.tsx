@@ -22,7 +22,7 @@ export type ShellRouteHandle = { route: ConsoleRoute };
 export default function ShellLayout() {
   const location = useLocation();
   // Read once on entry. Later losses of the token are handled where they happen: sign-out and
-  // other tabs navigate away at once, a 401 waits for its popup to be read (SPEC §8), also one
+  // other tabs navigate away at once, a 401 waits for its popup to be read, also one
   // that answered the entry's early `me` before this mounted.
   const [signedIn] = useState(() => getToken() !== undefined || isLeavingAfterUnauthorized());
   if (!signedIn) {
@@ -112,7 +112,7 @@ const DRAWER_QUERY = 'not all and (min-width: 75em)';
 /**
  * Below `lg` the sidebar is a drawer, closed (and hidden) until the burger opens it: its links
  * are rendered the first time it opens rather than with the page, which spared a phone's first
- * paint and the renders after it ≈100 ms of work for links nobody could see (issue 16). Once
+ * paint and the renders after it ≈100 ms of work for links nobody could see. Once
  * rendered they stay, so the drawer slides with its content from then on.
  */
 function useSidebarShown(navbarOpened: boolean): boolean {

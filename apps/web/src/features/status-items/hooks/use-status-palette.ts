@@ -27,7 +27,7 @@ function paletteOf(entries: readonly StatusPaletteEntry[]): StatusPalette {
   return { color: pick('color'), label: pick('label'), category: pick('category') };
 }
 
-/** DESIGN §6 defaults: what badges use while the client's palette loads (or if it fails). */
+/** The default palette: what badges use while the client's palette loads (or if it fails). */
 export const DEFAULT_STATUS_PALETTE = paletteOf([]);
 
 /**

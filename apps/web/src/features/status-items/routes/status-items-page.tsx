@@ -67,7 +67,7 @@ export default function StatusItemsPage() {
       header: t('columns.label'),
       visibleFrom: 'sm',
       // The label it reads as: a blank label is the status's own name, so show that name (an
-      // italic "Status name" on every row read as if nothing were set, issue 16).
+      // italic "Status name" on every row read as if nothing were set).
       render: (item) => (
         <Text size="sm">
           {item.label ?? statusName(item)}

@@ -1,2 +1,2 @@
-/** DESIGN §4 tasks base, under the client's `/api`. */
+/** Tasks base, under the client's `/api`. */
 export const TASK_BASE = '/rota/task/api/v1';

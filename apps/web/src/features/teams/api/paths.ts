@@ -1,4 +1,4 @@
-/** DESIGN §4 teams bases, under the client's `/api`. */
+/** Teams bases, under the client's `/api`. */
 export const TEAM_BASE = '/teams/api/v1';
 export const TEAM_ROBOT_BASE = '/teams/robots/api/v1';
 export const TEAM_USER_BASE = '/teams/users/api/v1';

@@ -1,2 +1,2 @@
-/** Issue 15 run triggers base, under the client's `/api`. */
+/** Run triggers base, under the client's `/api`. */
 export const TRIGGER_BASE = '/rota/trigger/api/v1';

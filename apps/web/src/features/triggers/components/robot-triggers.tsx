@@ -27,7 +27,7 @@ import { TriggerFormDrawer } from './trigger-form-drawer';
 const STATUS_COLORS = { active: 'teal', revoked: 'red' } as const;
 
 /**
- * A robot's run triggers (issue 15), on its page: other systems queue a run with a trigger's
+ * A robot's run triggers, on its page: other systems queue a run with a trigger's
  * token. ROBOS.UPDATE makes, renames, rotates and revokes them; ROBOS.DELETE deletes them.
  */
 export function RobotTriggers({ robot }: { robot: Robot }) {

@@ -1,5 +1,5 @@
-/** DESIGN §4 users base, under the client's `/api`. */
+/** Users base, under the client's `/api`. */
 export const USER_BASE = '/user/api/v1';
 
-/** Access requests (DESIGN §8), reviewed by platform administrators. */
+/** Access requests, reviewed by platform administrators. */
 export const ACCESS_REQUEST_BASE = '/user/access-request/api/v1';

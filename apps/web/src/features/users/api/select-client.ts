@@ -4,7 +4,7 @@ import { USER_BASE } from './paths';
 
 /**
  * PUT client_select → 204. Quiet: the page reloads on success, and a failure is reported by
- * the selector's own toast (SPEC §8) rather than a second popup.
+ * the selector's own toast rather than a second popup.
  */
 export function selectClient(body: ClientSelect): Promise<void> {
   return api.put<void>(`${USER_BASE}/client_select`, body, { quiet: true });

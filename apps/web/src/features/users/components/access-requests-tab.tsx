@@ -30,7 +30,7 @@ function isStatus(value: string | undefined): value is AccessRequestStatus {
 const STATUS_COLORS = { pending: 'yellow', approved: 'teal', dismissed: 'gray' } as const;
 
 /**
- * DESIGN §8: requests sent from the sign-in page, for platform administrators. "Create user"
+ * Requests sent from the sign-in page, for platform administrators. "Create user"
  * opens the user form filled from the request and marks it approved once the user exists;
  * "Dismiss" sets it aside (and can be undone).
  */

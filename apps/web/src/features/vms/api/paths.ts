@@ -1,2 +1,2 @@
-/** DESIGN §4 VMs base, under the client's `/api`. */
+/** VMs base, under the client's `/api`. */
 export const VM_BASE = '/rota/vm/api/v1';
