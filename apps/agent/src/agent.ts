@@ -28,7 +28,7 @@ interface AgentTimings extends RunTimings {
   fenceCheckMs: number;
   /**
    * A robot is killed this long before its lease, as last renewed, runs out: the server waits
-   * the lease out plus its own margin before it may hand the run on (DESIGN §6).
+   * the lease out plus its own margin before it may hand the run on.
    */
   fenceMarginMs: number;
   /** How long a stopping agent waits for the server to take its goodbye. */
@@ -112,7 +112,7 @@ export class Agent {
       logger: config.logger,
       backoff: this.timings.backoff,
       // A claim refused while robots run: the token was replaced ("Generate new token") and the
-      // old one still serves the runs already held. Finish them, then stop (issue 16).
+      // old one still serves the runs already held. Finish them, then stop.
       onUnauthorized: (call) =>
         call === 'claim' && this.active.size > 0
           ? this.retire()
@@ -358,7 +358,7 @@ export class Agent {
   private async claim(signal: AbortSignal): Promise<ClaimedRun | null> {
     // fetch's pool hands a request the first connection it sees free, and the one the last
     // answer came on is seen free only a tick after that answer was read: claiming at once
-    // alternated an idle agent's claims over two connections and kept both open (issue 18).
+    // alternated an idle agent's claims over two connections and kept both open.
     // Over HTTP only: on the server's stream every claim goes on its one WebSocket.
     if (!this.client.streaming) await new Promise((resolve) => setImmediate(resolve));
     this.claimsOpen += 1;

@@ -17,7 +17,7 @@ const NO_STREAM = new Set([400, 404, 405, 426, 501]);
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /**
- * The agent's side of the stream (issue 18): calls as messages on one WebSocket, each answer
+ * The agent's side of the stream: calls as messages on one WebSocket, each answer
  * handed back as the Response the same call over HTTP would have had, so the protocol client
  * retries and judges it exactly alike. A call whose signal aborts (its timeout, the agent
  * stopping) cuts the whole stream: the server then gives back any run it was handing to it,

@@ -5,7 +5,7 @@ import { helloAnswer, type Handler } from './helpers/fake-server.js';
 import { claimedRun, robotPackage, useFakeServer } from './helpers/robot-run.js';
 
 /**
- * Issue 18: a server that counts a claim's arrival as a heartbeat (hello's `claim_is_heartbeat`)
+ * A server that counts a claim's arrival as a heartbeat (hello's `claim_is_heartbeat`)
  * lets an idle agent keep one connection: it claims every heartbeat interval and sends no
  * heartbeat while that claim is open. It heartbeats as before while it holds a run, when a
  * call fails, and with a server that does not say so.

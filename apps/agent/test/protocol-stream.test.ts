@@ -4,7 +4,7 @@ import { ProtocolClient, UnauthorizedError } from '../src/protocol-client.js';
 import { FakeRotaServer, helloAnswer, successfulFinish as finish } from './helpers/fake-server.js';
 
 /**
- * The stream (issue 18): offered by hello, it carries heartbeats, claims and finishes; its
+ * The stream: offered by hello, it carries heartbeats, claims and finishes; its
  * answers are judged as HTTP's; where it is refused or cut, the calls still get through.
  */
 let server: FakeRotaServer;

@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../src/protocol-client.js';
 import { claimedRun, robotPackage, useFakeServer } from './helpers/robot-run.js';
 
 /**
- * "Generate new token" (issue 16): the server refuses the old token a new claim but still takes
+ * "Generate new token": the server refuses the old token a new claim but still takes
  * its heartbeats and results. An agent with a robot running finishes it, reports it, then stops.
  */
 const PACKAGE = robotPackage(`setTimeout(() => process.exit(0), 600);`);

@@ -6,7 +6,7 @@ import { userUpdateSchema } from './users.js';
 
 /**
  * PUT /user/api/v1/account/update: one's own name, last name, picture removal (`avatar: null`),
- * language and colour scheme (issue 16). Any subset; `null` language or scheme: not chosen.
+ * language and colour scheme. Any subset; `null` language or scheme: not chosen.
  * The password keeps PUT /user/api/v1/update/password, the picture upload POST /avatar.
  */
 export const accountUpdateSchema = z.object({

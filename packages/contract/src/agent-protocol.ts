@@ -38,13 +38,13 @@ export const agentHelloResponseSchema = z.object({
     claim_wait_seconds: z.number().int(),
     /**
      * This server counts a claim's arrival as a heartbeat: an agent holding no run may claim
-     * every `heartbeat_seconds` instead of heartbeating too, on one connection instead of two
-     * (issue 18). Absent from older servers: the agent then heartbeats as before.
+     * every `heartbeat_seconds` instead of heartbeating too, on one connection instead of two.
+     * Absent from older servers: the agent then heartbeats as before.
      */
     claim_is_heartbeat: z.boolean().optional(),
     /**
      * This server takes heartbeats, claims and finishes as messages on one WebSocket,
-     * `GET stream` (AGENT_STREAM_PATH): no HTTP request held per idle agent (issue 18).
+     * `GET stream` (AGENT_STREAM_PATH): no HTTP request held per idle agent.
      * Absent from older servers: the agent then makes every call over HTTP.
      */
     stream: z.boolean().optional(),
@@ -284,7 +284,7 @@ export const robotProgressSchema = z.object({
 export type RobotProgress = z.infer<typeof robotProgressSchema>;
 
 /**
- * `POST environment/index`: the client's environments (SPEC §3 fields), `db_pass` and
+ * `POST environment/index`: the client's environments (all their fields), `db_pass` and
  * `rota_token` opened, for this run only. A robot picks one by its title.
  */
 export const robotEnvironmentListResponseSchema = z.object({
@@ -310,8 +310,8 @@ export const robotParameterListResponseSchema = z.object({
 
 /**
  * `GET stream`, upgraded to a WebSocket with the agent's `Authorization` header: the calls named
- * in AGENT_STREAM_OPERATIONS as JSON text messages, answered in any order, each by its `id`
- * (issue 18). A message's `body` is the call's HTTP body; the answer's `status` and `body` are
+ * in AGENT_STREAM_OPERATIONS as JSON text messages, answered in any order, each by its `id`.
+ * A message's `body` is the call's HTTP body; the answer's `status` and `body` are
  * what the HTTP call would have answered. Runs handed to a stream that closed before its answer
  * went out go back to the queue, as with an HTTP caller that hung up.
  */

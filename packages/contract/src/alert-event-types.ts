@@ -1,9 +1,9 @@
 /*
  * Apart from alerts.ts, which declares schemas: the console's shell labels these in its bell and
- * must not evaluate zod before its first paint (issue 16).
+ * must not evaluate zod before its first paint.
  */
 
-/** What an alert rule can be told of (issue 15). */
+/** What an alert rule can be told of. */
 export const ALERT_EVENT_TYPES = [
   'execution.application_error',
   'execution.business_error',

@@ -6,7 +6,7 @@ import { permissionSchema } from './profiles.js';
 /** Every personal API key starts so (and Rota tells it from a session token by it). */
 export const API_KEY_PREFIX = 'rota_pat_';
 
-/** A user's personal API key for the client selected when it was made (issue 15). */
+/** A user's personal API key for the client selected when it was made. */
 export const apiKeySchema = z.object({
   user_api_keys_id: z.number().int(),
   users_id: z.number().int(),

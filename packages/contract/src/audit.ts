@@ -16,7 +16,7 @@ export const AUDIT_ACTIONS = [
   'stop',
   'mark_failed',
   'revoke',
-  // Issue 17: second factor and sessions.
+  // Second factor and sessions.
   'mfa_enable',
   'mfa_disable',
   'mfa_recovery_codes',
@@ -31,7 +31,7 @@ export const auditLogSchema = z.object({
   rota_clients_id: z.number().int().nullable(),
   users_id: z.number().int().nullable(),
   user_name: z.string().nullable(),
-  /** The personal API key the change was made with (issue 15); null: a session. */
+  /** The personal API key the change was made with; null: a session. */
   api_key_name: z.string().nullable(),
   action: z.string(),
   entity: z.string(),

@@ -56,7 +56,7 @@ export const clientSummarySchema = z.object({
 });
 export type ClientSummary = z.infer<typeof clientSummarySchema>;
 
-/** SPEC §3 signed-in user, as `session` answers it (with `token`) and `me` (with `avatar`). */
+/** The signed-in user, as `session` answers it (with `token`) and `me` (with `avatar`). */
 export const signedInUserSchema = z.object({
   users_id: z.number().int(),
   email: z.string(),
@@ -67,10 +67,10 @@ export const signedInUserSchema = z.object({
   clients: z.array(clientSummarySchema),
   rota_clients_id_selected: z.number().int().nullable(),
   group: z.string().nullable(),
-  /** Kept on the server so they follow the user between browsers (issue 16); null: not chosen. */
+  /** Kept on the server so they follow the user between browsers; null: not chosen. */
   language: z.enum(LANGUAGES).nullable().optional(),
   color_scheme: z.enum(COLOR_SCHEMES).nullable().optional(),
-  /** The account has a TOTP second factor on (issue 17). */
+  /** The account has a TOTP second factor on. */
   mfa_enabled: z.boolean().optional(),
 });
 export type SignedInUser = z.infer<typeof signedInUserSchema>;
@@ -93,8 +93,8 @@ export const resetCodeSchema = z
 export const checkCodeSchema = z.object({ code: resetCodeSchema });
 
 /**
- * SPEC §7: `code, password`. A client that also sends `confirm_password` gets it checked, but it
- * is never required (issue 11: a client sending what SPEC says was refused).
+ * `code, password`. A client that also sends `confirm_password` gets it checked, but it
+ * is never required (a client sending only `code, password` was refused).
  */
 export const resetPasswordSchema = z
   .object({
@@ -125,14 +125,14 @@ export const passwordUpdateSchema = z
   });
 export type PasswordUpdate = z.infer<typeof passwordUpdateSchema>;
 
-/** PUT /user/api/v1/client_select (SPEC §7). */
+/** PUT /user/api/v1/client_select. */
 export const clientSelectSchema = z.object({
   users_id: idSchema,
   rota_clients_id_selected: idSchema,
 });
 export type ClientSelect = z.infer<typeof clientSelectSchema>;
 
-/** POST /user/api/auth/v1/request-access (DESIGN §8). */
+/** POST /user/api/auth/v1/request-access. */
 export const accessRequestCreateSchema = z.object({
   name: z
     .string({ error: msg('required_name') })

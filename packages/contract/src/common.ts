@@ -78,7 +78,7 @@ export type IdBody = z.infer<typeof idBodySchema>;
 export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
-/** DESIGN §4 error answer; `code` is stable, `message` is in the caller's language. */
+/** The error answer; `code` is stable, `message` is in the caller's language. */
 export const errorResponseSchema = z.object({
   code: z.string(),
   message: z.string(),
@@ -92,7 +92,7 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 export const sortOrderSchema = z.enum(['asc', 'desc']);
 
-/** DESIGN §4 `index` body; each resource extends it with its own filters and sortable columns. */
+/** The `index` body every list sends; each resource extends it with its own filters and sortable columns. */
 export const listQuerySchema = z.object({
   // Past this the offset leaves PostgreSQL's bigint; no list is that long anyway.
   page: z.coerce.number().int().min(1).max(PG_INT_MAX).default(1),
@@ -157,7 +157,7 @@ export const idsBodySchema = z.object({
 });
 export type IdsBody = z.infer<typeof idsBodySchema>;
 
-/** DESIGN §4 create answer: `{message, data}`. */
+/** The create answer: `{message, data}`. */
 export function createdResponseSchema<T extends z.ZodType>(item: T) {
   return z.object({ message: z.string(), data: item });
 }
@@ -177,7 +177,7 @@ export const timestampSchema = z.iso
   .datetime({ offset: true, error: msg('invalid_date') })
   .refine((v) => Number(v.slice(0, 4)) > 1, msg('invalid_date'));
 
-/** Optional `startDate`/`endDate` filters (DESIGN §4: inclusive days, end not before start). */
+/** Optional `startDate`/`endDate` filters (inclusive days, end not before start). */
 export const dateRangeFilterShape = {
   startDate: isoDateSchema.optional(),
   endDate: isoDateSchema.optional(),

@@ -1,4 +1,4 @@
-/** Names and numbers fixed by SPEC §1, §9 and DESIGN §1; console, server and agent read them from here. */
+/** Fixed names and numbers; console, server and agent read them from here. */
 export const PRODUCT_NAME = 'Rota';
 export const PRODUCT_SLUG = 'rota';
 export const VERSION_LABEL = '3.0.1';
@@ -9,12 +9,12 @@ export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 export const LANGUAGES = ['pt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pt';
-/** The console's colour schemes a user may keep (issue 16); `auto` follows the system. */
+/** The console's colour schemes a user may keep; `auto` follows the system. */
 export const COLOR_SCHEMES = ['light', 'dark', 'auto'] as const;
 export type ColorScheme = (typeof COLOR_SCHEMES)[number];
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
-/** SPEC §9 durations, in milliseconds. */
+/** Fixed durations, in milliseconds. */
 export const TIMINGS = {
   successPopupMs: 3000,
   errorPopupMs: 6000,
@@ -33,7 +33,7 @@ export const PASSWORD_MAX_LENGTH = 128;
 export const RESET_CODE_TTL_MINUTES = 30;
 
 /**
- * Sign-in and recovery throttles (issues 2 and 11). Sign-in failures slow the account-and-address
+ * Sign-in and recovery throttles. Sign-in failures slow the account-and-address
  * pair that made them (a few free, then an exponential wait) instead of locking the account; see
  * docs/decisions.md, "Sign-in slows a guesser without locking the owner out".
  */

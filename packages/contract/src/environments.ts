@@ -9,7 +9,7 @@ import {
 import { msg } from './messages.js';
 
 /**
- * SPEC §3 environment: connection settings injected into runs. `db_pass` and `rota_token` are
+ * An environment: connection settings injected into runs. `db_pass` and `rota_token` are
  * sealed at rest and never answered: the answer says only whether each is set.
  */
 export const environmentSchema = z.object({

@@ -21,7 +21,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     last_seq: z.number().int(),
   }),
   z.object({
-    /** The robot reported progress (robot API `progress`, issue 14): its run's bar moved. */
+    /** The robot reported progress (robot API `progress`): its run's bar moved. */
     type: z.literal('progress'),
     execution_id: z.number().int(),
     rota_robots_id: z.number().int(),
@@ -33,14 +33,14 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     connectivity: z.enum(CONNECTIVITY),
   }),
   z.object({
-    /** An open task's deadline came within its robot's risk minutes, or passed (issue 13). */
+    /** An open task's deadline came within its robot's risk minutes, or passed. */
     type: z.literal('task'),
     rota_tasks_id: z.number().int(),
     rota_robots_id: z.number().int(),
     sla_state: z.enum(['at_risk', 'breached']),
   }),
   z.object({
-    /** New events reached the client's bell (issue 15): refetch the feed. */
+    /** New events reached the client's bell: refetch the feed. */
     type: z.literal('alert'),
     /** The newest event's id. */
     rota_alert_events_id: z.number().int(),

@@ -1,10 +1,10 @@
 /*
  * The execution statuses and how the dashboard counts them, apart from the schemas that use
  * them (executions.ts, status-items.ts): the console's dashboard and status badges need these
- * constants before their first paint, and importing them must not evaluate zod (issue 16).
+ * constants before their first paint, and importing them must not evaluate zod.
  */
 
-/** DESIGN §6: every run of a robot is an execution in one of these states. */
+/** Every run of a robot is an execution in one of these states. */
 export const EXECUTION_STATUSES = [
   'queued',
   'processing',
@@ -25,11 +25,11 @@ export const FINAL_EXECUTION_STATUSES = [
   'cancelled',
 ] as const satisfies readonly ExecutionStatus[];
 
-/** Dashboard categories (SPEC §4); Idle is a robot with no execution in the range. */
+/** Dashboard categories; Idle is a robot with no execution in the range. */
 export const DASHBOARD_CATEGORIES = ['process', 'failure', 'others', 'idle'] as const;
 export type DashboardCategory = (typeof DASHBOARD_CATEGORIES)[number];
 
-/** DESIGN §6 default mapping; status items (issue 5) may change it per client. */
+/** The default status → category mapping; status items may change it per client. */
 export const DEFAULT_STATUS_CATEGORIES: Record<
   ExecutionStatus,
   Exclude<DashboardCategory, 'idle'>
@@ -60,7 +60,7 @@ export const DEFAULT_STATUS_COLORS: Record<ExecutionStatus, string> = {
   timeout: '#fd7e14',
 };
 
-/** Every client starts with one item per status (DESIGN §6); `label` null reads the status name. */
+/** Every client starts with one item per status; `label` null reads the status name. */
 export const DEFAULT_STATUS_ITEMS = EXECUTION_STATUSES.map((status) => ({
   status,
   category: DEFAULT_STATUS_CATEGORIES[status],

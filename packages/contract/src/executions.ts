@@ -14,17 +14,17 @@ import { timeZoneSchema } from './schedulings.js';
 import { runMessageParamsSchema } from './run-messages.js';
 import { EXECUTION_STATUSES } from './execution-statuses.js';
 
-/** How an execution came to be; `api`: a run trigger fired by another system (issue 15). */
+/** How an execution came to be; `api`: a run trigger fired by another system. */
 export const EXECUTION_TRIGGERS = ['schedule', 'manual', 'api'] as const;
 export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
 
 /**
- * The exit code with which a robot says "business error" (DESIGN: a robot that cannot speak
+ * The exit code with which a robot says "business error" (a robot that cannot speak
  * HTTP ends its run this way); 0 is success, anything else an application error.
  */
 export const BUSINESS_ERROR_EXIT_CODE = 3;
 
-/** Engine timings, in seconds (DESIGN §6, issue 4). */
+/** Engine timings, in seconds. */
 export const ENGINE_TIMINGS = {
   /** Agents heartbeat this often. */
   heartbeatSeconds: 10,
@@ -35,7 +35,7 @@ export const ENGINE_TIMINGS = {
 } as const;
 
 /**
- * Why a queued execution still waits (issue 13), most fundamental first: its robot has no
+ * Why a queued execution still waits, most fundamental first: its robot has no
  * current version; no VM it may run on; none of its VMs has an active agent; every active
  * agent is busy; a free agent is taking higher-priority runs first. Null: about to be claimed.
  */
@@ -48,7 +48,7 @@ export const PENDING_REASONS = [
 ] as const;
 export type PendingReason = (typeof PENDING_REASONS)[number];
 
-/** One row of the activity history (SPEC §4 columns plus what the detail shows). */
+/** One row of the activity history (the list's columns plus what the detail shows). */
 export const executionSchema = z.object({
   execution_id: z.number().int(),
   rota_robots_id: z.number().int(),
@@ -73,17 +73,17 @@ export const executionSchema = z.object({
   attempts: z.number().int(),
   exit_code: z.number().int().nullable(),
   message: z.string().nullable(),
-  /** `message` as a run-message code and values, to show in the user's language (issue 16). */
+  /** `message` as a run-message code and values, to show in the user's language. */
   message_code: z.string().nullish(),
   message_params: runMessageParamsSchema,
   queued_at: z.string(),
   start_date: z.string().nullable(),
   end_date: z.string().nullable(),
-  /** The sum of its attempts' run times (ended: the duration); queue time is apart (issue 16). */
+  /** The sum of its attempts' run times (ended: the duration); queue time is apart. */
   duration_ms: z.number().int().nullable(),
-  /** Its attempts' run times summed, the current one up to now; null before the first (issue 16). */
+  /** Its attempts' run times summed, the current one up to now; null before the first. */
   run_seconds: z.number().int().nullable().optional(),
-  /** Time spent waiting in the queue, before the first attempt and between attempts (issue 16). */
+  /** Time spent waiting in the queue, before the first attempt and between attempts. */
   queued_seconds: z.number().int().optional(),
   /** The current attempt's start (ISO); null when not processing (a queued retry). */
   attempt_start_date: z.string().nullable().optional(),

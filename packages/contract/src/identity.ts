@@ -4,7 +4,7 @@ import { sessionResponseSchema } from './auth.js';
 import { msg } from './messages.js';
 
 /*
- * Issue 17: single sign-on with OpenID Connect, a TOTP second factor for local accounts, and the
+ * Single sign-on with OpenID Connect, a TOTP second factor for local accounts, and the
  * user's own sessions. One file, three areas; each server module owns its part.
  */
 
@@ -26,7 +26,7 @@ export const mfaCodeSchema = z
   .max(32, msg('invalid_mfa_code'));
 
 /**
- * `POST /user/api/auth/v1/session` answers this instead of the SPEC §7 session when the account
+ * `POST /user/api/auth/v1/session` answers this instead of the session when the account
  * has a second factor (or must enrol one): no token until `mfa` completes it.
  */
 export const mfaChallengeResponseSchema = z.object({
@@ -38,7 +38,7 @@ export const mfaChallengeResponseSchema = z.object({
 });
 export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
 
-/** POST /user/api/auth/v1/mfa: completes a challenge; answers the SPEC §7 session. */
+/** POST /user/api/auth/v1/mfa: completes a challenge; answers the session a password sign-in would. */
 export const mfaVerifySchema = z.object({
   challenge: z
     .string({ error: msg('mfa_challenge_expired') })

@@ -1,7 +1,7 @@
 /*
  * Calendar days and date-times as the API writes them, checked without zod: the schemas refine
  * with these, and the console's date-range filter checks its inputs with them before its first
- * paint (issue 16).
+ * paint.
  */
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -6,7 +6,7 @@ import type { Language } from './constants.js';
  * field error reads the same in the form and in the API answer.
  */
 const en = {
-  // SPEC §5
+  // Field validation
   required_email: 'Required email',
   invalid_email: 'Invalid email',
   required_password: 'Required password',
@@ -46,7 +46,7 @@ const en = {
   invalid_character: 'Contains a character that cannot be stored (NUL)',
   invalid_value: 'Invalid value',
   date_range_order: 'The end date cannot be before the start date',
-  // Operations (issue 3)
+  // Operations
   required_executor: 'Required executor',
   required_label: 'Required label',
   required_hostname: 'Required hostname',
@@ -93,7 +93,7 @@ const en = {
   duplicate_agent_name: 'An agent with this name already exists',
   duplicate_scheduling_name: 'A scheduling with this name already exists',
   duplicate_scheduling_vm: 'The scheduling already runs on this VM',
-  // Unattended operation (issue 13)
+  // Unattended operation
   required_cron: 'Required cron expression',
   invalid_cron: 'Invalid cron expression (5 fields: minute hour day month weekday)',
   invalid_time_zone: 'Unknown time zone',
@@ -113,7 +113,7 @@ const en = {
     'A new token was issued; the old one only finishes the runs its agent already started',
   tasks_retried: 'Tasks queued again',
   tasks_removed: 'Tasks removed',
-  // Engine (issue 4)
+  // Engine
   robot_inactive: 'The robot is inactive; activate it to run it',
   scheduling_deleted: 'The scheduling is deleted; restore it to run it',
   execution_queued: 'Execution queued',
@@ -132,7 +132,7 @@ const en = {
   task_not_held: 'This task is not held by this run',
   task_finished: 'Task finished',
   progress_recorded: 'Progress recorded',
-  // Integrations (issue 15)
+  // Integrations
   required_secret: 'Required secret',
   secret_too_short: 'The secret must have at least 16 characters',
   required_events: 'Choose at least one event',
@@ -149,7 +149,7 @@ const en = {
   api_key_revoked: 'Key revoked',
   trigger_revoked: 'Trigger revoked',
   alert_test_sent: 'Test sent',
-  // Administration (issue 5)
+  // Administration
   required_title: 'Required title',
   invalid_url: 'Must be an http(s) address',
   invalid_color: 'Must be a colour written #rrggbb',
@@ -214,7 +214,7 @@ const en = {
   conflict: 'This record conflicts with an existing one',
   internal_error: 'Something went wrong on the server. Quote the request id when you report it.',
   request_access_received: 'Thank you. An administrator will review your request.',
-  // Identity (issue 17)
+  // Identity
   required_mfa_code: 'Enter the code from your authenticator app',
   invalid_mfa_code: 'The code is not valid. Check the time on your phone and try again.',
   mfa_challenge_expired: 'This sign-in has expired. Enter your password again.',
@@ -330,7 +330,7 @@ const pt: Record<MessageKey, string> = {
   duplicate_agent_name: 'Já existe um agente com este nome',
   duplicate_scheduling_name: 'Já existe um agendamento com este nome',
   duplicate_scheduling_vm: 'O agendamento já roda nesta VM',
-  // Unattended operation (issue 13)
+  // Unattended operation
   required_cron: 'Expressão cron obrigatória',
   invalid_cron: 'Expressão cron inválida (5 campos: minuto hora dia mês dia-da-semana)',
   invalid_time_zone: 'Fuso horário desconhecido',
@@ -368,7 +368,7 @@ const pt: Record<MessageKey, string> = {
   task_not_held: 'Esta tarefa não está com esta execução',
   task_finished: 'Tarefa concluída',
   progress_recorded: 'Progresso registrado',
-  // Integrações (issue 15)
+  // Integrações
   required_secret: 'Segredo obrigatório',
   secret_too_short: 'O segredo deve ter pelo menos 16 caracteres',
   required_events: 'Escolha pelo menos um evento',
@@ -385,7 +385,7 @@ const pt: Record<MessageKey, string> = {
   api_key_revoked: 'Chave revogada',
   trigger_revoked: 'Gatilho revogado',
   alert_test_sent: 'Teste enviado',
-  // Administration (issue 5)
+  // Administration
   required_title: 'Título obrigatório',
   invalid_url: 'Deve ser um endereço http(s)',
   invalid_color: 'Deve ser uma cor no formato #rrggbb',

@@ -23,7 +23,7 @@ const name = requiredTextSchema(120, 'required_name').regex(
 );
 const secretOrValue = z.string().max(10000, msg('too_long'));
 
-/** Which of value and password were sent; blank counts as absent (SPEC §5 wants exactly one). */
+/** Which of value and password were sent; blank counts as absent (exactly one is wanted). */
 export const parameterValueOrPassword = (v: {
   value?: string | null;
   password?: string | null;

@@ -1,4 +1,4 @@
-/** DESIGN §5: a permission is AREA.ACTION. */
+/** A permission is AREA.ACTION. */
 export const PERMISSION_AREAS = [
   'ROBOS',
   'ATIVIDADES',
@@ -20,7 +20,7 @@ export const PERMISSIONS: readonly Permission[] = PERMISSION_AREAS.flatMap((area
 );
 
 /**
- * SPEC §6: the user must hold every listed permission; an empty list, or a list holding only
+ * The user must hold every listed permission; an empty list, or a list holding only
  * an empty string, means no restriction.
  */
 export function hasPermissions(
@@ -33,7 +33,7 @@ export function hasPermissions(
   return needed.every((p) => held.includes(p));
 }
 
-/** Console routes and the permissions that guard them (DESIGN §5, §8). */
+/** Console routes and the permissions that guard them. */
 export const ROUTE_PERMISSIONS = {
   '/dashboard': [],
   '/activity': ['HISTORIC.LIST'],
@@ -42,7 +42,7 @@ export const ROUTE_PERMISSIONS = {
   '/robot/field': ['ROBOS.LIST'],
   '/task': ['ATIVIDADES.LIST'],
   '/scheduling': ['AGENDAMENTOS.LIST'],
-  /** Business calendars, under Schedulings (issue 13). */
+  /** Business calendars, under Schedulings. */
   '/scheduling/calendar': ['AGENDAMENTOS.LIST'],
   '/node': ['AGENTES.LIST'],
   '/vm': ['AGENTES.LIST'],
@@ -51,12 +51,12 @@ export const ROUTE_PERMISSIONS = {
   '/team': ['USUARIOS.LIST'],
   '/connector': ['USUARIOS.LIST'],
   '/configuration': ['USUARIOS.LIST'],
-  /** Also only for platform administrators (issue 5). */
+  /** Also only for platform administrators. */
   '/client': ['USUARIOS.LIST'],
-  /** Single sign-on group mappings, under Clients; also only for platform administrators (issue 17). */
+  /** Single sign-on group mappings, under Clients; also only for platform administrators. */
   '/client/sso': ['USUARIOS.LIST'],
   '/audit': ['USUARIOS.LIST'],
-  /** Alert rules and their delivery log (issue 15). */
+  /** Alert rules and their delivery log. */
   '/alert': ['USUARIOS.LIST'],
 } as const satisfies Record<string, readonly Permission[]>;
 export type ConsoleRoute = keyof typeof ROUTE_PERMISSIONS;

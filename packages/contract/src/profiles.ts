@@ -6,11 +6,11 @@ import { PERMISSIONS, type Permission } from './permissions.js';
 
 /**
  * A permission's name. Kept out of permissions.ts, which the console's shell reads for its
- * constants alone and must not make evaluate zod before its first paint (issue 16).
+ * constants alone and must not make evaluate zod before its first paint.
  */
 export const permissionSchema = z.enum(PERMISSIONS as [Permission, ...Permission[]]);
 
-/** A profile: a named permission set inside one client (DESIGN §5). */
+/** A profile: a named permission set inside one client. */
 export const profileSchema = z.object({
   profiles_id: z.number().int(),
   rota_clients_id: z.number().int(),

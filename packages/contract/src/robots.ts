@@ -10,7 +10,7 @@ import {
 import { robotSortColumns } from './list-sorts.js';
 import { msg } from './messages.js';
 
-/** A robot (process): what the agent runs, where, and which version (issue 3). */
+/** A robot (process): what the agent runs, where, and which version. */
 export const robotSchema = z.object({
   rota_robots_id: z.number().int(),
   name: z.string(),

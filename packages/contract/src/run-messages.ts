@@ -3,7 +3,7 @@ import type { Language } from './constants.js';
 
 /**
  * What the server or the agent writes into a run (its result message, its system log lines), as a
- * code and values, so the console says it in the user's language (issue 16). The English text is
+ * code and values, so the console says it in the user's language. The English text is
  * still stored and answered beside the code: older agents send only text, and the API's readers
  * keep the words they had. Templates are functions so plurals are right in both languages.
  */

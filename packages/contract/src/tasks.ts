@@ -122,7 +122,7 @@ export const taskListQuerySchema = listQuerySchema.extend({
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 
 /**
- * One change of a task's status or holder (issue 16), oldest first. `rota_executions_id` is the
+ * One change of a task's status or holder, oldest first. `rota_executions_id` is the
  * run holding it, or the one that just let it go; `execution` is that run while it still exists.
  */
 export const taskHistoryEntrySchema = z.object({

@@ -6,7 +6,7 @@ import { expirationDateSchema, taskCreateSchema, taskInstantSchema } from './tas
 /** Tasks one fire may create. */
 export const TRIGGER_FIRE_MAX_TASKS = 100;
 
-/** A robot's run trigger, fired by another system with its token (issue 15). */
+/** A robot's run trigger, fired by another system with its token. */
 export const triggerSchema = z.object({
   rota_triggers_id: z.number().int(),
   rota_robots_id: z.number().int(),

@@ -4,7 +4,7 @@ import { idSchema, listQuerySchema, requiredTextSchema } from './common.js';
 import { msg } from './messages.js';
 
 /**
- * SPEC §5: letters only, accents and spaces allowed; letters of any language with their marks,
+ * Letters only, accents and spaces allowed; letters of any language with their marks,
  * and the apostrophes and hyphens names have ("D'Ávila", "João-Pedro", "Nguyễn"), never first
  * or doubled (docs/decisions.md "Names").
  */
@@ -242,7 +242,7 @@ export const avatarUploadResponseSchema = z.object({
 });
 export type AvatarUploadResponse = z.infer<typeof avatarUploadResponseSchema>;
 
-/* ---------- Access requests (DESIGN §8), reviewed by platform administrators. ---------- */
+/* ---------- Access requests, reviewed by platform administrators. ---------- */
 
 export const ACCESS_REQUEST_STATUSES = ['pending', 'approved', 'dismissed'] as const;
 export type AccessRequestStatus = (typeof ACCESS_REQUEST_STATUSES)[number];

@@ -5,7 +5,7 @@ import { msg } from './messages.js';
 export const CONNECTIVITY = ['active', 'inactive'] as const;
 export type Connectivity = (typeof CONNECTIVITY)[number];
 
-/** An agent is active while its last heartbeat is under 30 s old (DESIGN §6). */
+/** An agent is active while its last heartbeat is under 30 s old. */
 export const AGENT_ACTIVE_WINDOW_SECONDS = 30;
 
 /** A virtual machine that agents run on. */

@@ -10,7 +10,7 @@ import {
 } from '../src/index.js';
 
 describe('permission catalogue', () => {
-  it('is every area × action of DESIGN §5', () => {
+  it('is every area × action', () => {
     expect(PERMISSIONS).toHaveLength(28);
     expect(PERMISSIONS).toContain('HISTORIC.LIST');
     expect(PERMISSIONS).toContain('USUARIOS.DELETE');
@@ -41,7 +41,7 @@ describe('messages', () => {
     }
   });
 
-  it('keeps SPEC §5 texts verbatim in English and fills placeholders', () => {
+  it('keeps the English texts verbatim and fills placeholders', () => {
     expect(MESSAGES.en.required_access).toBe('Required acess');
     expect(MESSAGES.en.max_date).toBe('Max data');
     expect(

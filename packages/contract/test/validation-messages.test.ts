@@ -96,7 +96,7 @@ describe('names', () => {
     }
   });
 
-  it('keeps SPEC’s message for anything else', () => {
+  it('keeps the letters-only message for anything else', () => {
     for (const name of [
       'Ana1',
       'Ana.',
