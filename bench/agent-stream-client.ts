@@ -1,5 +1,5 @@
 /**
- * One simulated agent's stream (`/api/rota/agent/api/v1/stream`, issue 18) for the load sides
+ * One simulated agent's stream (`/api/rota/agent/api/v1/stream`) for the load sides
  * of the benches: calls as messages, each answered by its id; opened again after it closed.
  */
 import { createRequire } from 'node:module';

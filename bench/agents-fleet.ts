@@ -1,5 +1,5 @@
 /**
- * 20,000 agents heartbeating every 10 s (issue 18): a fresh PostgreSQL database with the agents,
+ * 20,000 agents heartbeating every 10 s: a fresh PostgreSQL database with the agents,
  * Rota in its own process as `npm start` runs it (bench/production-server.ts: the built
  * `apps/server/dist/main.js`, so run `npm run build -w @rota/server` first; its memory is the
  * figure), the agents in another (bench/agents-fleet-load.ts). Two variants: heartbeats only, and heartbeats while every agent

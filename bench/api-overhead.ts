@@ -1,5 +1,5 @@
 /**
- * Issue 18's console API figures: Rota's robot list and `me` against a bare Fastify server
+ * The console API figures: Rota's robot list and `me` against a bare Fastify server
  * running the same SQL (bench/bare-api-server.ts), each server in its own process, loaded by
  * autocannon from a third process, 8 and 64 connections, interleaved (Rota, bare, Rota, bare…);
  * then the list pages' p99 (first page, a filter, a search) with 8 users at once at BENCH_ROWS

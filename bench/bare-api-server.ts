@@ -1,5 +1,5 @@
 /**
- * The yardstick of bench/api-overhead.ts (issue 18): a bare Fastify server that answers the
+ * The yardstick of bench/api-overhead.ts: a bare Fastify server that answers the
  * robot list and `me` with the very SQL statements Rota runs for them (captured from Rota's
  * driver calls, hard-coded here), on a `pg` pool of the same size and options, with no ORM,
  * no schema validation or serializer, no hooks and no logging. What Rota spends beyond it is

@@ -1,5 +1,5 @@
 /**
- * What each measured page of the built console needs before its first paint (issue 16): the
+ * What each measured page of the built console needs before its first paint: the
  * entry, the route chunks it loads (the shell for signed-in pages) and, recursively, what they
  * import statically, read from Vite's manifest. Prints JavaScript and CSS bytes, raw and
  * brotli-compressed (the server sends the build's `.br` copies), and the file count, as a Markdown

@@ -1,5 +1,5 @@
 /**
- * Users clicking at once (issue 18's list pages): `users` requests leave together, each on its
+ * Users clicking at once on the list pages: `users` requests leave together, each on its
  * own kept-alive connection, and the next round leaves `pauseMs` after the last answer of this
  * one, as people who click and then read the page. Unlike autocannon's back-to-back load, no
  * request waits behind the previous user's next one, so the latency is a click's, not a queue's.

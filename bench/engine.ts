@@ -1,5 +1,5 @@
 /**
- * Issue 4's engine figures, with simulated agents speaking the agent protocol over HTTP from a
+ * The engine figures, with simulated agents speaking the agent protocol over HTTP from a
  * separate process (bench/engine-agents.ts):
  *   - heartbeats: 1,000 agents each heartbeating every 10 s; the server's CPU over that time;
  *   - latency: 20 agents waiting in claim while runs arrive through "run now"; queued→claimed

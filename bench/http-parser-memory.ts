@@ -1,5 +1,5 @@
 /**
- * What one HTTP parser costs in native memory on the running Node (issue 18's fleet memory): Node's
+ * What one HTTP parser costs in native memory on the running Node (the agent fleet's memory): Node's
  * HTTP server gives every open connection a parser of its own and keeps it while the connection
  * stays open, so at 20,000 agents this cost is paid 20,000 times. Reads RSS around creating
  * BENCH_PARSERS (10,000) parsers, then around initializing them as the server does.

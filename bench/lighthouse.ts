@@ -1,5 +1,5 @@
 /**
- * Lighthouse on the built console (issue 16): sign-in, dashboard and robots, mobile and desktop,
+ * Lighthouse on the built console: sign-in, dashboard and robots, mobile and desktop,
  * each run twice on a cold cache; prints performance and accessibility scores and LCP as a
  * Markdown table for docs/performance.md.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 3's list figures: seeds 100,000 rows in every operations table of one client, then
+ * The list figures: seeds 100,000 rows in every operations table of one client, then
  * times list calls over real HTTP, one at a time (latency, not throughput): a page of 20 with
  * its total, a search, and a filter, for each resource.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 14's log-batch hot path: a batch for a run's current attempt now also moves the run's
+ * The log-batch hot path: a batch for a run's current attempt now also moves the run's
  * `last_activity_at` and clears `stalled`, in the statement that already read the run (a CTE
  * update instead of a plain select). Measured against the previous path (that select, then the
  * same insert of the lines) in one process, interleaved rounds, WORKERS agents' runs sending
@@ -99,7 +99,7 @@ const batchOf = (executionId: number) => ({
   })),
 });
 
-/** The path before issue 14: read the run (a select), store the lines. */
+/** The path before the attempt-aware batches: read the run (a select), store the lines. */
 async function previousPath(batch: ReturnType<typeof batchOf>) {
   const E = rotaExecutions;
   const [execution] = await db

@@ -1,5 +1,5 @@
 /**
- * Issue 15's scrape cost: how long GET /metrics takes to read its database gauges over
+ * The /metrics scrape cost: how long GET /metrics takes to read its database gauges over
  * BENCH_EXECUTIONS (100000) executions, ended over the last 90 days (the default retention),
  * with BENCH_QUEUED (500) queued and BENCH_PROCESSING (50) processing, across 20 robots of 2
  * clients and 40 agents. Compares the statement /metrics runs (queued and processing through

@@ -1,5 +1,5 @@
 /**
- * Where a console page's first load spends the main thread (issue 16): loads one signed-in page
+ * Where a console page's first load spends the main thread: loads one signed-in page
  * in Debian's Chromium with the CPU slowed down 4× (Lighthouse's mobile figure), records a CPU
  * profile from navigation until the page is idle, and prints self time by source module (through
  * the build's source maps) and by function, with each load's first and largest contentful paint

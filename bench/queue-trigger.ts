@@ -1,5 +1,5 @@
 /**
- * Issue 13's queue trigger figure: the cost of its periodic pass (QueueTrigger.checkAll, which
+ * The queue trigger figure: the cost of its periodic pass (QueueTrigger.checkAll, which
  * EngineLoop.tick runs every second on each instance) over every active `queue` scheduling:
  *   - empty: no task pending (queues idle): ms per pass;
  *   - full: 100,000 pending tasks, every scheduling already at max_concurrent (nothing to start,

@@ -1,5 +1,5 @@
 /**
- * Issue 11: does `recover-password` take the same time whether or not the email has an account?
+ * Does `recover-password` take the same time whether or not the email has an account?
  * Known and unknown emails alternate, one request in flight, each from its own address and for its
  * own email (so no throttle answers; the address comes in X-Forwarded-For), over real HTTP on
  * loopback. Three runs: the outbox paused (the request path alone), left idle between requests

@@ -1,5 +1,5 @@
 /**
- * Times a restart the way an operator does one (issue 16): `npm start` from the command to
+ * Times a restart the way an operator does one: `npm start` from the command to
  * `/api/health` answering, with the embedded database already created and the build up to date;
  * and its parts: the build check alone (`scripts/build-if-changed.mjs`) and the server alone
  * (`node apps/server/dist/main.js`) to health. Same for `npm run agent -- --help`.

@@ -1,5 +1,5 @@
 /**
- * Issue 14's retention figures: how long the nightly pruning takes to delete 1,000,000 log
+ * The retention figures: how long the nightly pruning takes to delete 1,000,000 log
  * lines (with their executions and attempts), and how much it moves the claim latency of agents
  * that keep claiming and finishing runs meanwhile (p50/p99 of the claim request, without and
  * with the pruning running).

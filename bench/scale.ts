@@ -1,5 +1,5 @@
 /**
- * Issue 18 ("Scale") in one command: Rota against pg-boss and graphile-worker on the same
+ * The scale figures in one command: Rota against pg-boss and graphile-worker on the same
  * PostgreSQL, and the fleet and console-API phases when their scripts are present.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \

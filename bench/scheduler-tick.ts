@@ -1,5 +1,5 @@
 /**
- * Issue 13's scheduler figure: the cost of the scheduler's duty (EngineLoop.queueDueSchedulings,
+ * The scheduler figure: the cost of the scheduler's duty (EngineLoop.queueDueSchedulings,
  * which the engine runs every second on each instance) with 10,000 active schedulings, cron and
  * interval mixed, a fifth of them on business calendars:
  *   - idle: nothing due (the common tick): ms per tick;

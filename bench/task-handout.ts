@@ -1,5 +1,5 @@
 /**
- * Issue 13's task hand-out figures: one robot with 100,000 pending tasks (priorities 1–100,
+ * The task hand-out figures: one robot with 100,000 pending tasks (priorities 1–100,
  * three in four with a deadline in the next week, one in ten postponed an hour), and N
  * concurrent runs of it calling the real robot API over HTTP: `task/next`, then `task/finish`
  * (success), until the time is up. Reports tasks handed out per second and p50/p99 of

@@ -4,7 +4,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 16, "reach everyone": axe-core (WCAG 2 A and AA) on every console page, in the light and
+ * Reach everyone: axe-core (WCAG 2 A and AA) on every console page, in the light and
  * the dark colour scheme, finds no serious or critical violation. Contrast is fixed in the theme,
  * so a page that regresses here usually hard-codes a colour the theme does not own.
  */

@@ -3,7 +3,7 @@ import { USERS } from './fixtures/constants';
 import { signIn } from './fixtures/helpers';
 
 /**
- * Issue 16, "My account": a user changes their own name and language; the language is kept with
+ * "My account": a user changes their own name and language; the language is kept with
  * the account, so after signing out and in again on a fresh browser the console speaks it.
  * Screenshots at 1440 and 390 px, pt and en, light and dark go to /tmp/account16-*.png.
  */

@@ -36,7 +36,7 @@ test('an administrator makes a profile holding only ROBOS.LIST and a user with i
   await page.getByRole('button', { name: 'Novo usuário' }).click();
   const userDrawer = page.getByRole('dialog', { name: 'Novo usuário' });
   await userDrawer.getByRole('button', { name: 'Criar usuário' }).click();
-  // The SPEC §5 messages, from the same schemas the server uses.
+  // The field messages, from the same schemas the server uses.
   await expect(userDrawer.getByText('Nome obrigatório', { exact: true })).toBeVisible();
   await expect(userDrawer.getByText('Acesso obrigatório')).toBeVisible();
   await userDrawer.getByRole('textbox', { name: 'Nome', exact: true }).fill('Paula 2');

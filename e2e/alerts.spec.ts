@@ -8,7 +8,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 15, "Alert rules and channels": a webhook alert made in the console for a robot's
+ * "Alert rules and channels": a webhook alert made in the console for a robot's
  * application errors; the robot fails on a real agent; a receiver on loopback gets one signed
  * POST, the rule's delivery log shows it delivered, and the header's bell counts it, all without
  * a reload. With SHOTS_DIR set, screenshots of the page, form, log and bell (pt, en; wide, 390 px).

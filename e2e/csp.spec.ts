@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { USERS } from './fixtures/constants';
 import { signIn } from './fixtures/helpers';
 
-/** Every CSP violation the page reports, from its first script on (issue 11). */
+/** Every CSP violation the page reports, from its first script on. */
 async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   await page.addInitScript(() => {
     const seen: string[] = [];

@@ -3,7 +3,7 @@ import { USERS } from './fixtures/constants';
 import { signIn } from './fixtures/helpers';
 
 /**
- * Issue 16, "no dead ends" and dates in the console's language: unknown addresses, the denied
+ * No dead ends, and dates in the console's language: unknown addresses, the denied
  * page's way back, Activity's bad range, and date inputs that write days as the tables do.
  */
 
@@ -18,7 +18,7 @@ function defaultStart(): Date {
 }
 
 async function switchLanguage(page: Page, from: 'Idioma' | 'Language', to: string) {
-  // A menu opened while the live stream is still connecting closes again (noted on issue 4).
+  // A menu opened while the live stream is still connecting closes again, so wait until it is live.
   await expect(page.getByRole('status').filter({ hasText: /Ao vivo|Live/ })).toBeVisible();
   await page.getByRole('button', { name: from }).click();
   await page.getByRole('menuitem', { name: to }).click();

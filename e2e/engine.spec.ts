@@ -7,7 +7,7 @@ import { USERS } from './fixtures/constants';
 import { sidebar, signIn } from './fixtures/helpers';
 
 /**
- * Issue 4, "Engine": a robot defined in the console really runs. Upload a package, start a real
+ * The engine: a robot defined in the console really runs. Upload a package, start a real
  * agent process, press "Executar agora", and watch the log and the final status arrive in
  * Activity and on the Dashboard without reloading the page.
  */

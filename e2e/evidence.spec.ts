@@ -5,7 +5,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 14, "Evidence of a run": a robot on a real agent uploads a PNG and a CSV through the
+ * "Evidence of a run": a robot on a real agent uploads a PNG and a CSV through the
  * robot API; the execution's Evidence tab lists both and shows the PNG as a thumbnail.
  */
 

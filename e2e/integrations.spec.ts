@@ -3,7 +3,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 15 from the console: a personal API key made with only ROBOS.LIST works on the API and
+ * Integrations from the console: a personal API key made with only ROBOS.LIST works on the API and
  * no further; a robot's run trigger, fired twice with one Idempotency-Key, queues one run.
  */
 

@@ -3,7 +3,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 16, "Look": screenshots of every console page and of the forms the issue names, at
+ * "Look": screenshots of every console page and of its main forms, at
  * 1440 and 390 px, light and dark, pt and en, for a person to look at. Only with LOOK_SHOTS=dir
  * (e.g. /tmp/look16); it asserts nothing about pixels.
  */
@@ -84,7 +84,7 @@ for (const combo of COMBOS) {
       await settle(page);
       await page.screenshot({ path: name(combo, path), fullPage: true });
     }
-    // The forms the issue names, opened empty and submitted empty (descriptions and errors).
+    // The main forms, opened empty and submitted empty (descriptions and errors).
     const forms: Array<{ path: string; open: RegExp; submit?: RegExp; tab?: RegExp }> = [
       { path: `/robot/${robot}`, open: /^(Executar agora|Run now)$/ },
       {

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
-/** Issue 16, "Look": layout fixes kept fixed in a real browser, in Portuguese and in English. */
+/** "Look": layout fixes kept fixed in a real browser, in Portuguese and in English. */
 
 async function useLanguage(page: Page, lang: 'pt' | 'en') {
   await page.addInitScript((value) => localStorage.setItem('lang', value), lang);

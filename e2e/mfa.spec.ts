@@ -3,7 +3,7 @@ import { generate } from 'otplib';
 import { chooseLanguage, createFreshUser, currentStep, nextTotp } from './fixtures/identity';
 
 /**
- * Issue 17, second factor: a user sets up TOTP from the user menu (the secret read from the
+ * The second factor: a user sets up TOTP from the user menu (the secret read from the
  * page, codes computed here with otplib), keeps the recovery codes, and from then on signs in
  * with password and code; a recovery code works once. In pt and in en.
  */

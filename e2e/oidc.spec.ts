@@ -13,7 +13,7 @@ import {
 } from './fixtures/oidc-server';
 
 /**
- * Issue 17, single sign-on: a real OpenID provider (oidc-provider) on loopback and a second Rota
+ * Single sign-on: a real OpenID provider (oidc-provider) on loopback and a second Rota
  * server configured for it, local sign-in off. A person signs in at the provider's page and lands
  * on the dashboard in the client and with the permissions their group is mapped to.
  */

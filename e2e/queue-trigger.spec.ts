@@ -5,7 +5,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 13, "Work queues that start their robots": a robot with a queue scheduling and a real
+ * "Work queues that start their robots": a robot with a queue scheduling and a real
  * agent. Tasks created in the console start runs by themselves (no Run now, no interval); the
  * robot takes the tasks through the robot API and finishes them; Activity shows the runs.
  */

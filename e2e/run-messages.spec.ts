@@ -5,7 +5,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 16, "Say it in the user's language": a real agent runs a robot past its one-minute time
+ * "Say it in the user's language": a real agent runs a robot past its one-minute time
  * limit; the run's result and the agent's system lines show in Portuguese and in English, with
  * the right plural ("1 minuto", "1 minute"). Validation messages say what is wrong: a parameter
  * name with "." says which characters are allowed, a range error says the range.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { chooseLanguage, createFreshUser } from './fixtures/identity';
 
 /**
- * Issue 17, sessions: one user signed in from two browsers; the first lists both, signs the
+ * Sessions: one user signed in from two browsers; the first lists both, signs the
  * other out, and the other's next page is the sign-in page. In pt and in en.
  */
 

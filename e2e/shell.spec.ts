@@ -39,7 +39,7 @@ test('a user with only ROBOS.LIST sees Home and Robots, and is denied /user', as
 
 test('the language switch applies at once and survives a reload', async ({ page }) => {
   await signIn(page, USERS.viewer);
-  // A menu opened while the live stream is still connecting closes again (noted on issue 4).
+  // A menu opened while the live stream is still connecting closes again, so wait until it is live.
   await expect(page.getByRole('status').filter({ hasText: 'Ao vivo' })).toBeVisible();
   await page.getByRole('button', { name: 'Idioma' }).click();
   await page.getByRole('menuitem', { name: 'English' }).click();
@@ -102,6 +102,6 @@ test('on a phone the sidebar is a drawer behind the menu button', async ({ page 
   await robots.click();
   await expect(page).toHaveURL(/\/robot$/);
   await expect(page.getByRole('heading', { name: 'Robôs' })).toBeVisible();
-  // It closes after a navigation on small screens (DESIGN §8).
+  // It closes after a navigation on small screens.
   await expect(robots).not.toBeInViewport();
 });

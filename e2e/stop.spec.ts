@@ -4,7 +4,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, signIn } from './fixtures/helpers';
 
 /**
- * Issue 14, "Stop gracefully, then kill": a robot running on a real agent is stopped from its
+ * "Stop gracefully, then kill": a robot running on a real agent is stopped from its
  * execution page; it gets SIGTERM, ends on its own, and the page shows it end "stopped", live.
  */
 
@@ -67,7 +67,7 @@ test('stop a running robot from the execution page and watch it end', async ({ p
   await expect(log.getByText('robot got SIGTERM', { exact: true })).toBeVisible(live);
   await expect(main.getByText('Cancelada', { exact: true }).first()).toBeVisible(live);
   await page.getByRole('tab', { name: 'Detalhes' }).click();
-  // The agent's message, in the console's language (issue 16).
+  // The agent's message, in the console's language.
   await expect(main.getByText('parada', { exact: true })).toBeVisible(live);
   await expect(page.getByRole('button', { name: 'Cancelar execução' })).toHaveCount(0);
 });

@@ -5,7 +5,7 @@ import { USERS } from './fixtures/constants';
 import { sessionToken, sidebar, signIn } from './fixtures/helpers';
 
 /**
- * Issue 16, "A task has no detail view": a real agent runs a robot that takes a task through the
+ * "A task has no detail view": a real agent runs a robot that takes a task through the
  * robot API; the task's page shows its data as the robot's fields label it and its history, links
  * to the execution that held it, and the execution page links back. The sidebar reaches /task
  * (under Robots) and /vm (under Agents).

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds the named workspaces only when their sources changed since their last build, so
- * `npm start` and `npm run agent` restart in seconds instead of rebuilding everything (issue 16).
+ * `npm start` and `npm run agent` restart in seconds instead of rebuilding everything.
  *
  *   node scripts/build-if-changed.mjs contract web server agent
  *
