@@ -29,7 +29,7 @@ export default tseslint.config(
     },
   },
   {
-    // One owner per table, repositories private to their module (issue 12; db/schema.ts @owners).
+    // One owner per table, repositories private to their module (db/schema.ts @owners).
     files: ['apps/server/src/**/*.ts'],
     plugins: { rota },
     rules: {
@@ -55,7 +55,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    // Loaded with import() where they are used (issue 18's memory target: a server holding
+    // Loaded with import() where they are used (memory: a server holding
     // 20,000 agents' connections should not carry SMTP, SSO, TOTP or the embedded database's code
     // it never runs). Type imports are free.
     files: ['apps/server/src/**/*.ts'],
@@ -95,7 +95,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat.recommended,
   },
-  // Console features meet through their public index.ts (issue 12, docs/decisions.md): a
+  // Console features meet through their public index.ts (docs/decisions.md): a
   // feature's api/, components/, hooks/ and routes/ are its own. One block per depth, because
   // the patterns match the import as written (`../b/x` from a feature's root, `../../b/x` below).
   ...[

@@ -1,4 +1,4 @@
-// Rota's own lint rules (issue 12): each table has one owning module, and a module's repositories
+// Rota's own lint rules: each table has one owning module, and a module's repositories
 // are its own. The ownership list lives in one place, the `@owners` block at the top of
 // apps/server/src/db/schema.ts; these rules read it.
 import { readFileSync } from 'node:fs';
