@@ -133,4 +133,37 @@ const moduleBoundary = {
   },
 };
 
-export default { rules: { 'table-owner': tableOwner, 'module-boundary': moduleBoundary } };
+/** A section of a document kept outside the repository, or an issue number. */
+const OUTSIDE_CITATION = /DESIGN §|SPEC §|\b[Ii]ssues? #?\d+/;
+
+// A comment must stand on its own: a reader of the repository has neither the tracker nor the
+// documents those citations point to.
+const noOutsideCitation = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: 'Comments cite no document outside the repository and no issue number' },
+    schema: [],
+  },
+  create(context) {
+    return {
+      Program() {
+        for (const comment of context.sourceCode.getAllComments()) {
+          const match = OUTSIDE_CITATION.exec(comment.value);
+          if (!match) continue;
+          context.report({
+            loc: comment.loc,
+            message: `"${match[0]}": cite nothing outside the repository: say why in the comment, or point to docs/architecture.md`,
+          });
+        }
+      },
+    };
+  },
+};
+
+export default {
+  rules: {
+    'table-owner': tableOwner,
+    'module-boundary': moduleBoundary,
+    'no-outside-citation': noOutsideCitation,
+  },
+};
