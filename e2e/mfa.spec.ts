@@ -104,7 +104,7 @@ for (const lang of ['pt', 'en'] as const) {
     await password(page, text, user);
     await page
       .getByRole('textbox', { name: text.code })
-      .fill(await nextTotp(page, secret, enrolStep));
+      .fill(await nextTotp(secret, enrolStep));
     await page.getByRole('button', { name: text.verify }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 

@@ -15,14 +15,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rota-test-'));
   const file = path.join(dir, 'template.tar.gz');
-  if (!process.env.DATABASE_URL) {
-    const pglite = await createPglite();
-    const database = await openPglite(pglite);
-    await database.migrate();
-    const dump = await pglite.dumpDataDir('gzip');
-    await writeFile(file, Buffer.from(await dump.arrayBuffer()));
-    await database.close();
-  }
+  const pglite = await createPglite();
+  const database = await openPglite(pglite);
+  await database.migrate();
+  const dump = await pglite.dumpDataDir('gzip');
+  await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+  await database.close();
   project.provide('pgliteTemplate', file);
   return async () => {
     await rm(dir, { recursive: true, force: true });

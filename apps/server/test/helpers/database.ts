@@ -7,7 +7,8 @@ import { createPglite, openPglite } from '../../src/db/pglite.js';
 
 /**
  * A fresh, migrated database for one test file: PGlite from the template made in global
- * setup, or, when DATABASE_URL is set, a new PostgreSQL database dropped at close.
+ * setup, or, when DATABASE_URL is set, a PostgreSQL copy of the migrated template, dropped at
+ * close.
  */
 export async function openTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
@@ -16,14 +17,10 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
     return openPglite(await createPglite({ loadDataDir: new Blob([dump]) }));
   }
   const name = `rota_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  await copyTemplate(url, name, inject('postgresTemplate'));
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
   const database = await openPostgres(testUrl.toString(), 4);
-  await database.migrate();
   return {
     ...database,
     url: testUrl.toString(),
@@ -35,4 +32,24 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
       await dropper.end();
     },
   };
+}
+
+/** PostgreSQL refuses a copy while another copy of the same template is being made: retry. */
+async function copyTemplate(url: string, name: string, template: string) {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database ${name} template ${template}`);
+        return;
+      } catch (error) {
+        const busy = (error as { code?: string }).code === '55006';
+        if (!busy || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 + attempt * 10));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
 }
