@@ -173,22 +173,31 @@ describe('a real agent running a real robot package', () => {
 
   it('keeps an idle agent active by its claims alone: no heartbeat, one stream', async () => {
     await until('the agent to say hello', async () => agent.output().includes('connected to'));
-    // Past its first heartbeat, sent as it starts, before its first claim.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Calls on the stream are counted as HTTP answers are (/metrics), by method WS.
+    const answered = vi.spyOn(app.metrics, 'httpResponse');
+    const streamedSince = (from: number) =>
+      answered.mock.calls
+        .slice(from)
+        .filter(([method]) => method === 'WS')
+        .map(([, route]) => route ?? '');
+    // Past its first heartbeat, sent as it starts, before its first claim: count from a claim on.
+    await until('a claim on the stream', async () =>
+      streamedSince(0).some((route) => route.endsWith('/claim')),
+    );
+    const from = answered.mock.calls.length;
     const requests: string[] = [];
     const onRequest = (req: IncomingMessage) => requests.push(req.url ?? '');
     const upgrades: string[] = [];
     const onUpgrade = (req: IncomingMessage) => upgrades.push(req.url ?? '');
     app.server.on('request', onRequest);
     app.server.on('upgrade', onUpgrade);
-    // Calls on the stream are counted as HTTP answers are (/metrics), by method WS.
-    const answered = vi.spyOn(app.metrics, 'httpResponse');
-    await new Promise((r) => setTimeout(r, 4_500));
+    await until(
+      'four claims answered on the stream',
+      async () => streamedSince(from).filter((route) => route.endsWith('/claim')).length >= 4,
+    );
     app.server.off('request', onRequest);
     app.server.off('upgrade', onUpgrade);
-    const streamed = answered.mock.calls
-      .filter(([method]) => method === 'WS')
-      .map(([, route]) => route ?? '');
+    const streamed = streamedSince(from);
     answered.mockRestore();
     const claims = streamed.filter((route) => route.endsWith('/claim'));
     const beats = streamed.filter((route) => route.endsWith('/heartbeat'));
@@ -394,8 +403,15 @@ describe('agents that vanish and servers that restart', () => {
     await until('the result to wait in the outbox', async () => outboxHolds(agent.workDir), 15_000);
     agent.process.kill('SIGKILL');
     await agent.exited;
-    // Longer than a lease: the restarted server gives the run one lease to be reported.
-    await new Promise((r) => setTimeout(r, 5500));
+    // An outage longer than a lease, in the database's clock: the lease ran out and the reaper
+    // last ran before it did. The restarted server gives the run one lease to be reported.
+    await database.db.execute(
+      sql`update rota_executions set lease_expires_at = now() - interval '1 second'
+           where rota_executions_id = ${id}`,
+    );
+    await database.db.execute(
+      sql`update engine_state set at = now() - interval '1 hour' where key = 'reaper'`,
+    );
     await startServer();
     admin = client(app, { token: await signIn(app, ADMIN.access, ADMIN.password) });
     const again = await startAgent(token, agent.workDir);
