@@ -459,6 +459,41 @@ describe('robot versions', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('inflates a zip at upload, refusing one whose headers understate what it inflates to', async () => {
+    const robot = await createRobot(c.admin, 'Bomb robot');
+    // 8 MiB of zeros deflate to ~8 KiB: a 1 KiB claim is an honest-looking ratio, and a lie.
+    const zeros = { name: 'zeros.bin', data: Buffer.alloc(8 << 20), deflate: true };
+    const lying = zip([
+      { name: 'main.js', data: 'x' },
+      { ...zeros, declaredSize: 1024 },
+    ]);
+    const before = await packagesOnDisk();
+    for (const lang of ['en', 'pt'] as const) {
+      const res = await upload(
+        { rota_robots_id: robot, version: `lying ${lang}` },
+        { name: 'lying.zip', data: lying },
+        { lang },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        {
+          field: 'file',
+          message:
+            lang === 'en'
+              ? 'The package is corrupt or not the archive its name says'
+              : 'O pacote está corrompido ou não é o arquivo que o nome indica',
+        },
+      ]);
+    }
+    expect(await packagesOnDisk()).toEqual(before);
+    const honest = zip([{ name: 'main.js', data: 'x' }, zeros]);
+    const ok = await upload(
+      { rota_robots_id: robot, version: 'honest' },
+      { name: 'honest.zip', data: honest },
+    );
+    expect(ok.status).toBe(201);
+  });
+
   it('refuses a package of more entries than the agent unpacks', async () => {
     const robot = await createRobot(c.admin, 'Crowded robot');
     const entries = Array.from({ length: ROBOT_PACKAGE_MAX_ENTRIES + 1 }, (_, i) => ({

@@ -15,7 +15,10 @@ export interface ZipEntry extends ArchiveEntry {
   declaredSize?: number;
   /** Unix mode bits with the file type (0o120777 a symlink, 0o010644 a FIFO); made by Unix. */
   mode?: number;
-  /** The encryption flag set (the data is not actually encrypted). */
+  /**
+   * The encryption flag set, with the 12-byte header traditional encryption puts before the
+   * data (which is not actually encrypted).
+   */
   encrypted?: boolean;
   /** A compression method number other than stored (0) or deflate (8). */
   method?: number;
@@ -30,7 +33,8 @@ export function zip(entries: ZipEntry[]): Buffer {
     const name = Buffer.from(entry.name, 'utf8');
     const raw = Buffer.from(entry.data ?? '');
     const crc = crc32(raw);
-    const data = entry.deflate ? deflateRawSync(raw, { level: 9 }) : raw;
+    const packed = entry.deflate ? deflateRawSync(raw, { level: 9 }) : raw;
+    const data = entry.encrypted ? Buffer.concat([Buffer.alloc(12), packed]) : packed;
     const method = entry.method ?? (entry.deflate ? 8 : 0);
     const flags = 0x0800 | (entry.encrypted ? 1 : 0); // names are UTF-8
     const size = entry.declaredSize ?? raw.length;

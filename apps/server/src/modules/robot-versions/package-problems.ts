@@ -1,10 +1,15 @@
-import path from 'node:path';
-import { ROBOT_PACKAGE_MAX_UNPACKED_BYTES } from '@rota/contract';
+import { checkPackage, type ArchiveLimits, type ArchiveProblemCode } from '@rota/archive-check';
+import {
+  ROBOT_PACKAGE_MAX_ENTRIES,
+  ROBOT_PACKAGE_MAX_RATIO,
+  ROBOT_PACKAGE_MAX_UNPACKED_BYTES,
+  type RobotPackageFormat,
+} from '@rota/contract';
 
 /**
  * What an uploaded package can be refused for, as contract message keys of the `file` field.
- * They are the agent's refusals (apps/agent/src/unpack.ts), told at upload: a version the agent
- * would refuse at every run must never be accepted.
+ * They are the agent's refusals, told at upload: a version the agent would refuse at every run
+ * must never be accepted, so both run the same check (@rota/archive-check) with these limits.
  */
 export type PackageProblem =
   | 'package_corrupt'
@@ -19,29 +24,33 @@ export type PackageProblem =
   | 'package_compression';
 
 /**
- * Unpacked size an archive may claim. A 100 MB gzip of zeros inflates to ~100 GB: without a cap,
- * checking (and later unpacking on an agent) one upload could take minutes of CPU or fill a disk.
+ * The contract's limits, the agent's too. A 100 MB gzip of zeros inflates to ~100 GB: without a
+ * cap, checking (and later unpacking on an agent) one upload could take minutes or fill a disk.
  */
-export const UNPACKED_MAX_BYTES = ROBOT_PACKAGE_MAX_UNPACKED_BYTES;
+export const PACKAGE_LIMITS: ArchiveLimits = {
+  maxEntries: ROBOT_PACKAGE_MAX_ENTRIES,
+  maxUnpackedBytes: ROBOT_PACKAGE_MAX_UNPACKED_BYTES,
+  maxRatio: ROBOT_PACKAGE_MAX_RATIO,
+};
 
-/**
- * An entry an agent would write outside its folder on extraction ("zip slip"): absolute, a
- * drive letter, or `..` anywhere. Both separators count, as robots often run on Windows.
- */
-export function isUnsafeEntryPath(name: string): boolean {
-  // The agent refuses an empty name and a NUL in one before anything else.
-  if (name.length === 0 || name.includes('\0')) return true;
-  const normalised = name.replaceAll('\\', '/');
-  if (normalised.startsWith('/') || /^[A-Za-z]:/.test(normalised)) return true;
-  return normalised.split('/').some((segment) => segment === '..');
-}
+const PROBLEMS: Record<ArchiveProblemCode, PackageProblem> = {
+  corrupt: 'package_corrupt',
+  empty: 'package_empty',
+  unsafe_path: 'package_unsafe_path',
+  too_large: 'package_unpacked_too_large',
+  link: 'package_link',
+  special_file: 'package_special_file',
+  ratio: 'package_ratio',
+  too_many_entries: 'package_too_many_entries',
+  encrypted: 'package_encrypted',
+  compression: 'package_compression',
+};
 
-/** A link (tar symlink or hard link) whose target, read from the link's folder, leaves the root. */
-export function isUnsafeLinkTarget(entryName: string, target: string): boolean {
-  const t = target.replaceAll('\\', '/');
-  if (t.startsWith('/') || /^[A-Za-z]:/.test(t)) return true;
-  const resolved = path.posix.normalize(
-    path.posix.join(path.posix.dirname(entryName.replaceAll('\\', '/')), t),
-  );
-  return resolved === '..' || resolved.startsWith('../');
+/** Why the agent would refuse to unpack the package in `file`, or null when it would not. */
+export async function packageProblem(
+  file: string,
+  format: RobotPackageFormat,
+): Promise<PackageProblem | null> {
+  const result = await checkPackage(file, format, PACKAGE_LIMITS);
+  return result.ok ? null : PROBLEMS[result.code];
 }

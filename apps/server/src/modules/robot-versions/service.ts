@@ -25,6 +25,7 @@ import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.j
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { RobotService } from '../robots/service.js';
 import { lockPackage } from './package-lock.js';
+import { packageProblem } from './package-problems.js';
 import { PackageStore, TooLarge, type ReceivedFile } from './package-store.js';
 import {
   deleteRobotVersion,
@@ -35,8 +36,6 @@ import {
   updateRobotVersionNotes,
   type RobotVersionRow,
 } from './repository.js';
-import { checkTarGz } from './tar-gz-check.js';
-import { checkZip } from './zip-check.js';
 
 export const toRobotVersion = (row: RobotVersionRow): RobotVersion => ({
   rota_robot_versions_id: row.rota_robot_versions_id,
@@ -66,11 +65,6 @@ export interface PackageDownload {
   format: RobotPackageFormat;
   sha256: string;
 }
-
-const checks: Record<RobotPackageFormat, (file: string) => ReturnType<typeof checkZip>> = {
-  zip: checkZip,
-  'tar.gz': checkTarGz,
-};
 
 export class RobotVersionService {
   readonly store: PackageStore;
@@ -144,7 +138,7 @@ export class RobotVersionService {
       const input = parsed.data;
       const { file, format } = incoming;
       if (!(await this.robots.exists(scope, input.rota_robots_id))) throw notFound();
-      const problem = await checks[format](file.tempPath);
+      const problem = await packageProblem(file.tempPath, format);
       if (problem) throw invalidField('file', problem);
       return await this.audit.recorded(
         author,
