@@ -7,6 +7,9 @@ export default defineConfig({
       '@rota/contract': fileURLToPath(
         new URL('../../packages/contract/src/index.ts', import.meta.url),
       ),
+      '@rota/archive-check': fileURLToPath(
+        new URL('../../packages/archive-check/src/index.ts', import.meta.url),
+      ),
     },
   },
   test: {
