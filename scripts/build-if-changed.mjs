@@ -3,7 +3,7 @@
  * Builds the named workspaces only when their sources changed since their last build, so
  * `npm start` and `npm run agent` restart in seconds instead of rebuilding everything.
  *
- *   node scripts/build-if-changed.mjs contract web server agent
+ *   node scripts/build-if-changed.mjs contract archive-check web server agent
  *
  * A workspace's stamp is a SHA-256 of the contents of its inputs (its sources, build configs
  * and package.json, the contract's sources it compiles against, and the root package-lock.json);
@@ -28,12 +28,24 @@ const CONTRACT_INPUTS = [
   'packages/contract/tsconfig.build.json',
 ];
 
+const ARCHIVE_CHECK_INPUTS = [
+  'packages/archive-check/src',
+  'packages/archive-check/package.json',
+  'packages/archive-check/tsconfig.json',
+  'packages/archive-check/tsconfig.build.json',
+];
+
 /** What each workspace's build reads and the file its build leaves behind. */
 const TARGETS = {
   contract: {
     workspace: '@rota/contract',
     inputs: CONTRACT_INPUTS,
     output: 'packages/contract/dist/index.js',
+  },
+  'archive-check': {
+    workspace: '@rota/archive-check',
+    inputs: ARCHIVE_CHECK_INPUTS,
+    output: 'packages/archive-check/dist/index.js',
   },
   web: {
     workspace: '@rota/web',
@@ -54,6 +66,7 @@ const TARGETS = {
     workspace: '@rota/server',
     inputs: [
       ...CONTRACT_INPUTS,
+      ...ARCHIVE_CHECK_INPUTS,
       'apps/server/src',
       'apps/server/package.json',
       'apps/server/tsconfig.json',
@@ -65,6 +78,7 @@ const TARGETS = {
     workspace: '@rota/agent',
     inputs: [
       ...CONTRACT_INPUTS,
+      ...ARCHIVE_CHECK_INPUTS,
       'apps/agent/src',
       'apps/agent/package.json',
       'apps/agent/tsconfig.json',
