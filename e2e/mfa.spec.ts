@@ -102,9 +102,7 @@ for (const lang of ['pt', 'en'] as const) {
     // Password, then a code of a later step (a step is never taken twice).
     await signOut(page, text);
     await password(page, text, user);
-    await page
-      .getByRole('textbox', { name: text.code })
-      .fill(await nextTotp(secret, enrolStep));
+    await page.getByRole('textbox', { name: text.code }).fill(await nextTotp(secret, enrolStep));
     await page.getByRole('button', { name: text.verify }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
