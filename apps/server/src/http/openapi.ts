@@ -192,7 +192,7 @@ export const swaggerOptions: FastifyDynamicSwaggerOptions = {
         triggerToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A run trigger’s token, `rota_trg_…` (issue 15)',
+          description: 'A run trigger’s token, `rota_trg_…`',
         },
       },
     },

@@ -201,7 +201,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete a sign-in challenge with a TOTP or recovery code (SPEC §7 answer) */
+        /** Complete a sign-in challenge with a TOTP or recovery code; answers the session a password sign-in answers */
         post: operations["authMfa"];
         delete?: never;
         options?: never;
