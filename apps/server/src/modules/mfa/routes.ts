@@ -41,7 +41,8 @@ export const mfaSignInRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async
       config: { public: true },
       schema: {
         tags,
-        summary: 'Complete a sign-in challenge with a TOTP or recovery code; answers the session a password sign-in answers',
+        summary:
+          'Complete a sign-in challenge with a TOTP or recovery code; answers the session a password sign-in answers',
         body: mfaVerifySchema,
         response: { 200: sessionResponseSchema, ...responses },
       },
