@@ -29,7 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    // One owner per table, repositories private to their module (db/schema.ts @owners).
+    // One owner per table (the file under db/schema/ that declares it), repositories private to
+    // their module.
     files: ['apps/server/src/**/*.ts'],
     plugins: { rota },
     rules: {
@@ -67,7 +68,8 @@ export default tseslint.config(
           paths: ['nodemailer', 'openid-client', 'otplib', 'qrcode'].map((name) => ({
             name,
             allowTypeImports: true,
-            message: 'Load it with import() where it is used (see docs/decisions.md).',
+            message:
+              'Load it with import() where it is used (see docs/decisions/0170-rarely-used-packages-load-on-first-use-npm-start-caps-the.md).',
           })),
           patterns: [
             {
@@ -102,7 +104,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat.recommended,
   },
-  // Console features meet through their public index.ts (docs/decisions.md): a
+  // Console features meet through their public index.ts (docs/decisions/0102-*): a
   // feature's api/, components/, hooks/ and routes/ are its own. One block per depth, because
   // the patterns match the import as written (`../b/x` from a feature's root, `../../b/x` below).
   ...[

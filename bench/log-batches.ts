@@ -15,9 +15,9 @@ import os from 'node:os';
 import { and, eq, sql } from 'drizzle-orm';
 import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { rotaExecutions } from '../apps/server/src/db/schema.js';
+import { rotaExecutions } from '../apps/server/src/db/schema/index.js';
 import { buildApp } from '../apps/server/src/http/app.js';
-import { insertLogLines } from '../apps/server/src/modules/engine/execution-repository.js';
+import { insertLogLines } from '../apps/server/src/modules/executions/run-statements.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);

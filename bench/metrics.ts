@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
 import { rowsOf } from '../apps/server/src/lib/sql-rows.js';
-import { executionStatusCounts } from '../apps/server/src/modules/engine/statements.js';
+import { executionStatusCounts } from '../apps/server/src/modules/executions/statements.js';
 import { agentCounts, queueDepths } from '../apps/server/src/modules/metrics/repository.js';
 import {
   ENDED_WINDOW_SECONDS,

@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import { openBenchDatabase } from './bench-database.js';
 import type { Db } from '../apps/server/src/db/client.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { startQueueRuns } from '../apps/server/src/modules/engine/queue-trigger-repository.js';
+import { startQueueRuns } from '../apps/server/src/modules/executions/queue-run-statements.js';
 
 const SCHEDULINGS = Number(process.env.BENCH_SCHEDULINGS ?? 1000);
 const TASKS = Number(process.env.BENCH_TASKS ?? 100000);

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { users } from '../apps/server/src/db/schema.js';
+import { users } from '../apps/server/src/db/schema/index.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { SecretBox } from '../apps/server/src/lib/secret-box.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';

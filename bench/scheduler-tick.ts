@@ -15,7 +15,7 @@ import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { openBenchDatabase } from './bench-database.js';
 import { seedDatabase } from '../apps/server/src/db/seed.js';
-import { queueDueSchedulings } from '../apps/server/src/modules/engine/execution-repository.js';
+import { queueDueSchedulings } from '../apps/server/src/modules/scheduler/due-schedulings.js';
 
 const SCHEDULINGS = Number(process.env.BENCH_SCHEDULINGS ?? 10000);
 const DUE = Number(process.env.BENCH_DUE ?? 1000);

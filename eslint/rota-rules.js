@@ -1,38 +1,33 @@
 // Rota's own lint rules: each table has one owning module, and a module's repositories
-// are its own. The ownership list lives in one place, the `@owners` block at the top of
-// apps/server/src/db/schema.ts; these rules read it.
-import { readFileSync } from 'node:fs';
+// are its own. The file a table is declared in is its ownership:
+// apps/server/src/db/schema/<module>.ts holds the tables of modules/<module>, and
+// db/schema/lib/<name>.ts those of lib/<name>.ts; these rules read the folder.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SERVER_SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/server/src');
-const SCHEMA = path.join(SERVER_SRC, 'db/schema.ts');
+const SCHEMA_DIR = path.join(SERVER_SRC, 'db/schema');
+/** Files of the schema folder that declare no table of an owner of their own. */
+const SHARED_SCHEMA_FILES = new Set(['index.ts', 'columns.ts']);
 
 function loadOwnership() {
-  const text = readFileSync(SCHEMA, 'utf8');
-  const block = /@owners\n([\s\S]*?)@end/.exec(text);
-  if (!block) throw new Error(`${SCHEMA}: no @owners ... @end block`);
-  /** Drizzle export name → owner ('engine' or 'lib/rate-limiter.ts'). */
+  /** Drizzle export name → owner ('executions' or 'lib/rate-limiter.ts'). */
   const ownerOfTable = new Map();
-  for (const line of block[1].split('\n')) {
-    const match = /^\s*\*\s+([\w./-]+):\s*(.+)$/.exec(line);
-    if (!match) continue;
-    for (const name of match[2]
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)) {
-      ownerOfTable.set(name, match[1]);
-    }
-  }
   /** SQL table name → Drizzle export name. */
   const tableOfSqlName = new Map();
-  for (const match of text.matchAll(/export const (\w+) = pgTable\(\s*'([a-z_]+)'/g)) {
-    tableOfSqlName.set(match[2], match[1]);
+  const files = readdirSync(SCHEMA_DIR, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split(path.sep).join('/'))
+    .filter((file) => file.endsWith('.ts') && !SHARED_SCHEMA_FILES.has(file));
+  for (const file of files) {
+    const owner = file.startsWith('lib/') ? file : file.replace(/\.ts$/, '');
+    const text = readFileSync(path.join(SCHEMA_DIR, file), 'utf8');
+    for (const match of text.matchAll(/export const (\w+) = pgTable\(\s*'([a-z_]+)'/g)) {
+      ownerOfTable.set(match[1], owner);
+      tableOfSqlName.set(match[2], match[1]);
+    }
   }
-  for (const table of tableOfSqlName.values()) {
-    if (!ownerOfTable.has(table))
-      throw new Error(`${SCHEMA}: table ${table} has no owner in @owners`);
-  }
+  if (tableOfSqlName.size === 0) throw new Error(`${SCHEMA_DIR}: no pgTable found`);
   return { ownerOfTable, tableOfSqlName };
 }
 
@@ -49,8 +44,8 @@ function placeOf(filename) {
     owner: module ?? rel,
     module: module ?? null,
     // Repositories, and what an owner lends other modules: read-only join views (`views.ts`)
-    // and statement fragments for one-statement hot paths (`statements.ts`).
-    repository: /(repository|\/views|\/statements)\.ts$/.test(rel),
+    // and statement fragments for one-statement hot paths (`statements.ts`, `*-statements.ts`).
+    repository: /(repository|\/views|statements)\.ts$/.test(rel),
   };
 }
 
@@ -64,7 +59,7 @@ const tableOwner = {
   meta: {
     type: 'problem',
     docs: {
-      description: "Only a table's owning module's repositories touch it (db/schema.ts @owners)",
+      description: "Only a table's owning module's repositories touch it (db/schema/<owner>.ts)",
     },
     schema: [],
   },
@@ -85,7 +80,8 @@ const tableOwner = {
     );
     return {
       ImportDeclaration(node) {
-        if (resolveImport(context.filename, String(node.source.value)) !== 'db/schema.ts') return;
+        const target = resolveImport(context.filename, String(node.source.value));
+        if (!target || !target.startsWith('db/schema/')) return;
         for (const spec of node.specifiers) {
           if (spec.type !== 'ImportSpecifier') {
             context.report({ node: spec, message: 'Import tables from db/schema by name' });

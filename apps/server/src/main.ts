@@ -6,7 +6,7 @@ import { openDatabase } from './db/client.js';
 import { seedDatabase, type SeedResult } from './db/seed.js';
 import { VERSION_LABEL } from '@rota/contract';
 import { buildApp } from './http/app.js';
-import { dispatchTimingsFor } from './modules/engine/dispatch-service.js';
+import { dispatchTimingsFor } from './modules/dispatch/dispatch-service.js';
 import { tuneHeap } from './lib/heap-tuning.js';
 import { SecretBox } from './lib/secret-box.js';
 import { discoverOidc, OidcDiscoveryError, oidcSettingsOf } from './modules/oidc/oidc-client.js';

@@ -6,7 +6,7 @@ import {
   type AgentBack,
   type PresenceFlush,
 } from '../src/modules/agents/presence-service.js';
-import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../src/modules/engine/live-events.js';
+import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../src/modules/dispatch/live-events.js';
 import { simulatedAgent } from './helpers/engine.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotaNodes } from '../src/db/schema.js';
+import { rotaNodes } from '../src/db/schema/index.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { createAgent, createVm, setLastSeen } from './helpers/vms.js';

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotaAlertEvents, rotaAlerts } from '../src/db/schema.js';
+import { rotaAlertEvents, rotaAlerts } from '../src/db/schema/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { auditOf } from './helpers/administration.js';

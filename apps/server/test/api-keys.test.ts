@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, userApiKeys, userClients } from '../src/db/schema.js';
+import { auditLogs, userApiKeys, userClients } from '../src/db/schema/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';

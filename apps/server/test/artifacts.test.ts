@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_MAX_BYTES } from '@rota/contract';
-import { rotaArtifacts, rotaExecutions } from '../src/db/schema.js';
+import { rotaArtifacts, rotaExecutions } from '../src/db/schema/index.js';
 import { packageStillUsed } from '../src/modules/robot-versions/repository.js';
 import { ACTIVITY, RUN_API, runNow, simulatedAgent } from './helpers/engine.js';
 import { multipart, type FilePart } from './helpers/multipart.js';

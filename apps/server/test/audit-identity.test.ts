@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { sessions, userClients } from '../src/db/schema.js';
+import { sessions, userClients } from '../src/db/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCESS_REQUESTS,

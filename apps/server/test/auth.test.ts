@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TTL_SECONDS } from '@rota/contract';
-import { passwordResetCodes, sessions, users } from '../src/db/schema.js';
+import { passwordResetCodes, sessions, users } from '../src/db/schema/index.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { codeFromMail } from './helpers/mailbox.js';

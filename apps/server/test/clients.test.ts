@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '@rota/contract';
-import { rotaStatusItems } from '../src/db/schema.js';
+import { rotaStatusItems } from '../src/db/schema/index.js';
 import {
   AUTH,
   CLIENTS,

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translateMessage, type MessageKey } from '@rota/contract';
-import { rotaSchedulings } from '../src/db/schema.js';
+import { rotaSchedulings } from '../src/db/schema/index.js';
 import { openPostgres } from '../src/db/client.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { openTestDatabase } from './helpers/database.js';

@@ -15,12 +15,9 @@ import {
   type TestApp,
 } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
-import {
-  claimRuns,
-  finishAndClaimEach,
-  type FinishClaimAsk,
-} from '../src/modules/engine/execution-repository.js';
-import { FinishClaimBatcher } from '../src/modules/engine/finish-claim-batcher.js';
+import { claimRuns } from '../src/modules/executions/claim-statements.js';
+import { finishAndClaimEach, type FinishClaimAsk } from '../src/modules/executions/finish-claim-statements.js';
+import { FinishClaimBatcher } from '../src/modules/dispatch/finish-claim-batcher.js';
 
 /**
  * Batched dispatch: a claim of several runs at once (`claim-batch`), a result that asks for

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EmptyQueues } from '../src/modules/engine/empty-queues.js';
+import { EmptyQueues } from '../src/modules/dispatch/empty-queues.js';
 
 /** The idle claim's shortcut: when a client's queue may be taken for empty. */
 describe('EmptyQueues', () => {

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotaExecutions } from '../src/db/schema.js';
+import { rotaExecutions } from '../src/db/schema/index.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditLogs, rotaEnvironments } from '../src/db/schema.js';
+import { auditLogs, rotaEnvironments } from '../src/db/schema/index.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { createProfile, createUser } from './helpers/fixtures.js';
 import { startPgliteServer } from './helpers/pglite-server.js';

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles, userClients, users } from '../src/db/schema.js';
-import { dispatchTimingsFor } from '../src/modules/engine/dispatch-service.js';
+import { profiles, userClients, users } from '../src/db/schema/index.js';
+import { dispatchTimingsFor } from '../src/modules/dispatch/dispatch-service.js';
 import {
   badValues,
   describeBody,

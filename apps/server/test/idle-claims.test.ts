@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseClaim } from '../src/modules/engine/execution-repository.js';
+import { releaseClaim } from '../src/modules/executions/claim-statements.js';
 import { runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';

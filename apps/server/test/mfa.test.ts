@@ -8,7 +8,7 @@ import {
   sessions,
   userMfa,
   userMfaRecoveryCodes,
-} from '../src/db/schema.js';
+} from '../src/db/schema/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { hashToken } from '../src/lib/tokens.js';

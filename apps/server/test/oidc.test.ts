@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@rota/contract';
 import { ConfigError, loadConfig } from '../src/config/env.js';
-import { sessions, userClients, users } from '../src/db/schema.js';
+import { sessions, userClients, users } from '../src/db/schema/index.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { ATTEMPT_COOKIE, openAttempt, sealAttempt } from '../src/modules/oidc/cookies.js';
 import {

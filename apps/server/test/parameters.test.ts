@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotaParameters } from '../src/db/schema.js';
+import { rotaParameters } from '../src/db/schema/index.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { systemScope } from '../src/lib/tenant-scope.js';
 import { AuditService } from '../src/modules/audit/service.js';

@@ -10,7 +10,7 @@ import {
   teams,
   teamUsers,
   userClients,
-} from '../src/db/schema.js';
+} from '../src/db/schema/index.js';
 import { provisionClient } from '../src/modules/clients/provision-client.js';
 import { ENDPOINTS, LISTS_NOTHING, type Endpoint, type Rows } from './helpers/endpoint-table.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';

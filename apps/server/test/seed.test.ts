@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '@rota/contract';
-import { profiles, rotaClients, userClients, users } from '../src/db/schema.js';
+import { profiles, rotaClients, userClients, users } from '../src/db/schema/index.js';
 import { seedDatabase } from '../src/db/seed.js';
 import { verifyPassword } from '../src/lib/passwords.js';
 import { openTestDatabase } from './helpers/database.js';

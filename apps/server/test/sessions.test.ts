@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, sessions } from '../src/db/schema.js';
+import { auditLogs, sessions } from '../src/db/schema/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '@rota/contract';
-import { passwordResetCodes, recoveryOutbox, users } from '../src/db/schema.js';
+import { passwordResetCodes, recoveryOutbox, users } from '../src/db/schema/index.js';
 import { rowsOf } from '../src/lib/sql-rows.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { codeFromMail } from './helpers/mailbox.js';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STATUS_ITEMS, EXECUTION_STATUSES, type ExecutionStatus } from '@rota/contract';
-import { auditLogs, rotaExecutions, rotaStatusItems } from '../src/db/schema.js';
+import { auditLogs, rotaExecutions, rotaStatusItems } from '../src/db/schema/index.js';
 import { createProfile, createUser } from './helpers/fixtures.js';
 import { createRobot } from './helpers/robots.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';

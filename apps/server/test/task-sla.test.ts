@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { rotaTasks } from '../src/db/schema.js';
+import { rotaTasks } from '../src/db/schema/index.js';
 import { FakeClock } from '../src/lib/clock.js';
 import { localDay } from '../src/lib/date-range.js';
 import { RUN_API, ROBOT, runNow, simulatedAgent } from './helpers/engine.js';

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotaTasks } from '../src/db/schema.js';
+import { rotaTasks } from '../src/db/schema/index.js';
 import { localDay } from '../src/lib/date-range.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
 import { createRobot } from './helpers/robots.js';

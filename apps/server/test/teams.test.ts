@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, teamRobots } from '../src/db/schema.js';
+import { auditLogs, teamRobots } from '../src/db/schema/index.js';
 import { localDay } from '../src/lib/date-range.js';
 import { ACTIVITY, ROBOT, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';

@@ -11,7 +11,7 @@ import {
   rotaTasks,
   rotaTriggerFires,
   rotaTriggers,
-} from '../src/db/schema.js';
+} from '../src/db/schema/index.js';
 import { provisionClient } from '../src/modules/clients/provision-client.js';
 import { createProfile, createUser, findClient } from './helpers/fixtures.js';
 import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';

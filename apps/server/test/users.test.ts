@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR_MAX_BYTES } from '@rota/contract';
-import { userClients, users } from '../src/db/schema.js';
+import { userClients, users } from '../src/db/schema/index.js';
 import {
   AUTH,
   USERS,

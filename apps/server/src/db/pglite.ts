@@ -4,7 +4,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { pgliteEventBus } from '../lib/event-bus.js';
 import { MIGRATIONS_DIR, type Database, type Db } from './client.js';
-import * as schema from './schema.js';
+import * as schema from './schema/index.js';
 
 /**
  * The embedded database (no DATABASE_URL). Its own module so that `openDatabase` loads PGlite

@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
 import { ADMINISTRATOR_PROFILE_NAME } from '@rota/contract';
 import type { Db } from './client.js';
-import { rotaClients, userClients, users } from './schema.js';
+import { rotaClients, userClients, users } from './schema/index.js';
 import { provisionClient } from '../modules/clients/provision-client.js';
 import { generatePassword, hashPassword } from '../lib/passwords.js';
 

@@ -47,28 +47,28 @@ import { parameterRoutes } from '../modules/parameters/routes.js';
 import { ParameterService } from '../modules/parameters/service.js';
 import { UserService } from '../modules/users/service.js';
 import { AccountService } from '../modules/users/account-service.js';
-import { activityRoutes } from '../modules/engine/activity-routes.js';
+import { activityRoutes } from '../modules/executions/activity-routes.js';
 import { artifactActivityRoutes, artifactRunRoutes } from '../modules/artifacts/routes.js';
 import { ArtifactService } from '../modules/artifacts/service.js';
-import { ActivityService } from '../modules/engine/activity-service.js';
+import { ActivityService } from '../modules/executions/activity-service.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
 import { DashboardService } from '../modules/dashboard/service.js';
-import { agentProtocolRoutes } from '../modules/engine/agent-routes.js';
-import type { WorkSignal } from '../modules/engine/claim-waiters.js';
-import { DispatchService, type DispatchTimings } from '../modules/engine/dispatch-service.js';
-import { EngineLoop } from '../modules/engine/engine-loop.js';
+import { agentProtocolRoutes } from '../modules/agent-protocol/agent-routes.js';
+import type { WorkSignal } from '../modules/dispatch/claim-waiters.js';
+import { DispatchService, type DispatchTimings } from '../modules/dispatch/dispatch-service.js';
+import { EngineLoop } from '../modules/scheduler/engine-loop.js';
 import { RetentionService } from '../modules/retention/service.js';
-import { QueueTrigger } from '../modules/engine/queue-trigger.js';
+import { QueueTrigger } from '../modules/scheduler/queue-trigger.js';
 import {
   CHANNELS,
   EnginePublisher,
   messagesOf,
   type AgentChanged,
   type ParametersChanged,
-} from '../modules/engine/live-events.js';
-import { runApiRoutes } from '../modules/engine/run-api-routes.js';
-import { RunApiService } from '../modules/engine/run-api-service.js';
-import { RunService } from '../modules/engine/run-service.js';
+} from '../modules/dispatch/live-events.js';
+import { runApiRoutes } from '../modules/run-api/run-api-routes.js';
+import { RunApiService } from '../modules/run-api/run-api-service.js';
+import { RunService } from '../modules/executions/run-service.js';
 import { eventRoutes } from '../modules/events/routes.js';
 import { LiveHub } from '../modules/events/live-hub.js';
 import type { EventBus } from '../lib/event-bus.js';
@@ -91,7 +91,7 @@ import { TeamRobotService, TeamUserService } from '../modules/teams/member-servi
 import { createBlobStore } from '../modules/blobs/blob-store.js';
 import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { AgentPresenceService } from '../modules/agents/presence-service.js';
-import { ExecutionStatsService } from '../modules/engine/execution-stats-service.js';
+import { ExecutionStatsService } from '../modules/executions/execution-stats-service.js';
 import { triggerRoutes } from '../modules/triggers/routes.js';
 import { TRIGGER_FIRE_WINDOW_SECONDS, TriggerService } from '../modules/triggers/service.js';
 import { apiKeyRoutes } from '../modules/api-keys/routes.js';

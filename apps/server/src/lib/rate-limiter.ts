@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { rateLimits } from '../db/schema.js';
+import { rateLimits } from '../db/schema/lib/rate-limiter.js';
 
 /**
  * Fixed-window counters in the database, so every server instance sees the same count

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
-import { rowCounts } from '../db/schema.js';
+import { rowCounts } from '../db/schema/lib/row-counts.js';
 import { hotStatement } from './sql-rows.js';
 import type { TenantScope } from './tenant-scope.js';
 

@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Language } from '@rota/contract';
 import type { Db } from '../../src/db/client.js';
-import { auditLogs, profiles } from '../../src/db/schema.js';
+import { auditLogs, profiles } from '../../src/db/schema/index.js';
 import { createProvisionedClient, createUser } from './fixtures.js';
 import { client, signIn, type TestApp } from './test-app.js';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { PERMISSIONS, type Permission } from '@rota/contract';
 import type { Db } from '../../src/db/client.js';
-import { profiles, rotaClients, userClients, users } from '../../src/db/schema.js';
+import { profiles, rotaClients, userClients, users } from '../../src/db/schema/index.js';
 import { hashPassword } from '../../src/lib/passwords.js';
 import { provisionClient } from '../../src/modules/clients/provision-client.js';
 

@@ -2,7 +2,7 @@ import { AGENT_ACTIVE_WINDOW_SECONDS } from '@rota/contract';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/client.js';
-import { rotaNodes } from '../../src/db/schema.js';
+import { rotaNodes } from '../../src/db/schema/index.js';
 import type { client } from './test-app.js';
 
 type Caller = ReturnType<typeof client>;

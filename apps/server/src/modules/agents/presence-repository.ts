@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { col, tableAs } from '../../lib/sql-refs.js';
 import { hotStatement } from '../../lib/sql-rows.js';
-import { rotaNodes } from '../../db/schema.js';
+import { rotaNodes } from '../../db/schema/agents.js';
 
 const n = rotaNodes;
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AgentListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaNodes } from '../../db/schema.js';
+import { rotaNodes } from '../../db/schema/agents.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';

@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaNodes } from '../../db/schema.js';
+import { rotaNodes } from '../../db/schema/agents.js';
 
 const qb = new QueryBuilder();
 

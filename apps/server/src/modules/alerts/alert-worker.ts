@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Mailer } from '../../lib/mailer.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { EnginePublisher } from '../engine/live-events.js';
+import type { EnginePublisher } from '../dispatch/live-events.js';
 import { pathOf, type AlertMessage } from './alert-message.js';
 import { sendSlack, sendTeams } from './channels/chat.js';
 import { sendEmail } from './channels/email.js';

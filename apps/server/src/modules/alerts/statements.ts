@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rotaAlertDeliveries, rotaAlertEvents } from '../../db/schema.js';
+import { rotaAlertDeliveries, rotaAlertEvents } from '../../db/schema/alerts.js';
 import { boolArray, col, instantArray, intArray } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rotaAlertDeliveries, rotaAlertEvents, rotaAlerts } from '../../db/schema.js';
+import { rotaAlertDeliveries, rotaAlertEvents, rotaAlerts } from '../../db/schema/alerts.js';
 import { col } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 import { robotSummaries } from '../robots/views.js';

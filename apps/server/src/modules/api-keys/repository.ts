@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyListQuery, Permission } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { userApiKeys } from '../../db/schema.js';
+import { userApiKeys } from '../../db/schema/api-keys.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { profileGrants } from '../profiles/views.js';
 import { teamRobotIdsOf } from '../teams/views.js';

@@ -1,8 +1,8 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rotaArtifacts } from '../../db/schema.js';
+import { rotaArtifacts } from '../../db/schema/artifacts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { executionRobots } from '../engine/views.js';
+import { executionRobots } from '../executions/views.js';
 
 const a = rotaArtifacts;
 

@@ -16,7 +16,7 @@ import { bearerToken, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { contentDisposition, readMultipartForm } from '../../http/multipart-form.js';
 import { AppError } from '../../lib/errors.js';
-import type { RunApiService } from '../engine/run-api-service.js';
+import type { RunApiService } from '../run-api/run-api-service.js';
 import { ARTIFACT_FILE_PART, type ArtifactService } from './service.js';
 
 function readArtifactForm(request: FastifyRequest, artifacts: ArtifactService) {

@@ -12,7 +12,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import { systemScope, type TenantScope } from '../../lib/tenant-scope.js';
 import type { BlobStore, OpenedBlob } from '../blobs/blob-store.js';
-import type { RunIdentity } from '../engine/run-api-service.js';
+import type { RunIdentity } from '../run-api/run-api-service.js';
 import { PackageStore, TooLarge, type ReceivedFile } from '../robot-versions/package-store.js';
 import { lockPackage } from '../robot-versions/package-lock.js';
 import { lockExecutionArtifacts } from './lock.js';

@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaArtifacts } from '../../db/schema.js';
+import { rotaArtifacts } from '../../db/schema/artifacts.js';
 
 const qb = new QueryBuilder();
 

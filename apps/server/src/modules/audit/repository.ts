@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditLogListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { auditLogs } from '../../db/schema.js';
+import { auditLogs } from '../../db/schema/audit.js';
 import { withinDays } from '../../lib/date-range.js';
 import { pageWindow } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
-import { executionRobots } from '../engine/views.js';
+import { executionRobots } from '../executions/views.js';
 import { schedulingSummaries } from '../schedulings/views.js';
 
 export type AuditLogInsert = typeof auditLogs.$inferInsert;

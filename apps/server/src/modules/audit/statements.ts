@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditLogs } from '../../db/schema.js';
+import { auditLogs } from '../../db/schema/audit.js';
 import { col } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { recoveryOutbox } from '../../db/schema.js';
+import { recoveryOutbox } from '../../db/schema/auth.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
 export interface OutboxRow {

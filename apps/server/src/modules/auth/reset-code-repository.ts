@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { passwordResetCodes } from '../../db/schema.js';
+import { passwordResetCodes } from '../../db/schema/auth.js';
 
 const usable = (codeHash: string) =>
   and(

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { count, pageOf } from '../../lib/list-query.js';
 import { memoizedTextArrays } from '../../lib/memoized-text-arrays.js';
 import { hotStatement } from '../../lib/sql-rows.js';
-import { sessions } from '../../db/schema.js';
+import { sessions } from '../../db/schema/auth.js';
 import { profileGrants } from '../profiles/views.js';
 import { teamRobotIdsOf } from '../teams/views.js';
 import { memberships } from '../user-clients/views.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { passwordResetCodes, sessions } from '../../db/schema.js';
+import { passwordResetCodes, sessions } from '../../db/schema/auth.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
 const gone = async (db: Db, statement: ReturnType<typeof sql>) =>

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { CalendarListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaCalendars } from '../../db/schema.js';
+import { rotaCalendars } from '../../db/schema/calendars.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 

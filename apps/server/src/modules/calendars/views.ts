@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaCalendars } from '../../db/schema.js';
+import { rotaCalendars } from '../../db/schema/calendars.js';
 
 const qb = new QueryBuilder();
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { ClientListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaClients } from '../../db/schema.js';
+import { rotaClients } from '../../db/schema/clients.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { profileGrants } from '../profiles/views.js';
 import { memberships } from '../user-clients/views.js';

@@ -1,6 +1,6 @@
 import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rotaClients } from '../../db/schema.js';
+import { rotaClients } from '../../db/schema/clients.js';
 
 /** Every client's retention settings, for the nightly pruning (retention module). */
 export function clientRetentions(db: Db) {

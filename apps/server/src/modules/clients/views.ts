@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaClients } from '../../db/schema.js';
+import { rotaClients } from '../../db/schema/clients.js';
 
 const qb = new QueryBuilder();
 

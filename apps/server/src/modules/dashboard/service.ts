@@ -6,7 +6,7 @@ import {
 } from '@rota/contract';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AgentService } from '../agents/service.js';
-import type { ExecutionStatsService } from '../engine/execution-stats-service.js';
+import type { ExecutionStatsService } from '../executions/execution-stats-service.js';
 import { assertDateRange, localDay } from '../../lib/date-range.js';
 import type { StatusItemService } from '../status-items/service.js';
 import type { TaskService } from '../tasks/service.js';

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { EnvironmentListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaEnvironments } from '../../db/schema.js';
+import { rotaEnvironments } from '../../db/schema/environments.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 

@@ -1,6 +1,6 @@
 import type { LiveEvent } from '@rota/contract';
 import type { EventBus } from '../../lib/event-bus.js';
-import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../engine/live-events.js';
+import { CHANNELS, messagesOf, type ScopedLiveEvent } from '../dispatch/live-events.js';
 
 type Listener = (event: LiveEvent) => void;
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 import { agentIsActive } from '../agents/connectivity.js';
 import { agentSummaries } from '../agents/views.js';
-import { executionStatusCounts, queueDepths } from '../engine/statements.js';
+import { executionStatusCounts, queueDepths } from '../executions/statements.js';
 
 // Metrics own no table: each gauge reads its owner's statement or view, one query a gauge.
 export { executionStatusCounts, queueDepths };

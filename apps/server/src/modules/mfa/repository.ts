@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { hotStatement } from '../../lib/sql-rows.js';
-import { mfaChallenges, userMfa, userMfaRecoveryCodes } from '../../db/schema.js';
+import { mfaChallenges, userMfa, userMfaRecoveryCodes } from '../../db/schema/mfa.js';
 import { clientMfaPolicies } from '../clients/views.js';
 import { memberships } from '../user-clients/views.js';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { OidcMappingListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { oidcMappings } from '../../db/schema.js';
+import { oidcMappings } from '../../db/schema/oidc.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { clientNames } from '../clients/views.js';
 import { profileGrants } from '../profiles/views.js';

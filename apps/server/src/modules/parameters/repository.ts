@@ -1,7 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { ParameterListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaParameters } from '../../db/schema.js';
+import { rotaParameters } from '../../db/schema/parameters.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';

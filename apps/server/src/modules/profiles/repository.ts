@@ -8,7 +8,7 @@ import {
   type ProfileUpdate,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { profiles } from '../../db/schema.js';
+import { profiles } from '../../db/schema/profiles.js';
 import { likePattern, pageWindow } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { memberships } from '../user-clients/views.js';

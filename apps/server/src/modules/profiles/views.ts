@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { profiles } from '../../db/schema.js';
+import { profiles } from '../../db/schema/profiles.js';
 
 const qb = new QueryBuilder();
 

@@ -4,7 +4,8 @@ import { pruneAlertHistory } from '../alerts/statements.js';
 import { pruneAuditRecords } from '../audit/statements.js';
 import { pruneSpentCredentials } from '../auth/statements.js';
 import { clientRetentions } from '../clients/statements.js';
-import { claimDuty, pruneEndedExecutions } from '../engine/statements.js';
+import { pruneEndedExecutions } from '../executions/statements.js';
+import { claimDuty } from '../scheduler/statements.js';
 
 const DUTY_KEY = 'retention';
 const DAY_MS = 24 * 60 * 60 * 1000;

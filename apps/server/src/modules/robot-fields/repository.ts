@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { RobotFieldCreate, RobotFieldListQuery, RobotFieldUpdate } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobotFields } from '../../db/schema.js';
+import { rotaRobotFields } from '../../db/schema/robot-fields.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';

@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { RobotPackageFormat, RobotVersionListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobotVersions } from '../../db/schema.js';
+import { rotaRobotVersions } from '../../db/schema/robot-versions.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { artifactBlobs } from '../artifacts/views.js';

@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaRobotVersions } from '../../db/schema.js';
+import { rotaRobotVersions } from '../../db/schema/robot-versions.js';
 
 const qb = new QueryBuilder();
 

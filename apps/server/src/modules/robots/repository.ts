@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaRobots } from '../../db/schema.js';
+import { rotaRobots } from '../../db/schema/robots.js';
 import {
   count,
   matchAny,

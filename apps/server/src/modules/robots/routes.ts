@@ -11,7 +11,7 @@ import {
 import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { RunService } from '../engine/run-service.js';
+import type { RunService } from '../executions/run-service.js';
 import type { RobotService } from './service.js';
 
 /** /api/rota/robot/api/v1, guarded by ROBOS.* */

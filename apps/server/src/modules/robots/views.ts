@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaRobots } from '../../db/schema.js';
+import { rotaRobots } from '../../db/schema/robots.js';
 
 const qb = new QueryBuilder();
 

@@ -6,7 +6,7 @@ import type {
   SchedulingUpdate,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema.js';
+import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema/schedulings.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import { col, instantArray, intArray } from '../../lib/sql-refs.js';

@@ -15,7 +15,7 @@ import {
 import { actorOf, authorOf, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import { registerCrudRoutes } from '../../http/crud-routes.js';
-import type { RunService } from '../engine/run-service.js';
+import type { RunService } from '../executions/run-service.js';
 import type { SchedulingService } from './service.js';
 
 const tags = ['schedulings'];

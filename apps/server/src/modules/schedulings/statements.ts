@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rotaSchedulings } from '../../db/schema.js';
+import { rotaSchedulings } from '../../db/schema/schedulings.js';
 import { boolArray, col, instantArray, intArray } from '../../lib/sql-refs.js';
 import { calendarDaysView } from '../calendars/views.js';
 import type { DueMove } from './due-runs.js';

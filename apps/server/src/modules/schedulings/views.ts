@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema.js';
+import { rotaSchedulings, rotaSchedulingVms } from '../../db/schema/schedulings.js';
 
 const qb = new QueryBuilder();
 

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { SchedulingVmCreate, SchedulingVmListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaSchedulingVms } from '../../db/schema.js';
+import { rotaSchedulingVms } from '../../db/schema/schedulings.js';
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { vmNames } from '../vms/views.js';

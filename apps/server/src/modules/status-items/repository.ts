@@ -11,7 +11,7 @@ import {
   type StatusPaletteEntry,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaStatusItems } from '../../db/schema.js';
+import { rotaStatusItems } from '../../db/schema/status-items.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 

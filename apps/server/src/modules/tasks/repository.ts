@@ -1,9 +1,9 @@
 import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaTaskHistory, rotaTasks } from '../../db/schema.js';
+import { rotaTaskHistory, rotaTasks } from '../../db/schema/tasks.js';
 import { agentSummaries } from '../agents/views.js';
-import { executionSummaries } from '../engine/views.js';
+import { executionSummaries } from '../executions/views.js';
 import { largestTaskRiskMinutes, robotSummaries, taskRetriesOf } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rotaTasks } from '../../db/schema.js';
+import { rotaTasks } from '../../db/schema/tasks.js';
 import { col } from '../../lib/sql-refs.js';
 
 const t = rotaTasks;

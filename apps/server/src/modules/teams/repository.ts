@@ -1,7 +1,7 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { TeamListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { teamRobots, teams, teamUsers } from '../../db/schema.js';
+import { teamRobots, teams, teamUsers } from '../../db/schema/teams.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { robotSummaries } from '../robots/views.js';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { teamRobots, teamUsers } from '../../db/schema.js';
+import { teamRobots, teamUsers } from '../../db/schema/teams.js';
 
 /**
  * Read-only statement fragment for the session query (one query a request): the robots a user

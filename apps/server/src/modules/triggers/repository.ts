@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TriggerListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaTriggerFires, rotaTriggers } from '../../db/schema.js';
+import { rotaTriggerFires, rotaTriggers } from '../../db/schema/triggers.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { robotSummaries } from '../robots/views.js';

@@ -18,7 +18,7 @@ import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { systemScope, type TenantScope } from '../../lib/tenant-scope.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
-import type { RunService } from '../engine/run-service.js';
+import type { RunService } from '../executions/run-service.js';
 import type { RobotService } from '../robots/service.js';
 import type { TaskService } from '../tasks/service.js';
 import {

@@ -3,7 +3,7 @@ import type { Permission, UserClientListQuery } from '@rota/contract';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { hotStatement } from '../../lib/sql-rows.js';
-import { userClients } from '../../db/schema.js';
+import { userClients } from '../../db/schema/user-clients.js';
 import { count, orderBy, pageOf } from '../../lib/list-query.js';
 import { likePattern } from '../../lib/pagination.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';

@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { userClients } from '../../db/schema.js';
+import { userClients } from '../../db/schema/user-clients.js';
 
 const qb = new QueryBuilder();
 

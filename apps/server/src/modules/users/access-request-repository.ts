@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { AccessRequestListQuery, AccessRequestStatus } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { accessRequests } from '../../db/schema.js';
+import { accessRequests } from '../../db/schema/users.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 
 const sortable = {

@@ -1,7 +1,7 @@
 import { and, asc, eq, exists, ilike, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import type { UserListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { users } from '../../db/schema/users.js';
 import type { FieldIssue } from '../../lib/errors.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { likePattern } from '../../lib/pagination.js';

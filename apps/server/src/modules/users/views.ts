@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { users } from '../../db/schema.js';
+import { users } from '../../db/schema/users.js';
 
 const qb = new QueryBuilder();
 

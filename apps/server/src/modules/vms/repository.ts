@@ -1,7 +1,7 @@
 import { eq, inArray, not, sql } from 'drizzle-orm';
 import type { VmCount, VmCreate, VmListQuery, VmUpdate } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaVms } from '../../db/schema.js';
+import { rotaVms } from '../../db/schema/vms.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';

@@ -1,5 +1,5 @@
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { rotaVms } from '../../db/schema.js';
+import { rotaVms } from '../../db/schema/vms.js';
 
 const qb = new QueryBuilder();
 

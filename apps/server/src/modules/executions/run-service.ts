@@ -1,0 +1,139 @@
+import { RUN_NOW_DEFAULTS, type RobotRun } from '@rota/contract';
+import type { Db } from '../../db/client.js';
+import type { Actor } from '../../http/types.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
+import type { AuditAuthor, AuditService } from '../audit/service.js';
+import type { DispatchService } from '../dispatch/dispatch-service.js';
+import { insertExecution, type NewExecution } from './row-statements.js';
+import type { RobotService } from '../robots/service.js';
+import type { VmService } from '../vms/service.js';
+import { schedulingToRun } from './run-now-repository.js';
+
+const robotInactive = () => new AppError('conflict', [{ field: 'id', message: 'robot_inactive' }]);
+
+/** "Run now", from a robot or from a scheduling: queues one execution. */
+export class RunService {
+  constructor(
+    private readonly db: Db,
+    private readonly dispatch: DispatchService,
+    private readonly audit: AuditService,
+    private readonly robots: RobotService,
+    private readonly vms: VmService,
+  ) {}
+
+  /** The run and its audit record in one transaction; agents hear of it once committed. */
+  private async queueRecorded(
+    run: NewExecution,
+    author: AuditAuthor,
+    entity: 'robot' | 'scheduling',
+    entityId: number,
+    details: object,
+  ): Promise<number> {
+    const id = await this.audit.recorded(
+      author,
+      {
+        action: 'run',
+        entity,
+        entity_id: entityId,
+        after: async (_tx, executionId: number) => ({ ...details, execution_id: executionId }),
+      },
+      (tx) => insertExecution(tx, run),
+    );
+    this.dispatch.queued(run, id);
+    return id;
+  }
+
+  async runRobot(
+    scope: TenantScope,
+    actor: Actor,
+    input: RobotRun,
+    author: AuditAuthor,
+  ): Promise<number> {
+    // A robot the caller's teams hide is as absent as another client's (404).
+    const robot = await this.robots.show(scope, input.id);
+    if (!robot.active) throw robotInactive();
+    if (input.rota_vms_id && !(await this.vms.exists(scope, input.rota_vms_id))) {
+      throw invalidField('rota_vms_id', 'vm_not_found');
+    }
+    const run: NewExecution = {
+      rota_clients_id: scope.clientId,
+      rota_robots_id: input.id,
+      rota_schedulings_id: null,
+      vm_ids: input.rota_vms_id ? [input.rota_vms_id] : null,
+      trigger: 'manual',
+      priority: input.priority ?? RUN_NOW_DEFAULTS.priority,
+      timeout_seconds: (input.timeout_minutes ?? RUN_NOW_DEFAULTS.timeout_minutes) * 60,
+      retries: input.retries ?? RUN_NOW_DEFAULTS.retries,
+      sleep_seconds: 0,
+      created_by: actor.user.users_id,
+    };
+    return this.queueRecorded(run, author, 'robot', input.id, input);
+  }
+
+  /**
+   * A run trigger's run, checked as Run now checks one (a VM of another client is a
+   * field error). Answers the execution for `queueIn`, in the caller's transaction (with the
+   * fire's tasks); `announce` it once committed.
+   */
+  async triggerRun(
+    scope: TenantScope,
+    robotId: number,
+    input: { priority?: number | undefined; rota_vms_id?: number | undefined },
+  ): Promise<NewExecution> {
+    const robot = await this.robots.show(scope, robotId);
+    if (!robot.active) throw robotInactive();
+    if (input.rota_vms_id && !(await this.vms.exists(scope, input.rota_vms_id))) {
+      throw invalidField('rota_vms_id', 'vm_not_found');
+    }
+    return {
+      rota_clients_id: scope.clientId,
+      rota_robots_id: robotId,
+      rota_schedulings_id: null,
+      vm_ids: input.rota_vms_id ? [input.rota_vms_id] : null,
+      trigger: 'api',
+      priority: input.priority ?? RUN_NOW_DEFAULTS.priority,
+      timeout_seconds: RUN_NOW_DEFAULTS.timeout_minutes * 60,
+      retries: RUN_NOW_DEFAULTS.retries,
+      sleep_seconds: 0,
+      created_by: null,
+    };
+  }
+
+  queueIn(tx: Db, run: NewExecution): Promise<number> {
+    return insertExecution(tx, run);
+  }
+
+  /** Agents hear of a run `queueIn` wrote, once its transaction committed. */
+  announce(run: NewExecution, id: number): void {
+    this.dispatch.queued(run, id);
+  }
+
+  /** A scheduling's run, now: its robot, settings and VMs. */
+  async runScheduling(
+    scope: TenantScope,
+    actor: Actor,
+    id: number,
+    author: AuditAuthor,
+  ): Promise<number> {
+    const scheduling = await schedulingToRun(this.db, scope, id);
+    if (!scheduling || !scope.seesRobot(scheduling.rota_robots_id)) throw notFound();
+    if (scheduling.deleted) {
+      throw new AppError('conflict', [{ field: 'id', message: 'scheduling_deleted' }]);
+    }
+    if (!scheduling.robot_active) throw robotInactive();
+    const run: NewExecution = {
+      rota_clients_id: scope.clientId,
+      rota_robots_id: scheduling.rota_robots_id,
+      rota_schedulings_id: id,
+      vm_ids: scheduling.vm_ids,
+      trigger: 'manual',
+      priority: scheduling.priority,
+      timeout_seconds: scheduling.timeout_minutes * 60,
+      retries: scheduling.retries,
+      sleep_seconds: scheduling.sleep,
+      created_by: actor.user.users_id,
+    };
+    return this.queueRecorded(run, author, 'scheduling', id, {});
+  }
+}
