@@ -164,7 +164,7 @@ for (const variant of VARIANTS) {
   );
   // Announced, as every way into the queue does: the last phase's idle claims may have left the
   // queue known empty for up to a second.
-  app.services.dispatch.announceQueued(clientId, null, RUNS);
+  app.services.work.announceQueued(clientId, null, RUNS);
   await db.execute(sql`analyze rota_executions`);
   const classic = variant === 'classic';
   drained.push({

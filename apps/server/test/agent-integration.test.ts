@@ -278,7 +278,7 @@ describe('a real agent running a real robot package', () => {
             returning rota_executions_id as id, rota_clients_id as client`,
       )) as unknown as { rows: { id: number; client: number }[] }
     ).rows;
-    app.services.dispatch.announceQueued(row!.client, null, 1);
+    app.services.work.announceQueued(row!.client, null, 1);
     const done = await finalStatus(row!.id);
     expect(done.status).toBe('timeout');
     const pidFile = path.join(agent.workDir, 'robots', String(hanging), 'grandchild.pid');

@@ -16,7 +16,10 @@ import {
 } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
 import { claimRuns } from '../src/modules/executions/claim-statements.js';
-import { finishAndClaimEach, type FinishClaimAsk } from '../src/modules/executions/finish-claim-statements.js';
+import {
+  finishAndClaimEach,
+  type FinishClaimAsk,
+} from '../src/modules/executions/finish-claim-statements.js';
 import { FinishClaimBatcher } from '../src/modules/dispatch/finish-claim-batcher.js';
 
 /**
@@ -53,7 +56,7 @@ async function queueRuns(robot: number, count: number) {
   )) as unknown as { rows: { rota_clients_id: number }[] };
   // Announced, as every way into the queue does (an idle claim may skip a queue known empty);
   // to this instance only, as NOTIFY would: no statement of its own among those a test counts.
-  t.app.services.dispatch.onWork({ c: rows[0]!.rota_clients_id, v: null, n: count });
+  t.app.services.work.onWork({ c: rows[0]!.rota_clients_id, v: null, n: count });
 }
 
 describe('claim of several runs', () => {
@@ -280,7 +283,7 @@ describe('results of several agents in one statement', () => {
             returning rota_executions_id as id`,
       )) as unknown as { rows: { id: number }[] }
     ).rows;
-    t.app.services.dispatch.onWork({ c: c.defaultClientId, v: vmIds, n: 1 });
+    t.app.services.work.onWork({ c: c.defaultClientId, v: vmIds, n: 1 });
     return row!.id;
   }
 

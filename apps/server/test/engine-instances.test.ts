@@ -43,7 +43,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server instances on PostgreSQL',
           returning rota_clients_id`,
     )) as unknown as { rows: { rota_clients_id: number }[] };
     // Announced, as every way into the queue does (an idle claim may skip a queue known empty).
-    first.app.services.dispatch.announceQueued(rows[0]!.rota_clients_id, null, TOTAL);
+    first.app.services.work.announceQueued(rows[0]!.rota_clients_id, null, TOTAL);
     const claimed: number[] = [];
     await Promise.all(
       agents.map(async (agent) => {

@@ -12,7 +12,10 @@ import { seedDatabase } from '../src/db/seed.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { systemScope } from '../src/lib/tenant-scope.js';
-import { ActivityService, CSV_EXPORT_FAILED_LINE } from '../src/modules/executions/activity-service.js';
+import {
+  ActivityService,
+  CSV_EXPORT_FAILED_LINE,
+} from '../src/modules/executions/activity-service.js';
 import { openTestDatabase } from './helpers/database.js';
 import { ACTIVITY, AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
@@ -208,7 +211,12 @@ describe('the CSV export', () => {
     await runNow(admin, { id: robot });
     const errors: unknown[] = [];
     // One row a page, so the second page is a second query.
-    const activity = new ActivityService(database.db, app.services.dispatch, app.services.audit, 1);
+    const activity = new ActivityService(
+      database.db,
+      app.services.runControl,
+      app.services.audit,
+      1,
+    );
     const today = new Date().toISOString().slice(0, 10);
     const lines = await activity.exportCsv(
       systemScope(client0!.id),

@@ -1,4 +1,9 @@
 import type { AuthService } from '../modules/auth/service.js';
+import type { MfaService } from '../modules/mfa/service.js';
+import type { OidcMappingService } from '../modules/oidc/service.js';
+import type { OidcSignInService } from '../modules/oidc/sign-in.js';
+import type { WorkAnnouncer } from '../modules/dispatch/work-announcer.js';
+import type { RunControl } from '../modules/dispatch/run-control.js';
 import type { ProfileService } from '../modules/profiles/service.js';
 import type { UserService } from '../modules/users/service.js';
 import type { RobotService } from '../modules/robots/service.js';
@@ -33,9 +38,14 @@ import type { TriggerService } from '../modules/triggers/service.js';
 import type { ApiKeyService } from '../modules/api-keys/service.js';
 import type { AlertService } from '../modules/alerts/service.js';
 
-/** The app's services, built once in http/app.ts: each route plugin is handed the ones it uses. */
+/** The app's services, built once by http/compose.ts: each route plugin is handed the ones it uses. */
 export interface Services {
   auth: AuthService;
+  /** The second factor: enrolment, sign-in challenges, recovery codes, an administrator's reset. */
+  mfa: MfaService;
+  /** Single sign-on's accounts; null when no OpenID provider is configured. */
+  oidcSignIn: OidcSignInService | null;
+  oidcMappings: OidcMappingService;
   users: UserService;
   profiles: ProfileService;
   robots: RobotService;
@@ -51,7 +61,11 @@ export interface Services {
   calendars: CalendarService;
   schedulingVms: SchedulingVmService;
   parameters: ParameterService;
+  /** Tells waiting agents (here and on other instances) and consoles that work is queued. */
+  work: WorkAnnouncer;
   dispatch: DispatchService;
+  /** An operator's cancel, stop and "mark as failed" of a run. */
+  runControl: RunControl;
   /** Agents heard: `presence.flush()` writes them (each second; tests call it directly). */
   presence: AgentPresenceService;
   runs: RunService;

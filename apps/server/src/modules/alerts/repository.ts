@@ -1,7 +1,12 @@
 import { and, desc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AlertDeliveryListQuery, AlertListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { alertReads, rotaAlertDeliveries, rotaAlertEvents, rotaAlerts } from '../../db/schema/alerts.js';
+import {
+  alertReads,
+  rotaAlertDeliveries,
+  rotaAlertEvents,
+  rotaAlerts,
+} from '../../db/schema/alerts.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { robotSummaries } from '../robots/views.js';

@@ -1,5 +1,4 @@
 import {
-  AGENT_PROTOCOL_BASE,
   ENGINE_TIMINGS,
   type AgentFinish,
   type AgentGoodbye,
@@ -10,46 +9,29 @@ import {
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { systemScope } from '../../lib/tenant-scope.js';
-import { TtlCache } from '../../lib/ttl-cache.js';
-import { generateToken, hashToken } from '../../lib/tokens.js';
-import type { ParameterService } from '../parameters/service.js';
-import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
-import { EmptyQueues } from './empty-queues.js';
-import { clientHasPackage } from './package-lookup-repository.js';
 import type {
   AgentFacts,
   AgentIdentity,
   AgentPresenceService,
 } from '../agents/presence-service.js';
-import { cancelQueued, findExecutionForLogs, insertLogLines, requestCancel, requestStop, vmIdsOfExecution } from '../executions/run-statements.js';
 import { claimRuns, hasQueuedRuns, releaseClaim } from '../executions/claim-statements.js';
 import { finishAndClaimRuns } from '../executions/finish-claim-statements.js';
-import { type ClaimedRow, type NewExecution } from '../executions/row-statements.js';
-import { settleAttempt, lockExecution, finishCurrentAttempt, recordLateResult, settleAbandoned, type AttemptResult, type Settled } from '../executions/settle-statements.js';
 import { lockRunsLeftOn, renewLeases } from '../executions/lease-statements.js';
-import type { EnginePublisher } from './live-events.js';
+import { findExecutionForLogs, insertLogLines } from '../executions/run-statements.js';
+import { clientHasPackage } from './package-lookup-repository.js';
+import {
+  finishCurrentAttempt,
+  recordLateResult,
+  settleAbandoned,
+} from '../executions/settle-statements.js';
+import type { AgentIdentities } from './agent-identities.js';
+import type { ClaimWaiters } from './claim-waiters.js';
 import { FinishClaimBatcher, type BatcherLog } from './finish-claim-batcher.js';
+import type { EnginePublisher } from './live-events.js';
+import { newRunTokens, type RunHandout } from './run-handout.js';
+import type { Settlements } from './settlements.js';
+import type { WorkAnnouncer } from './work-announcer.js';
 
-/** `count` fresh run tokens, by their hash (the database keeps only the hash). */
-function newRunTokens(count: number): Map<string, string> {
-  const tokenByHash = new Map<string, string>();
-  for (let i = 0; i < count; i += 1) {
-    const runToken = generateToken();
-    tokenByHash.set(hashToken(runToken), runToken);
-  }
-  return tokenByHash;
-}
-
-/** The agent a protocol request speaks for (resolved from its token). */
-
-/** A run just queued, as the statements that insert runs answer it. */
-export interface QueuedRun {
-  id: number;
-  client: number;
-  robot: number;
-  vm_ids: number[] | null;
-}
 export type { AgentIdentity };
 
 /** Longest line kept in the log; the agent cuts too, this guards the table. */
@@ -76,101 +58,54 @@ export function dispatchTimingsFor(leaseSeconds: number): DispatchTimings {
   };
 }
 
+export interface DispatchDeps {
+  db: Db;
+  presence: AgentPresenceService;
+  publish: EnginePublisher;
+  announcer: WorkAnnouncer;
+  identities: AgentIdentities;
+  handout: RunHandout;
+  settlements: Settlements;
+  timings?: DispatchTimings;
+  log?: BatcherLog;
+}
+
 /**
- * Queues runs and hands them to agents: claims with leases, heartbeats that renew
- * them, logs, results that are counted once, cancels. Every state change is one transaction
- * on the execution row; the database is the only thing instances share.
+ * The agents' side of a run, whichever front they speak through (HTTP or the stream): hello,
+ * heartbeats that renew leases, claims (long polls woken by the announcer), log batches,
+ * results counted once, goodbyes. Every state change is one transaction on the execution row;
+ * the database is the only thing instances share.
  */
 export class DispatchService {
-  readonly waiters = new ClaimWaiters();
-  private readonly emptyQueues = new EmptyQueues();
-  /**
-   * An agent's identity by token hash, for every call it makes (a heartbeat every 10 s, claims,
-   * results). It lives 5 minutes: a rotated or deleted agent is dropped at once on every
-   * instance (`forgetAgents`, through NOTIFY), and the whole cache when NOTIFY may have lost
-   * something (`notifyGap`); while the LISTEN connection is down, entries live 5 s at most.
-   * Unknown tokens are never cached; 50,000 entries at most (oldest out first).
-   */
-  private readonly agentsByToken = new TtlCache<string, AgentIdentity>(5 * 60_000, 50_000);
-  private listening = true;
+  readonly timings: DispatchTimings;
+  private readonly db: Db;
+  private readonly presence: AgentPresenceService;
+  private readonly publish: EnginePublisher;
+  private readonly announcer: WorkAnnouncer;
+  private readonly identities: AgentIdentities;
+  private readonly handout: RunHandout;
+  private readonly settlements: Settlements;
   private readonly finishClaims: FinishClaimBatcher;
 
-  constructor(
-    private readonly db: Db,
-    private readonly parameters: ParameterService,
-    private readonly presence: AgentPresenceService,
-    private readonly publish: EnginePublisher,
-    readonly timings: DispatchTimings = dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds),
-    /** A scheduling's run ended for good (its slot is free: the queue trigger re-checks). */
-    private readonly onSchedulingRunEnded: (robotId: number) => void = () => {},
-    /** A first attempt was claimed after waiting this long in the queue (/metrics). */
-    private readonly onClaimed: (waitedSeconds: number) => void = () => {},
-    log?: BatcherLog,
-  ) {
-    this.finishClaims = new FinishClaimBatcher(db, timings.leaseSeconds, log);
+  constructor(deps: DispatchDeps) {
+    this.db = deps.db;
+    this.presence = deps.presence;
+    this.publish = deps.publish;
+    this.announcer = deps.announcer;
+    this.identities = deps.identities;
+    this.handout = deps.handout;
+    this.settlements = deps.settlements;
+    this.timings = deps.timings ?? dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds);
+    this.finishClaims = new FinishClaimBatcher(this.db, this.timings.leaseSeconds, deps.log);
   }
 
-  /**
-   * An agent's token changed or the agent is gone, here or on another instance (NOTIFY): its
-   * cached identity goes at once, so the old token stops working at the next call.
-   */
-  forgetAgents(agentIds: number[]) {
-    const ids = new Set(agentIds);
-    this.agentsByToken.deleteWhere((identity) => ids.has(identity.rota_nodes_id));
+  /** This instance's waiting claims (a closing instance answers them all "no work"). */
+  get waiters(): ClaimWaiters {
+    return this.announcer.waiters;
   }
 
-  /**
-   * NOTIFY's connection dropped (`listening` false) or listens again (true): a change made
-   * meanwhile on another instance was never heard, so every cached identity goes.
-   */
-  notifyGap(listening: boolean) {
-    this.listening = listening;
-    this.agentsByToken.clear();
-    this.emptyQueues.listening(listening);
-  }
-
-  /** Wake-ups from any instance (NOTIFY) reach this instance's waiting agents. */
-  onWork(signal: WorkSignal) {
-    this.emptyQueues.queued(signal.c);
-    this.waiters.signal(signal);
-  }
-
-  /** A run was committed to the queue: agents (here and elsewhere) and consoles hear of it. */
-  queued(run: NewExecution, id: number) {
-    this.queuedRuns([
-      { id, client: run.rota_clients_id, robot: run.rota_robots_id, vm_ids: run.vm_ids },
-    ]);
-  }
-
-  /** Runs the scheduler or a queue trigger committed: each heard of as `queued` is. */
-  queuedRuns(runs: readonly QueuedRun[]) {
-    for (const run of runs) {
-      this.announceQueued(run.client, run.vm_ids, 1);
-      this.publish.live(run.client, {
-        type: 'execution',
-        execution_id: run.id,
-        rota_robots_id: run.robot,
-        status: 'queued',
-      });
-    }
-  }
-
-  announceQueued(clientId: number, vmIds: number[] | null, count: number) {
-    const signal: WorkSignal = { c: clientId, v: vmIds, n: count };
-    // This instance's agents at once; the others through NOTIFY (this one ignores its echo).
-    this.emptyQueues.queued(clientId);
-    this.waiters.signal(signal);
-    this.publish.work(signal);
-  }
-
-  async authenticate(token: string): Promise<AgentIdentity> {
-    const tokenHash = hashToken(token);
-    const cached = this.agentsByToken.get(tokenHash);
-    if (cached) return cached;
-    const agent = await this.presence.identify(tokenHash);
-    if (!agent) throw new AppError('unauthorized');
-    this.agentsByToken.set(tokenHash, agent, this.listening ? undefined : 5000);
-    return agent;
+  authenticate(token: string): Promise<AgentIdentity> {
+    return this.identities.authenticate(token);
   }
 
   async hello(agent: AgentIdentity, hello: AgentHello) {
@@ -228,7 +163,7 @@ export class DispatchService {
       await this.presence.signedOff(tx, agent.rota_nodes_id);
       return out;
     });
-    for (const s of settled) this.afterSettle(s);
+    for (const s of settled) this.settlements.announce(s);
     this.publish.live(agent.rota_clients_id, {
       type: 'agent',
       rota_nodes_id: agent.rota_nodes_id,
@@ -249,7 +184,7 @@ export class DispatchService {
       rota_robots_id: run.robot.rota_robots_id,
       status: 'queued',
     });
-    await this.wakeForQueued(agent.rota_clients_id, run.execution_id);
+    await this.announcer.requeued(agent.rota_clients_id, run.execution_id);
   }
 
   /** Every run of an answer that could not be delivered (giveBack, each). */
@@ -298,10 +233,12 @@ export class DispatchService {
       const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id);
       try {
         const client = agent.rota_clients_id;
-        if (!this.emptyQueues.isEmpty(client)) {
+        if (!this.announcer.emptyQueues.isEmpty(client)) {
           const runs = await this.claimOnce(agent, max);
           if (runs.length > 0) return runs;
-          await this.emptyQueues.checkAfterEmptyClaim(client, () => hasQueuedRuns(this.db, client));
+          await this.announcer.emptyQueues.checkAfterEmptyClaim(client, () =>
+            hasQueuedRuns(this.db, client),
+          );
         }
         if (waiter.woken) continue;
         const left = deadline - Date.now();
@@ -330,73 +267,7 @@ export class DispatchService {
       [...tokenByHash.keys()],
       this.timings.leaseSeconds,
     );
-    return this.handOut(agent, rows, tokenByHash);
-  }
-
-  /** Claimed rows as the agent gets them; consoles hear they are processing. */
-  private async handOut(
-    agent: AgentIdentity,
-    rows: (ClaimedRow & { token_hash: string })[],
-    tokenByHash: Map<string, string>,
-  ): Promise<ClaimedRun[]> {
-    if (rows.length === 0) return [];
-    for (const row of rows) {
-      // Retries keep their first queued_at: only first attempts measure the queue's wait.
-      if (row.attempts === 1) this.onClaimed(Number(row.waited_seconds));
-      this.publish.live(row.rota_clients_id, {
-        type: 'execution',
-        execution_id: row.rota_executions_id,
-        rota_robots_id: row.rota_robots_id,
-        status: 'processing',
-      });
-    }
-    // A parameter saved a moment ago must reach the next run: the parameters service keeps
-    // its cache right (dropped on every change, here and, through NOTIFY, on every instance).
-    const parameters = await this.parameters.readForRun(systemScope(agent.rota_clients_id));
-    const shared = Object.fromEntries(
-      parameters.filter((p) => !p.secret).map((p) => [`ROTA_PARAM_${p.name}`, p.value]),
-    );
-    return rows
-      .map((row) => this.claimedRun(row, tokenByHash.get(row.token_hash)!, shared))
-      .sort((x, y) => x.execution_id - y.execution_id);
-  }
-
-  private claimedRun(
-    row: ClaimedRow,
-    runToken: string,
-    parameters: Record<string, string>,
-  ): ClaimedRun {
-    const environment: Record<string, string> = {
-      ...parameters,
-      ROTA_EXECUTION_ID: String(row.rota_executions_id),
-      // The fencing number: the robot API refuses the calls of an attempt no longer current.
-      ROTA_ATTEMPT: String(row.attempts),
-      ROTA_EXECUTION_TOKEN: runToken,
-    };
-    return {
-      execution_id: row.rota_executions_id,
-      attempt: row.attempts,
-      timeout_minutes: Math.ceil(row.timeout_seconds / 60),
-      timeout_seconds: row.timeout_seconds,
-      robot: {
-        rota_robots_id: row.rota_robots_id,
-        name: row.robot_name,
-        executor: row.executor,
-        remote_root: row.remote_root,
-      },
-      package:
-        row.rota_robot_versions_id && row.sha256
-          ? {
-              rota_robot_versions_id: row.rota_robot_versions_id,
-              version: row.version!,
-              sha256: row.sha256,
-              size_bytes: Number(row.size_bytes),
-              format: row.format!,
-              download_path: `${AGENT_PROTOCOL_BASE}/package/${row.sha256}`,
-            }
-          : null,
-      environment,
-    };
+    return this.handout.handOut(agent.rota_clients_id, rows, tokenByHash);
   }
 
   /** Whether the agent may download this package: a version of its client's robots has it. */
@@ -466,7 +337,7 @@ export class DispatchService {
   async finish(agent: AgentIdentity, result: AgentFinish): Promise<boolean> {
     const settled = await finishCurrentAttempt(this.db, agent, result);
     if (settled) {
-      this.afterSettle(settled);
+      this.settlements.announce(settled);
       return true;
     }
     return this.notCounted(agent, result);
@@ -489,9 +360,9 @@ export class DispatchService {
       hashes.length === 1
         ? await this.finishClaims.finishAndClaim({ agent, result, tokenHash: hashes[0]! })
         : await finishAndClaimRuns(this.db, agent, result, hashes, this.timings.leaseSeconds);
-    const runs = await this.handOut(agent, claimed, tokenByHash);
+    const runs = await this.handout.handOut(agent.rota_clients_id, claimed, tokenByHash);
     let accepted = true;
-    if (settled) this.afterSettle(settled);
+    if (settled) this.settlements.announce(settled);
     else {
       try {
         accepted = await this.notCounted(agent, result);
@@ -517,98 +388,5 @@ export class DispatchService {
     if (outcome === 'unknown') throw notFound();
     if (outcome === 'late') throw new AppError('stale_attempt');
     return false;
-  }
-
-  /** Announces the outcome and, for a retry, wakes an agent. */
-  afterSettle(settled: Settled) {
-    const { execution, status, requeued } = settled;
-    this.publish.live(execution.rota_clients_id, {
-      type: 'execution',
-      execution_id: execution.rota_executions_id,
-      rota_robots_id: execution.rota_robots_id,
-      status,
-    });
-    if (requeued) void this.wakeForQueued(execution.rota_clients_id, execution.rota_executions_id);
-    else if (execution.rota_schedulings_id !== null) {
-      this.onSchedulingRunEnded(execution.rota_robots_id);
-    }
-  }
-
-  /** An execution is back in the queue (a retry, a claim given back): wake an agent for it. */
-  private async wakeForQueued(clientId: number, executionId: number) {
-    const vmIds = await vmIdsOfExecution(this.db, executionId).catch(() => null);
-    this.announceQueued(clientId, vmIds, 1);
-  }
-
-  /**
-   * Cancel from the console: a queued run ends now; a running one is marked and its agent
-   * stops it (it learns on its next log batch or heartbeat) and reports `cancelled`.
-   */
-  async cancel(
-    clientId: number,
-    id: number,
-    /** Writes the cancel's audit record in its transaction. */
-    record: (tx: Db, outcome: 'cancelled' | 'requested') => Promise<void>,
-    /** A graceful stop: SIGTERM, then the tree killed after this many seconds (0: kill now). */
-    graceSeconds = 0,
-  ): Promise<'cancelled' | 'requested'> {
-    const outcome = await this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const execution = await lockExecution(tx, clientId, id);
-      if (!execution) throw notFound();
-      let result: 'cancelled' | 'requested';
-      if (execution.status === 'queued') {
-        await cancelQueued(tx, id);
-        result = 'cancelled';
-      } else if (execution.status === 'processing') {
-        if (graceSeconds > 0) await requestStop(tx, id, graceSeconds);
-        else await requestCancel(tx, id);
-        result = 'requested';
-      } else {
-        throw new AppError('conflict', [{ field: 'id', message: 'execution_finished' }]);
-      }
-      await record(tx, result);
-      return { execution, result };
-    });
-    this.publish.live(clientId, {
-      type: 'execution',
-      execution_id: id,
-      rota_robots_id: outcome.execution.rota_robots_id,
-      status: outcome.result === 'cancelled' ? 'cancelled' : 'processing',
-    });
-    return outcome.result;
-  }
-  /**
-   * "Mark as failed": an operator ends a processing run whose agent is gone, now, as an
-   * application error with `message`, without waiting for its lease and without a retry. The
-   * attempt is ended by the server, so its agent is fenced as for a reaped run: the run token is
-   * refused, a later result is kept as late, its log batches are told to stop; tasks it held go
-   * back to pending.
-   */
-  async markFailed(
-    clientId: number,
-    id: number,
-    /** The English text and its run-message code and values. */
-    message: Pick<AttemptResult, 'message' | 'code' | 'params'>,
-    /** Writes the audit record in its transaction. */
-    record: (tx: Db) => Promise<void>,
-  ): Promise<void> {
-    const settled = await this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const execution = await lockExecution(tx, clientId, id);
-      if (!execution) throw notFound();
-      if (execution.status !== 'processing') {
-        throw new AppError('conflict', [{ field: 'id', message: 'execution_not_processing' }]);
-      }
-      // Final and an error, whatever a retry count or an earlier cancel would have made of it.
-      const out = await settleAttempt(
-        tx,
-        { ...execution, retries: 0, cancel_requested_at: null },
-        { status: 'application_error', exit_code: null, ...message },
-      );
-      await record(tx);
-      return out;
-    });
-    this.afterSettle(settled);
   }
 }

@@ -1,5 +1,10 @@
 import { holdConnection, type Db, type HeldConnection } from '../../db/client.js';
-import { FINISH_CLAIM_BATCH_MAX, finishAndClaimEach, finishAndClaimRuns, type FinishClaimAsk } from '../executions/finish-claim-statements.js';
+import {
+  FINISH_CLAIM_BATCH_MAX,
+  finishAndClaimEach,
+  finishAndClaimRuns,
+  type FinishClaimAsk,
+} from '../executions/finish-claim-statements.js';
 
 type Answer = Awaited<ReturnType<typeof finishAndClaimRuns>>;
 /** Where a failed group's error goes (the app's logger): its results are then written alone. */

@@ -2,7 +2,11 @@ import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { ActivityExportQuery, ActivityListQuery, PendingReason } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaExecutionAttempts, rotaExecutionLogs, rotaExecutions } from '../../db/schema/executions.js';
+import {
+  rotaExecutionAttempts,
+  rotaExecutionLogs,
+  rotaExecutions,
+} from '../../db/schema/executions.js';
 import { agentIsActiveFilter } from '../agents/connectivity.js';
 import { agentSummaries } from '../agents/views.js';
 import { packageSummaries } from '../robot-versions/views.js';

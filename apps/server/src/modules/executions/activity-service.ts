@@ -16,7 +16,7 @@ import { notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
-import type { DispatchService } from '../dispatch/dispatch-service.js';
+import type { RunControl } from '../dispatch/run-control.js';
 import { assertDateRange } from '../../lib/date-range.js';
 import { csvWriter } from './activity-csv.js';
 import {
@@ -54,7 +54,7 @@ export const CSV_EXPORT_FAILED_LINE =
 export class ActivityService {
   constructor(
     private readonly db: Db,
-    private readonly dispatch: DispatchService,
+    private readonly control: RunControl,
     private readonly audit: AuditService,
     /** Rows per query of the CSV export. */
     private readonly exportBatch = 1000,
@@ -159,7 +159,7 @@ export class ActivityService {
   async cancel(scope: TenantScope, id: number, author: AuditAuthor) {
     // The dispatcher knows clients, not teams: a run of a robot the caller cannot see is absent.
     if (scope.robotIds && !(await findExecution(this.db, scope, id))) throw notFound();
-    return this.dispatch.cancel(scope.clientId, id, (tx, outcome) =>
+    return this.control.cancel(scope.clientId, id, (tx, outcome) =>
       this.audit.write(tx, author, {
         action: 'cancel',
         entity: 'execution',
@@ -176,7 +176,7 @@ export class ActivityService {
    */
   async stop(scope: TenantScope, id: number, graceSeconds: number, author: AuditAuthor) {
     if (scope.robotIds && !(await findExecution(this.db, scope, id))) throw notFound();
-    return this.dispatch.cancel(
+    return this.control.cancel(
       scope.clientId,
       id,
       (tx, outcome) =>
@@ -201,7 +201,7 @@ export class ActivityService {
       : 'the system';
     const message = runMessageText('ended_by', { who });
     const result = { message, code: 'ended_by', params: { who } };
-    await this.dispatch.markFailed(scope.clientId, id, result, (tx) =>
+    await this.control.markFailed(scope.clientId, id, result, (tx) =>
       this.audit.write(tx, author, {
         action: 'mark_failed',
         entity: 'execution',

@@ -1,11 +1,9 @@
-import { sql,type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { col,tableAs } from '../../lib/sql-refs.js';
-import { hotStatement,rowsOf } from '../../lib/sql-rows.js';
-import type {ClaimedWithToken} from './row-statements.js';
-import { A,E,a,e,executionColumns,p,r,v } from './row-statements.js';
-
-
+import { col, tableAs } from '../../lib/sql-refs.js';
+import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
+import type { ClaimedWithToken } from './row-statements.js';
+import { A, E, a, e, executionColumns, p, r, v } from './row-statements.js';
 
 /**
  * What a claim by an agent on VM `vm` of client `client` may take of the executions `e`: its

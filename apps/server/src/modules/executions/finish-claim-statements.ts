@@ -1,15 +1,14 @@
-import { sql,type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rotaExecutions } from '../../db/schema/executions.js';
 import { tableAs } from '../../lib/sql-refs.js';
 import { hotStatement } from '../../lib/sql-rows.js';
-import type { AttemptResult,FinishedRow,Settled} from './settle-statements.js';
-import {codeOf,finishCtes,finishValues,settleCur,settledOf } from './settle-statements.js';
-import type { ClaimedWithToken} from './row-statements.js';
-import {e } from './row-statements.js';
-import { claimCtes,claimLimits,claimPicks,claimable,queueOrder } from './claim-statements.js';
-
+import type { AttemptResult, FinishedRow, Settled } from './settle-statements.js';
+import { codeOf, finishCtes, finishValues, settleCur, settledOf } from './settle-statements.js';
+import type { ClaimedWithToken } from './row-statements.js';
+import { e } from './row-statements.js';
+import { claimCtes, claimLimits, claimPicks, claimable, queueOrder } from './claim-statements.js';
 
 /**
  * A result and the agent's next claim in one statement (one round trip, one commit): the

@@ -1,11 +1,10 @@
-import { and,eq,sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { rotaExecutions } from '../../db/schema/executions.js';
-import { col,tableAs } from '../../lib/sql-refs.js';
-import { hotStatement,rowsOf } from '../../lib/sql-rows.js';
-import type {ExecutionRow} from './row-statements.js';
-import { E,e,executionColumns,r } from './row-statements.js';
-
+import { col, tableAs } from '../../lib/sql-refs.js';
+import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
+import type { ExecutionRow } from './row-statements.js';
+import { E, e, executionColumns, r } from './row-statements.js';
 
 /**
  * Processing executions whose lease ran out `marginSeconds` ago (their agent stopped

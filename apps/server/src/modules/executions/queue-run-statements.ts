@@ -1,10 +1,10 @@
-import { sql,type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rotaExecutions } from '../../db/schema/executions.js';
 import { robotSummaries } from '../robots/views.js';
 import { lockQueueSchedulings } from '../schedulings/statements.js';
 import { pendingDueTaskCount } from '../tasks/statements.js';
-import { col,intArray } from '../../lib/sql-refs.js';
+import { col, intArray } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
 const E = rotaExecutions;

@@ -1,16 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import {
-type ExecutionStatus,
-type ExecutionTrigger
-} from '@rota/contract';
+import { type ExecutionStatus, type ExecutionTrigger } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutions } from '../../db/schema/executions.js';
 import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
 import { col } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
-
 
 export const E = rotaExecutions;
 export const A = rotaExecutionAttempts;

@@ -4,7 +4,7 @@ import type { Actor } from '../../http/types.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
-import type { DispatchService } from '../dispatch/dispatch-service.js';
+import type { WorkAnnouncer } from '../dispatch/work-announcer.js';
 import { insertExecution, type NewExecution } from './row-statements.js';
 import type { RobotService } from '../robots/service.js';
 import type { VmService } from '../vms/service.js';
@@ -16,7 +16,7 @@ const robotInactive = () => new AppError('conflict', [{ field: 'id', message: 'r
 export class RunService {
   constructor(
     private readonly db: Db,
-    private readonly dispatch: DispatchService,
+    private readonly announcer: WorkAnnouncer,
     private readonly audit: AuditService,
     private readonly robots: RobotService,
     private readonly vms: VmService,
@@ -40,7 +40,7 @@ export class RunService {
       },
       (tx) => insertExecution(tx, run),
     );
-    this.dispatch.queued(run, id);
+    this.announcer.queued(run, id);
     return id;
   }
 
@@ -106,7 +106,7 @@ export class RunService {
 
   /** Agents hear of a run `queueIn` wrote, once its transaction committed. */
   announce(run: NewExecution, id: number): void {
-    this.dispatch.queued(run, id);
+    this.announcer.queued(run, id);
   }
 
   /** A scheduling's run, now: its robot, settings and VMs. */

@@ -1,10 +1,9 @@
-import { and,eq,sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionLogs } from '../../db/schema/executions.js';
 import { col } from '../../lib/sql-refs.js';
-import { hotStatement,rowsOf } from '../../lib/sql-rows.js';
-import { A,E } from './row-statements.js';
-
+import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
+import { A, E } from './row-statements.js';
 
 /**
  * A robot API call made with the token of an attempt that is no longer current: counted on

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import {
-runMessageText,
-type AgentFinish,
-type ExecutionStatus,type RunMessageCode,
-type RunMessageParams
+  runMessageText,
+  type AgentFinish,
+  type ExecutionStatus,
+  type RunMessageCode,
+  type RunMessageParams,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { releaseTasksHeldBy } from '../tasks/statements.js';
 import { col } from '../../lib/sql-refs.js';
-import { hotStatement,rowsOf } from '../../lib/sql-rows.js';
-import type {ExecutionRow} from './row-statements.js';
-import { A,E,executionColumns } from './row-statements.js';
-
+import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
+import type { ExecutionRow } from './row-statements.js';
+import { A, E, executionColumns } from './row-statements.js';
 
 export async function lockExecution(
   tx: Db,

@@ -1,9 +1,9 @@
-import { sql,type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rotaExecutions } from '../../db/schema/executions.js';
 import { robotSummaries } from '../robots/views.js';
-import { col,tableAs } from '../../lib/sql-refs.js';
+import { col, tableAs } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
 const e = rotaExecutions;

@@ -1,8 +1,6 @@
 import {
   MFA_CHALLENGE_MAX_FAILURES,
-  MFA_CHALLENGE_TTL_SECONDS,
   RATE_LIMITS,
-  type MfaChallengeResponse,
   type MfaEnrolment,
   type MfaEnrolSessionResponse,
   type MfaRecoveryCodes,
@@ -17,9 +15,9 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { generateToken, hashToken } from '../../lib/tokens.js';
+import { hashToken } from '../../lib/tokens.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
-import type { AuthService, RequestMeta, SecondFactorGate } from '../auth/service.js';
+import type { AuthService, RequestMeta } from '../auth/service.js';
 import type { AccountService } from '../users/account-service.js';
 import {
   claimStep,
@@ -28,11 +26,9 @@ import {
   failChallenge,
   findFactor,
   findLiveChallenge,
-  insertChallenge,
   isEnabledFor,
   isMemberOf,
   isRequiredFor,
-  pruneChallenges,
   replaceRecoveryCodes,
   savePendingFactor,
   spendChallenge,
@@ -54,14 +50,13 @@ export interface MfaServiceDeps {
   limiter: RateLimiter;
   audit: AuditService;
   accounts: AccountService;
-  /** Sessions belong to module auth, which also asks this service at sign-in: a late binding. */
-  sessions: () => Pick<AuthService, 'openSessionFor' | 'endSessions'>;
+  /** Sessions belong to module auth (which asks the gate, not this service, at sign-in). */
+  sessions: Pick<AuthService, 'openSessionFor' | 'endSessions'>;
 }
 
 const invalidCode = () =>
   new AppError('invalid_mfa_code', [{ field: 'code', message: 'invalid_mfa_code' }]);
 const challengeExpired = () => new AppError('mfa_challenge_expired');
-const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * The TOTP second factor of local accounts: enrolment, sign-in challenges, recovery
@@ -69,35 +64,8 @@ const DAY_MS = 24 * 60 * 60_000;
  * are kept as SHA-256 only. Every "once" (a time step, a recovery code, a challenge) is a
  * conditional UPDATE, so concurrent attempts get one success.
  */
-export class MfaService implements SecondFactorGate {
+export class MfaService {
   constructor(private readonly deps: MfaServiceDeps) {}
-
-  isEnabled(usersId: number): Promise<boolean> {
-    return isEnabledFor(this.deps.db, usersId);
-  }
-
-  /** After a right password: a challenge when a factor is on or a client requires one. */
-  async challengeFor(usersId: number, meta: RequestMeta): Promise<MfaChallengeResponse | null> {
-    const { db, clock } = this.deps;
-    const enabled = await isEnabledFor(db, usersId);
-    if (!enabled && !(await isRequiredFor(db, usersId))) return null;
-    const now = clock.now();
-    const challenge = generateToken();
-    await pruneChallenges(db, new Date(now.getTime() - DAY_MS));
-    await insertChallenge(db, {
-      users_id: usersId,
-      challenge_hash: hashToken(challenge),
-      expires_at: new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000),
-      ip: meta.ip,
-      user_agent: meta.userAgent?.slice(0, 500) ?? null,
-    });
-    return {
-      mfa_required: true,
-      challenge,
-      enrolment_required: !enabled,
-      expires_in: MFA_CHALLENGE_TTL_SECONDS,
-    };
-  }
 
   /* ---------- Sign-in (public: the challenge authenticates) ---------- */
 
@@ -132,7 +100,7 @@ export class MfaService implements SecondFactorGate {
       },
     );
     await this.deps.limiter.release(key);
-    return this.deps.sessions().openSessionFor(usersId, meta, author, method);
+    return this.deps.sessions.openSessionFor(usersId, meta, author, method);
   }
 
   /** Enrolment during sign-in (a client requires a factor the user has not set up). */
@@ -178,9 +146,7 @@ export class MfaService implements SecondFactorGate {
       });
     });
     await this.deps.limiter.release(key);
-    const session = await this.deps
-      .sessions()
-      .openSessionFor(usersId, meta, author, 'password_totp');
+    const session = await this.deps.sessions.openSessionFor(usersId, meta, author, 'password_totp');
     return { ...session, recovery_codes: codes.shown };
   }
 
@@ -267,7 +233,7 @@ export class MfaService implements SecondFactorGate {
     await db.transaction(async (tx) => {
       if (!(await isMemberOf(tx, usersId, clientId))) throw notFound();
       const had = await deleteFactor(tx, usersId);
-      await this.deps.sessions().endSessions(tx, usersId);
+      await this.deps.sessions.endSessions(tx, usersId);
       await audit.write(tx, author, {
         action: 'mfa_reset',
         entity: 'user',

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
-import type { SchedulingService } from '../schedulings/service.js';
+import { purgeDeletedSchedulingsOfRobot } from '../schedulings/statements.js';
 import type { TeamService } from '../teams/service.js';
 import {
   deleteRobot,
@@ -45,8 +45,6 @@ export class RobotService {
     private readonly db: Db,
     private readonly audit: AuditService,
     private readonly teams: TeamService,
-    /** Schedulings hang off robots (their service needs this one): reached once both exist. */
-    private readonly schedulings: () => SchedulingService,
   ) {}
 
   list(scope: TenantScope, query: RobotListQuery): Promise<ListResponse<Robot>> {
@@ -151,7 +149,7 @@ export class RobotService {
         author,
         auditOf.deleted('robot', id, (tx) => this.showIn(tx, scope, id)),
         async (tx) => {
-          await this.schedulings().removeDeletedOfRobot(tx, scope, id);
+          await purgeDeletedSchedulingsOfRobot(tx, scope, id);
           if (!(await deleteRobot(tx, scope, id))) throw notFound();
         },
       );

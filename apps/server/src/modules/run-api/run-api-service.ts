@@ -7,7 +7,12 @@ import type { ParameterService, RunParameter } from '../parameters/service.js';
 import type { EnvironmentService } from '../environments/service.js';
 import type { RunEnvironment } from '@rota/contract';
 import type { TaskService } from '../tasks/service.js';
-import { findRunByToken, recordProgress, recordStaleCall, stopRequestedOf } from '../executions/run-statements.js';
+import {
+  findRunByToken,
+  recordProgress,
+  recordStaleCall,
+  stopRequestedOf,
+} from '../executions/run-statements.js';
 import type { EnginePublisher } from '../dispatch/live-events.js';
 
 /** The run a robot API call speaks for: valid only while that attempt is processing. */

@@ -3,12 +3,12 @@ import type { Db } from '../../db/client.js';
 import { insertMissedRunEvents } from '../alerts/statements.js';
 import { insertScheduledRuns } from '../executions/statements.js';
 import {
-planDueRuns,
-type DueCalendar,
-type DueMove,
-type DueRow,
+  planDueRuns,
+  type DueCalendar,
+  type DueMove,
+  type DueRow,
 } from '../schedulings/due-runs.js';
-import { calendarsOf,lockDueSchedulings,moveDueSchedulings } from '../schedulings/statements.js';
+import { calendarsOf, lockDueSchedulings, moveDueSchedulings } from '../schedulings/statements.js';
 import { schedulingSummaries } from '../schedulings/views.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
@@ -36,10 +36,7 @@ export async function queueDueSchedulings(db: Db, now: Date, batch: number) {
       robot: number;
       vm_ids: number[] | null;
       scheduling: number;
-    }>(
-      tx,
-      insertScheduledRuns(moveDueSchedulings(moves)),
-    );
+    }>(tx, insertScheduledRuns(moveDueSchedulings(moves)));
     await recordMissedRuns(tx, moves, queued, now);
     return queued.map(({ scheduling: _, ...run }) => run);
   });

@@ -1,10 +1,17 @@
 import type { Db } from '../../db/client.js';
-import { systemClock,type Clock } from '../../lib/clock.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { AgentPresenceService } from '../agents/presence-service.js';
 import type { TaskService } from '../tasks/service.js';
-import type { DispatchService } from '../dispatch/dispatch-service.js';
-import { dutyOlderThan,markDuty } from './engine-state-repository.js';
-import { extendRunningLeases,flagStalled,lockExpiredLeases,lockStalledRuns } from '../executions/lease-statements.js';
+import type { DispatchTimings } from '../dispatch/dispatch-service.js';
+import type { Settlements } from '../dispatch/settlements.js';
+import type { WorkAnnouncer } from '../dispatch/work-announcer.js';
+import { dutyOlderThan, markDuty } from './engine-state-repository.js';
+import {
+  extendRunningLeases,
+  flagStalled,
+  lockExpiredLeases,
+  lockStalledRuns,
+} from '../executions/lease-statements.js';
 import { queueDueSchedulings } from './due-schedulings.js';
 import { settleAbandoned } from '../executions/settle-statements.js';
 import type { EnginePublisher } from '../dispatch/live-events.js';
@@ -35,10 +42,14 @@ export class EngineLoop {
 
   constructor(
     private readonly db: Db,
-    private readonly dispatch: DispatchService,
-    private readonly presence: AgentPresenceService,
-    private readonly tasks: TaskService,
-    private readonly publish: EnginePublisher,
+    private readonly deps: {
+      timings: DispatchTimings;
+      announcer: WorkAnnouncer;
+      settlements: Settlements;
+      presence: AgentPresenceService;
+      tasks: TaskService;
+      publish: EnginePublisher;
+    },
     private readonly options: EngineLoopOptions,
   ) {}
 
@@ -48,7 +59,7 @@ export class EngineLoop {
    * in an agent's outbox).
    */
   async recover(): Promise<number> {
-    const lease = this.dispatch.timings.leaseSeconds;
+    const lease = this.deps.timings.leaseSeconds;
     if (!(await dutyOlderThan(this.db, REAPER_KEY, lease))) return 0;
     const extended = await extendRunningLeases(this.db, lease);
     if (extended > 0) {
@@ -104,7 +115,7 @@ export class EngineLoop {
   async queueDueSchedulings(): Promise<number> {
     const now = (this.options.clock ?? systemClock).now();
     const queued = await queueDueSchedulings(this.db, now, BATCH);
-    this.dispatch.queuedRuns(queued);
+    this.deps.announcer.queuedRuns(queued);
     return queued.length;
   }
 
@@ -112,10 +123,10 @@ export class EngineLoop {
   async reapLostRuns(): Promise<number> {
     const settled = await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const expired = await lockExpiredLeases(tx, BATCH, this.dispatch.timings.reapMarginSeconds);
+      const expired = await lockExpiredLeases(tx, BATCH, this.deps.timings.reapMarginSeconds);
       return settleAbandoned(tx, expired, 'agent_lost');
     });
-    for (const s of settled) this.dispatch.afterSettle(s);
+    for (const s of settled) this.deps.settlements.announce(s);
     return settled.length;
   }
 
@@ -140,7 +151,7 @@ export class EngineLoop {
       return { flagged, settled };
     });
     for (const run of flagged) {
-      this.publish.live(run.rota_clients_id, {
+      this.deps.publish.live(run.rota_clients_id, {
         type: 'execution',
         execution_id: run.rota_executions_id,
         rota_robots_id: run.rota_robots_id,
@@ -148,19 +159,19 @@ export class EngineLoop {
         stalled: true,
       });
     }
-    for (const s of settled) this.dispatch.afterSettle(s);
+    for (const s of settled) this.deps.settlements.announce(s);
     return flagged.length + settled.length;
   }
 
   async expireTasks(): Promise<number> {
-    return this.tasks.expireDue(BATCH * 5);
+    return this.deps.tasks.expireDue(BATCH * 5);
   }
 
   /** Tasks that became at risk or breached: a live `task` event each. */
   async announceTaskSla(): Promise<number> {
-    const changed = await this.tasks.slaTransitions(BATCH * 5);
+    const changed = await this.deps.tasks.slaTransitions(BATCH * 5);
     for (const task of changed) {
-      this.publish.live(task.rota_clients_id, {
+      this.deps.publish.live(task.rota_clients_id, {
         type: 'task',
         rota_tasks_id: task.rota_tasks_id,
         rota_robots_id: task.rota_robots_id,
@@ -171,9 +182,9 @@ export class EngineLoop {
   }
 
   private async announceQuietAgents() {
-    const quiet = await this.presence.markQuiet();
+    const quiet = await this.deps.presence.markQuiet();
     for (const agent of quiet) {
-      this.publish.live(agent.client, {
+      this.deps.publish.live(agent.client, {
         type: 'agent',
         rota_nodes_id: agent.id,
         connectivity: 'inactive',

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import type { DispatchService } from '../dispatch/dispatch-service.js';
-import type { EnginePublisher,TasksCreated } from '../dispatch/live-events.js';
+import type { WorkAnnouncer } from '../dispatch/work-announcer.js';
+import type { EnginePublisher, TasksCreated } from '../dispatch/live-events.js';
 import { messagesOf } from '../dispatch/live-events.js';
-import { startQueueRuns,type QueueTriggeredRun } from '../executions/queue-run-statements.js';
+import { startQueueRuns, type QueueTriggeredRun } from '../executions/queue-run-statements.js';
 
 /** Schedulings one transaction locks at most. */
 const BATCH = 200;
@@ -32,7 +32,7 @@ export class QueueTrigger {
 
   constructor(
     private readonly db: Db,
-    private readonly dispatch: DispatchService,
+    private readonly announcer: WorkAnnouncer,
     private readonly publish: EnginePublisher,
     private readonly clock: Clock,
     private readonly options: QueueTriggerOptions,
@@ -96,7 +96,7 @@ export class QueueTrigger {
           afterId,
         }),
       );
-      this.dispatch.queuedRuns(pass.runs);
+      this.announcer.queuedRuns(pass.runs);
       all.push(...pass.runs);
       if (pass.locked < BATCH) return all;
       afterId = pass.lastId;

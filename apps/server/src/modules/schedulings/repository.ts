@@ -250,27 +250,6 @@ export async function setSchedulingDeleted(
   return changed.length > 0;
 }
 
-/**
- * Deletes, for good, the schedulings of a robot the user already deleted (soft): they go with
- * their robot. A live one stays, and its foreign key keeps the robot.
- */
-export async function purgeDeletedSchedulingsOfRobot(
-  db: Db,
-  scope: TenantScope,
-  robotId: number,
-): Promise<void> {
-  await db
-    .delete(rotaSchedulings)
-    .where(
-      scope.where(
-        rotaSchedulings,
-        eq(rotaSchedulings.rota_robots_id, robotId),
-        scope.robots(rotaSchedulings.rota_robots_id),
-        isNotNull(rotaSchedulings.deleted_at),
-      ),
-    );
-}
-
 /** Whether the scheduling exists in the scope and is live, deleted, or neither (undefined). */
 export async function schedulingState(
   db: Db,

@@ -33,7 +33,6 @@ import {
   listSchedulings,
   lockSchedulingsOfCalendar,
   lockSchedulingTiming,
-  purgeDeletedSchedulingsOfRobot,
   releaseCalendar,
   replaceSchedulingVms,
   setNextRuns,
@@ -307,14 +306,6 @@ export class SchedulingService {
         },
       ),
     );
-  }
-
-  /**
-   * The schedulings of a robot that were deleted (soft) go, for good, in the transaction that
-   * deletes the robot; a live one stays and keeps the robot (its foreign key).
-   */
-  removeDeletedOfRobot(tx: Db, scope: TenantScope, robotId: number): Promise<void> {
-    return purgeDeletedSchedulingsOfRobot(tx, scope, robotId);
   }
 
   /**

@@ -1,6 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
 import { rotaSchedulings } from '../../db/schema/schedulings.js';
 import { boolArray, col, instantArray, intArray } from '../../lib/sql-refs.js';
+import type { TenantScope } from '../../lib/tenant-scope.js';
 import { calendarDaysView } from '../calendars/views.js';
 import type { DueMove } from './due-runs.js';
 import { vmIdsOf } from './views.js';
@@ -91,4 +93,26 @@ export function lockQueueSchedulings(
               order by ${s.rota_schedulings_id}
               limit ${batch}
               for update skip locked`;
+}
+
+/**
+ * Deletes, for good, the schedulings of a robot the user already deleted (soft): they go with
+ * their robot. A live one stays, and its foreign key keeps the robot. Lent to module robots,
+ * whose delete runs it in its transaction.
+ */
+export async function purgeDeletedSchedulingsOfRobot(
+  db: Db,
+  scope: TenantScope,
+  robotId: number,
+): Promise<void> {
+  await db
+    .delete(rotaSchedulings)
+    .where(
+      scope.where(
+        rotaSchedulings,
+        eq(rotaSchedulings.rota_robots_id, robotId),
+        scope.robots(rotaSchedulings.rota_robots_id),
+        isNotNull(rotaSchedulings.deleted_at),
+      ),
+    );
 }

@@ -1,0 +1,317 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { systemClock } from '../lib/clock.js';
+import { createMailer } from '../lib/mailer.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
+import { AccessRequestService } from '../modules/users/access-request-service.js';
+import { AccountService } from '../modules/users/account-service.js';
+import { AgentPresenceService } from '../modules/agents/presence-service.js';
+import { AgentService } from '../modules/agents/service.js';
+import { AlertWorker } from '../modules/alerts/alert-worker.js';
+import { AlertService } from '../modules/alerts/service.js';
+import { ApiKeyService } from '../modules/api-keys/service.js';
+import { ArtifactService } from '../modules/artifacts/service.js';
+import { AuditService } from '../modules/audit/service.js';
+import { AuthService } from '../modules/auth/service.js';
+import { createBlobStore } from '../modules/blobs/blob-store.js';
+import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
+import { CalendarService } from '../modules/calendars/service.js';
+import { ClientService } from '../modules/clients/service.js';
+import { DashboardService } from '../modules/dashboard/service.js';
+import { AgentIdentities } from '../modules/dispatch/agent-identities.js';
+import type { WorkSignal } from '../modules/dispatch/claim-waiters.js';
+import { DispatchService } from '../modules/dispatch/dispatch-service.js';
+import {
+  CHANNELS,
+  EnginePublisher,
+  messagesOf,
+  type AgentChanged,
+  type ParametersChanged,
+} from '../modules/dispatch/live-events.js';
+import { RunControl } from '../modules/dispatch/run-control.js';
+import { RunHandout } from '../modules/dispatch/run-handout.js';
+import { Settlements } from '../modules/dispatch/settlements.js';
+import { WorkAnnouncer } from '../modules/dispatch/work-announcer.js';
+import { EnvironmentService } from '../modules/environments/service.js';
+import { LiveHub } from '../modules/events/live-hub.js';
+import { ActivityService } from '../modules/executions/activity-service.js';
+import { ExecutionStatsService } from '../modules/executions/execution-stats-service.js';
+import { RunService } from '../modules/executions/run-service.js';
+import type { MetricsService } from '../modules/metrics/service.js';
+import { MfaGate } from '../modules/mfa/gate.js';
+import { MfaService } from '../modules/mfa/service.js';
+import { OidcMappingService } from '../modules/oidc/service.js';
+import { OidcSignInService } from '../modules/oidc/sign-in.js';
+import { ParameterService } from '../modules/parameters/service.js';
+import { ProfileService } from '../modules/profiles/service.js';
+import { RetentionService } from '../modules/retention/service.js';
+import { RobotFieldService } from '../modules/robot-fields/service.js';
+import { RobotVersionService } from '../modules/robot-versions/service.js';
+import { RobotService } from '../modules/robots/service.js';
+import { RunApiService } from '../modules/run-api/run-api-service.js';
+import { EngineLoop } from '../modules/scheduler/engine-loop.js';
+import { QueueTrigger } from '../modules/scheduler/queue-trigger.js';
+import { SchedulingService } from '../modules/schedulings/service.js';
+import { SchedulingVmService } from '../modules/schedulings/vm-service.js';
+import { StatusItemService } from '../modules/status-items/service.js';
+import { TaskService } from '../modules/tasks/service.js';
+import { TeamRobotService, TeamUserService } from '../modules/teams/member-service.js';
+import { TeamService } from '../modules/teams/service.js';
+import { TRIGGER_FIRE_WINDOW_SECONDS, TriggerService } from '../modules/triggers/service.js';
+import { UserClientService } from '../modules/user-clients/service.js';
+import { UserService } from '../modules/users/service.js';
+import { VmService } from '../modules/vms/service.js';
+import type { AppOptions } from './app.js';
+import type { Services } from './services.js';
+
+/** What `compose` builds: the services, and the loops the app starts and stops with itself. */
+export interface Composed {
+  services: Services;
+  engine: EngineLoop;
+  retention: RetentionService;
+  /** The background loops, once the app is ready. */
+  start(): Promise<void>;
+  /** The app is closing: waiting agents get "no work" at once and re-poll elsewhere. */
+  closing(): void;
+  /** The loops drained and the subscriptions ended, in the reverse of their start. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Every service of the app, each built once from the ones built before it: a service is handed
+ * what it calls, in the order that makes that possible, and nothing reaches for one built
+ * later. Where two areas need each other, one of them is split (the second factor's gate from
+ * the rest of it, the dispatcher's announcements and settlements from its agent calls) so that
+ * the order exists.
+ */
+export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: MetricsService) {
+  const { db, secretBox, config } = options;
+  const clock = options.clock ?? systemClock;
+  const mailer =
+    options.mailer ??
+    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: log });
+  const limiter = new RateLimiter(db, 15 * 60);
+  const publisher = new EnginePublisher(options.events, (error) =>
+    log.warn({ err: error }, 'could not publish an engine event'),
+  );
+  const audit = new AuditService(db);
+
+  // Places and things robots run with.
+  const vms = new VmService(db, audit);
+  const environments = new EnvironmentService(db, secretBox, audit);
+  const parameters = new ParameterService(db, secretBox, audit, (clientId) =>
+    publisher.parametersChanged(clientId),
+  );
+  const statusItems = new StatusItemService(db, audit);
+  // Packages and pictures: in PostgreSQL when the database is, so every instance serves them.
+  const blobs = createBlobStore(db, options.dataDir);
+  const blobSweeper = new BlobSweeper(db, blobs, blobTempDirs(options.dataDir), { log });
+
+  // People: accounts, memberships, teams, the second factor's gate, sign-in, the factor itself.
+  const teams = new TeamService(db, audit);
+  const accounts = new AccountService(db);
+  const userClients = new UserClientService(db, accounts, teams, audit);
+  const accessRequests = new AccessRequestService(db, audit);
+  const mfaGate = new MfaGate({ db, clock });
+  const auth = new AuthService({
+    db,
+    mfa: mfaGate,
+    clock,
+    config,
+    mailer,
+    limiter,
+    logger: log,
+    accounts,
+    userClients,
+    accessRequests,
+    audit,
+    localLogin: options.oidc?.settings.localLogin ?? true,
+  });
+  const mfa = new MfaService({ db, secretBox, clock, limiter, audit, accounts, sessions: auth });
+  const oidcSignIn = options.oidc
+    ? new OidcSignInService({
+        db,
+        groupsClaim: options.oidc.settings.groupsClaim,
+        accounts,
+        userClients,
+        auth,
+        audit,
+        logger: log,
+      })
+    : null;
+
+  // Robots and what hangs off them.
+  const robots = new RobotService(db, audit, teams);
+  const schedulings = new SchedulingService(db, audit, robots, vms, clock);
+  const robotFields = new RobotFieldService(db, audit, robots);
+
+  // The engine: announcements, the queue trigger that fills scheduling slots, what follows a
+  // settled attempt, then the agents' calls and the operators' controls on top of them.
+  const announcer = new WorkAnnouncer(db, publisher);
+  const queueTrigger = new QueueTrigger(db, announcer, publisher, clock, { log });
+  const settlements = new Settlements(publisher, announcer, queueTrigger);
+  // Heartbeats are written once a second; an agent back from offline is announced then.
+  const presence = new AgentPresenceService(
+    db,
+    (back) => {
+      for (const a of back) {
+        publisher.live(a.client, { type: 'agent', rota_nodes_id: a.id, connectivity: 'active' });
+      }
+    },
+    { log },
+  );
+  const identities = new AgentIdentities(presence);
+  const dispatch = new DispatchService({
+    db,
+    presence,
+    publish: publisher,
+    announcer,
+    identities,
+    handout: new RunHandout(parameters, publisher, (waited) => metrics.claimed(waited)),
+    settlements,
+    timings: options.engine?.timings,
+    log,
+  });
+  const runControl = new RunControl(db, publisher, settlements);
+  const tasks = new TaskService(db, audit, robots, robotFields, clock, (robotIds) =>
+    queueTrigger.tasksCreated(robotIds),
+  );
+  const agents = new AgentService(db, audit, vms, (id) => {
+    identities.forget([id]);
+    publisher.agentChanged(id);
+  });
+  const runs = new RunService(db, announcer, audit, robots, vms);
+
+  // The alert outbox: its own loop, like the engine's, on every instance.
+  const alertWorker = new AlertWorker(db, {
+    clock,
+    publicUrl: config.publicUrl,
+    mailer,
+    secretBox,
+    publisher,
+    log,
+    lookup: options.alerts?.lookup,
+    onOutcome: (outcome, channel) => {
+      metrics.alertOutcome(outcome, channel);
+      options.alerts?.onOutcome?.(outcome, channel);
+    },
+  });
+
+  const services: Services = {
+    auth,
+    mfa,
+    oidcSignIn,
+    oidcMappings: new OidcMappingService(db, userClients, audit),
+    users: new UserService(db, blobs, { accounts, userClients, auth, audit }),
+    profiles: new ProfileService(db, audit),
+    robots,
+    robotVersions: new RobotVersionService(
+      db,
+      audit,
+      robots,
+      options.dataDir,
+      blobs,
+      options.robotPackageMaxBytes,
+    ),
+    blobs,
+    blobSweeper,
+    robotFields,
+    tasks,
+    vms,
+    agents,
+    schedulings,
+    calendars: new CalendarService(db, audit, schedulings),
+    schedulingVms: new SchedulingVmService(db, audit, vms),
+    parameters,
+    work: announcer,
+    dispatch,
+    runControl,
+    presence,
+    runApi: new RunApiService(db, parameters, environments, tasks, publisher),
+    runs,
+    activity: new ActivityService(db, runControl, audit),
+    artifacts: new ArtifactService(db, blobs, options.dataDir),
+    dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems, tasks),
+    liveHub: new LiveHub(options.events),
+    audit,
+    userClients,
+    clients: new ClientService(db, userClients, audit),
+    accessRequests,
+    environments,
+    statusItems,
+    teams,
+    teamRobots: new TeamRobotService(db, audit),
+    teamUsers: new TeamUserService(db, audit),
+    // Run triggers: fires are limited per trigger in a one-minute window.
+    triggers: new TriggerService(
+      db,
+      audit,
+      robots,
+      tasks,
+      runs,
+      new RateLimiter(db, TRIGGER_FIRE_WINDOW_SECONDS),
+      clock,
+    ),
+    apiKeys: new ApiKeyService(db, audit, clock),
+    alerts: new AlertService(db, audit, secretBox, alertWorker, clock),
+  };
+
+  const engine = new EngineLoop(
+    db,
+    { timings: dispatch.timings, announcer, settlements, presence, tasks, publish: publisher },
+    { intervalMs: options.engine?.intervalMs ?? 1000, log, queueTrigger, clock },
+  );
+  const retention = new RetentionService(db, { clock, log, pruneThrottles: () => auth.prune() });
+
+  // What other instances say, through NOTIFY; a gap (LISTEN lost or back) voids what was cached.
+  const unsubscribe = [
+    options.events.subscribe(CHANNELS.work, (payload) => {
+      for (const signal of messagesOf<WorkSignal>(payload)) {
+        if (signal.i !== publisher.instance) announcer.onWork(signal);
+      }
+    }),
+    options.events.subscribe(CHANNELS.tasks, (payload) => queueTrigger.onNotified(payload)),
+    options.events.subscribe(CHANNELS.agents, (payload) =>
+      identities.forget(messagesOf<AgentChanged>(payload).map((m) => m.a)),
+    ),
+    options.events.subscribe(CHANNELS.parameters, (payload) =>
+      parameters.forget(messagesOf<ParametersChanged>(payload).map((m) => m.c)),
+    ),
+    options.events.onGap((listening) => parameters.notifyGap(listening)),
+    options.events.onGap((listening) => {
+      identities.notifyGap(listening);
+      announcer.notifyGap(listening);
+    }),
+  ];
+
+  const loops = options.engine?.loop !== false;
+  const composed: Composed = {
+    services,
+    engine,
+    retention,
+    async start() {
+      await engine.recover();
+      if (loops) {
+        engine.start();
+        presence.start();
+        retention.start();
+        alertWorker.start();
+      }
+      if (options.blobSweep !== false) blobSweeper.start();
+    },
+    closing() {
+      announcer.waiters.closeAll();
+    },
+    async stop() {
+      await engine.stop();
+      await presence.stop();
+      await retention.stop();
+      await alertWorker.stop();
+      await queueTrigger.stop();
+      await blobSweeper.stop();
+      for (const stop of unsubscribe) stop();
+      services.liveHub.close();
+      await auth.drain();
+    },
+  };
+  return composed;
+}
