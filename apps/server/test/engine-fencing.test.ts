@@ -66,10 +66,11 @@ describe('engine fencing', () => {
     for (let i = 0; i < 100 && t.app.services.dispatch.waiters.size === 0; i += 1) await sleep(20);
     expect(t.app.services.dispatch.waiters.size).toBe(1);
     req.destroy();
-    await sleep(100);
-    // …a run queued now is not handed to the dead request.
+    // The server hears the hang-up: the dead request no longer waits…
+    for (let i = 0; i < 100 && t.app.services.dispatch.waiters.size > 0; i += 1) await sleep(20);
+    expect(t.app.services.dispatch.waiters.size).toBe(0);
+    // …so a run queued now is not handed to it.
     const id = await runNow(c.admin, { id: robot });
-    await sleep(200);
     const run = await other.claim();
     expect(run).toMatchObject({ execution_id: id, attempt: 1 });
     const shown = await executionOf(c.admin, id);
@@ -112,12 +113,18 @@ describe('engine fencing', () => {
     const second = simulatedAgent(t.app, (await createAgent(c.admin, 'Margin B', vm)).token);
     const id = await runNow(c.admin, { id: robot, retries: 1 });
     expect((await first.claim())!.execution_id).toBe(id);
-    // The lease (1 s) is over, the margin (2 s) is not: the agent may still be killing it.
-    await sleep(1300);
+    // Leases are the database's clock: the lease is aged there rather than waited out.
+    const leaseEndedAgo = (seconds: number) =>
+      t.db.execute(
+        sql`update rota_executions set lease_expires_at = now() - make_interval(secs => ${seconds})
+            where rota_executions_id = ${id}`,
+      );
+    // The lease is over, the margin (2 s) is not: the agent may still be killing it.
+    await leaseEndedAgo(1.3);
     await t.app.engine.tick();
     expect((await executionOf(c.admin, id)).status).toBe('processing');
     expect(await second.claim()).toBeNull();
-    await sleep(2000);
+    await leaseEndedAgo(3.3);
     await t.app.engine.tick();
     expect((await second.claim())!).toMatchObject({ execution_id: id, attempt: 2 });
   });

@@ -146,7 +146,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
 
   // The engine: announcements, the queue trigger that fills scheduling slots, what follows a
   // settled attempt, then the agents' calls and the operators' controls on top of them.
-  const announcer = new WorkAnnouncer(db, publisher);
+  const announcer = new WorkAnnouncer(db, publisher, clock);
   const queueTrigger = new QueueTrigger(db, announcer, publisher, clock, { log });
   const settlements = new Settlements(publisher, announcer, queueTrigger);
   // Heartbeats are written once a second; an agent back from offline is announced then.

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import { vmIdsOfExecution } from '../executions/run-statements.js';
 import type { NewExecution } from '../executions/row-statements.js';
 import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
@@ -22,11 +23,15 @@ export interface QueuedRun {
 export class WorkAnnouncer {
   readonly waiters = new ClaimWaiters();
 
+  readonly emptyQueues: EmptyQueues;
+
   constructor(
     private readonly db: Db,
     private readonly publish: EnginePublisher,
-    readonly emptyQueues = new EmptyQueues(),
-  ) {}
+    clock: Clock = systemClock,
+  ) {
+    this.emptyQueues = new EmptyQueues(1000, () => clock.monotonicMs());
+  }
 
   /** Wake-ups from any instance (NOTIFY) reach this instance's waiting agents. */
   onWork(signal: WorkSignal) {
