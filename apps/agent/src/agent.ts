@@ -7,6 +7,7 @@ import {
   type ClaimedRun,
 } from '@rota/contract';
 import { Backoff, DEFAULT_BACKOFF, pause, type BackoffOptions } from './backoff.js';
+import { systemClock, type Clock } from './clock.js';
 import { errorMessage, type Logger } from './logger.js';
 import { Outbox } from './outbox.js';
 import { PackageCache } from './package-cache.js';
@@ -53,6 +54,8 @@ export interface AgentConfig {
   graceSeconds: number;
   logger: Logger;
   timings?: Partial<AgentTimings>;
+  /** What the heartbeat's interval and the leases are counted by; the system's by default. */
+  clock?: Clock;
 }
 
 const keyOf = (ref: AgentRunRef) => `${ref.execution_id}-${ref.attempt}`;
@@ -69,13 +72,14 @@ export class Agent {
   private readonly client: ProtocolClient;
   private readonly outbox: Outbox;
   private readonly packages: PackageCache;
+  private readonly clock: Clock;
 
   /** Runs executing now. */
   private readonly active = new Map<string, ExecutionRun>();
   /** Results written to the outbox and not yet answered by the server. */
   private readonly undelivered = new Map<string, AgentFinish>();
   /**
-   * When each running robot's lease ends by this agent's clock (performance.now()): counted
+   * When each running robot's lease ends by this agent's clock (`clock.now()`): counted
    * from the moment the claim's answer arrived or a heartbeat that renewed it was sent, which
    * is never later than the server's own count.
    */
@@ -105,6 +109,7 @@ export class Agent {
 
   constructor(private readonly config: AgentConfig) {
     this.logger = config.logger;
+    this.clock = config.clock ?? systemClock;
     this.timings = { ...DEFAULT_AGENT_TIMINGS, ...config.timings };
     this.client = new ProtocolClient({
       servers: config.servers,
@@ -242,7 +247,7 @@ export class Agent {
 
   /** Kills, without grace, every robot whose lease this agent could not renew in time. */
   private fenceExpiredRuns(): void {
-    const now = performance.now();
+    const now = this.clock.now();
     for (const [key, run] of this.active) {
       const end = this.leaseEnds.get(key);
       // A short lease (tests) gets a proportionally short margin.
@@ -289,14 +294,14 @@ export class Agent {
     const signal = this.finished.signal;
     while (!signal.aborted) {
       if (this.claimStandsForHeartbeat()) {
-        await pause(this.heartbeatMs, signal);
+        await this.untilNextHeartbeat(signal);
         continue;
       }
       try {
         // What the attempt that got through listed, and when it left: that is what it renewed.
         let sent: { at: number; runs: AgentRunRef[] } = { at: 0, runs: [] };
         const { cancel, stop } = await this.client.heartbeat(() => {
-          sent = { at: performance.now(), runs: this.heldRuns() };
+          sent = { at: this.clock.now(), runs: this.heldRuns() };
           return { running: sent.runs };
         }, signal);
         // A graceful stop keeps the lease (the run is still this agent's while its robot ends).
@@ -315,8 +320,13 @@ export class Agent {
         if (signal.aborted || error instanceof UnauthorizedError) return;
         this.logger.warn(`heartbeat: ${errorMessage(error)}`);
       }
-      await pause(this.heartbeatMs, signal);
+      await this.untilNextHeartbeat(signal);
     }
+  }
+
+  /** One heartbeat interval by the agent's clock; cut short (without throwing) by `signal`. */
+  private async untilNextHeartbeat(signal: AbortSignal): Promise<void> {
+    await this.clock.sleep(this.heartbeatMs, signal).catch(() => undefined);
   }
 
   /**
@@ -386,7 +396,7 @@ export class Agent {
     });
     const key = keyOf(run.ref);
     this.active.set(key, run);
-    this.leaseEnds.set(key, performance.now() + this.leaseMs);
+    this.leaseEnds.set(key, this.clock.now() + this.leaseMs);
     // Asked for before a stop began, answered after its grace: it ends now, as the others did.
     if (this.graceOver) run.stop();
     let result: AgentFinish;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AgentLogLine, ClaimedRun } from '@rota/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentConfig } from '../src/agent.js';
+import { FakeClock } from '../src/clock.js';
 import { createStderrLogger, silentLogger } from '../src/logger.js';
 import { UnauthorizedError } from '../src/protocol-client.js';
 import { tempDir } from './helpers/archives.js';
@@ -240,13 +241,16 @@ describe('Agent', () => {
     server.handlers.finish = () =>
       down ? 'destroy' : { status: 200, body: { data: { accepted: false } } };
     server.claimQueue.push(claimed(7, '0'));
-    const agent = makeAgent({ timings: { backoff: { initialMs: 20, maxMs: 50 } } });
+    const clock = new FakeClock();
+    const agent = makeAgent({ clock, timings: { backoff: { initialMs: 20, maxMs: 50 } } });
     const running = agent.run();
     try {
       await server.until(() => finishOf(7).length >= 3, 'finish attempts');
       // The result waits on disk and its lease is kept.
       expect(existsSync(path.join(workDir, 'outbox', '7-1.json'))).toBe(true);
       const heartbeats = server.calls('heartbeat').length;
+      await clock.untilSleeping();
+      clock.advance(1_000);
       await server.until(() => server.calls('heartbeat').length > heartbeats, 'a heartbeat');
       expect(server.calls('heartbeat').at(-1)?.body.running).toEqual([
         { execution_id: 7, attempt: 1 },
@@ -328,9 +332,14 @@ describe('Agent', () => {
       },
     });
     server.claimQueue.push(claimed(41, 'loop'));
-    const agent = makeAgent();
+    const clock = new FakeClock();
+    const agent = makeAgent({ clock });
     const running = agent.run();
     try {
+      // The run is the agent's once it fetches its package; the next heartbeat lists it.
+      await server.until(() => server.calls('download').length > 0, 'the run to start');
+      await clock.untilSleeping();
+      clock.advance(1_000);
       await server.until(finished([41]), 'finish');
     } finally {
       agent.stop();

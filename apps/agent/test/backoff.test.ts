@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Backoff, sleep } from '../src/backoff.js';
 
 describe('Backoff', () => {
@@ -31,12 +31,33 @@ describe('Backoff', () => {
 });
 
 describe('sleep', () => {
+  // Its own timer is all it waits on: fake timers stand for the time it takes.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('resolves once its time is up, not before', async () => {
+    let done = false;
+    const slept = sleep(10_000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await slept;
+    expect(done).toBe(true);
+  });
+
   it('is cut short by its signal', async () => {
     const controller = new AbortController();
-    const started = Date.now();
     const slept = sleep(10_000, controller.signal);
-    setTimeout(() => controller.abort(new Error('stop')), 20);
-    await expect(slept).rejects.toThrow('stop');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const outcome = expect(slept).rejects.toThrow('stop');
+    await vi.advanceTimersByTimeAsync(20);
+    controller.abort(new Error('stop'));
+    // Its timer went with it: nothing is left to fire at 10 s.
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await outcome;
   });
 });

@@ -48,13 +48,20 @@ async function grandchildPid(child: ReturnType<typeof startTree>): Promise<numbe
   });
 }
 
-/** Waits (a loaded machine may be slow to start node) until the grandchild writes. */
-async function untilTicking(file: string): Promise<void> {
+/** Polls until `check` holds, with room for a loaded machine that is slow to start node. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (!(await stat(file).catch(() => null))) {
-    if (Date.now() > deadline) throw new Error('the grandchild never wrote');
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }
+}
+
+const sizeOf = async (file: string) => (await stat(file).catch(() => null))?.size ?? 0;
+
+/** Until the grandchild has written twice: it is running, and keeps on writing. */
+async function untilTicking(file: string): Promise<void> {
+  await until(async () => (await sizeOf(file)) >= 2, 'the grandchild to write');
 }
 
 async function growsAfter(file: string, ms: number): Promise<boolean> {
@@ -85,13 +92,11 @@ describe('killProcessTree', () => {
     const child = startTree(file, false);
     const grandchild = await grandchildPid(child);
     await untilTicking(file);
-    expect(await growsAfter(file, 300)).toBe(true);
 
     await killProcessTree(child.pid as number, { graceMs: 1_000 });
-    await sleep(150);
+    await until(() => !isAlive(grandchild) && !isAlive(child.pid as number), 'the tree to end');
+    // And, seen from what it did rather than from its pids: it writes no more.
     expect(await growsAfter(file, 400)).toBe(false);
-    expect(isAlive(grandchild)).toBe(false);
-    expect(isAlive(child.pid as number)).toBe(false);
   });
 
   it.skipIf(process.platform === 'win32')(
@@ -103,10 +108,11 @@ describe('killProcessTree', () => {
       await untilTicking(file);
       const started = Date.now();
       await killProcessTree(child.pid as number, { graceMs: 500 });
+      // The grace is real time the tree was given before SIGKILL.
       expect(Date.now() - started).toBeGreaterThanOrEqual(450);
-      await sleep(150);
+      // SIGKILL was sent as it returned; the tree ends a moment later.
+      await until(() => !isAlive(grandchild) && !isAlive(child.pid as number), 'the tree to end');
       expect(await growsAfter(file, 400)).toBe(false);
-      expect(isAlive(grandchild)).toBe(false);
     },
   );
 });

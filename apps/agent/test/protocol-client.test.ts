@@ -82,10 +82,14 @@ describe('ProtocolClient', () => {
   });
 
   it('gives up when its signal is aborted', async () => {
-    server.handlers.finish = () => ({ status: 503 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('stopping')), 100);
+    // Aborted while it retries: as the second attempt reaches the server.
+    server.handlers.finish = () => {
+      if (server.calls('finish').length === 2) controller.abort(new Error('stopping'));
+      return { status: 503 };
+    };
     await expect(client().finish(finish, controller.signal)).rejects.toThrow('stopping');
+    expect(server.calls('finish')).toHaveLength(2);
   });
 
   it('refuses a download path that would leave the server', async () => {

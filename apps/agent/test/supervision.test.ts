@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ClaimedRun } from '@rota/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentConfig } from '../src/agent.js';
+import { FakeClock } from '../src/clock.js';
 import { silentLogger } from '../src/logger.js';
 import { LEASE_LOST_MESSAGE } from '../src/run-execution.js';
 import { tempDir } from './helpers/archives.js';
@@ -158,7 +159,11 @@ describe.skipIf(process.platform !== 'linux')('a robot lives only as long as its
 });
 
 /** An agent in this process, quick to retry, quiet. */
-function inProcessAgent(servers: string[], timings: AgentConfig['timings']): Agent {
+function inProcessAgent(
+  servers: string[],
+  timings: AgentConfig['timings'],
+  clock?: AgentConfig['clock'],
+): Agent {
   return new Agent({
     servers,
     token: 't',
@@ -167,6 +172,7 @@ function inProcessAgent(servers: string[], timings: AgentConfig['timings']): Age
     graceSeconds: 1,
     logger: silentLogger,
     timings,
+    ...(clock ? { clock } : {}),
   });
 }
 
@@ -188,17 +194,25 @@ describe.skipIf(process.platform !== 'linux')('fencing and failover', () => {
     // The robot starts; from then on no heartbeat gets through (a network cut one way).
     server.handlers.heartbeat = () => 'destroy';
     server.claimQueue.push(treeRun(4, robotDir));
-    const agent = inProcessAgent([server.url], {
-      backoff: { initialMs: 20, maxMs: 100 },
-      fenceCheckMs: 50,
-      fenceMarginMs: 500,
-      outputCloseMs: 200,
-      logFlushMs: 50,
-    });
+    const clock = new FakeClock();
+    const agent = inProcessAgent(
+      [server.url],
+      {
+        backoff: { initialMs: 20, maxMs: 100 },
+        fenceCheckMs: 50,
+        fenceMarginMs: 500,
+        outputCloseMs: 200,
+        logFlushMs: 50,
+      },
+      clock,
+    );
     const running = agent.run();
     try {
       const pids = await pidsIn(robotDir, 3);
       leftovers.push(...pids);
+      // On the agent's clock the lease (2 s from the claim) is now its margin (0.5 s) from its
+      // end: a robot still running then is killed.
+      clock.advance(1_500);
       await server.until(() => server.calls('finish').length > 0, 'the fenced result');
       const finish = server.calls('finish')[0]!.body;
       expect(finish).toMatchObject({

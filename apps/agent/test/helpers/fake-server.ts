@@ -51,17 +51,26 @@ export const successfulFinish = {
  */
 export class FakeRotaServer {
   readonly requests: RecordedRequest[] = [];
+  /**
+   * What claims hand out, in order: queue runs before the agent claims. A claim that finds the
+   * queue empty and may wait (`wait_seconds` > 0) is held open, as the server's long poll holds
+   * it, until the server closes; one that may not is answered with no run at once.
+   */
   readonly claimQueue: ClaimedRun[] = [];
+  /** Ends the claims held open: called on close. */
+  private readonly heldClaims: ((answer: Answer) => void)[] = [];
   /** download path → bytes. */
   readonly packages = new Map<string, Buffer>();
   readonly handlers: Record<string, Handler> = {
     hello: () => helloAnswer(),
     heartbeat: () => ({ status: 200, body: { data: { cancel: [] } } }),
-    claim: async () => {
+    claim: (body: { wait_seconds?: number } | null) => {
       const next = this.claimQueue.shift();
-      // A long poll that finds nothing, made short so the test does not wait 25 s.
-      if (!next) await sleep(100);
-      return { status: 200, body: { data: next ?? null } };
+      if (next) return { status: 200, body: { data: next } };
+      if (!body?.wait_seconds) return { status: 200, body: { data: null } };
+      // Not answered when its wait is up: no test lasts a wait (25 s), and an empty answer on
+      // a timer would only make the agent's next claim a matter of timing.
+      return new Promise<Answer>((resolve) => this.heldClaims.push(resolve));
     },
     logs: () => ({ status: 200, body: { data: { cancel: false } } }),
     finish: () => ({ status: 200, body: { data: { accepted: true } } }),
@@ -117,6 +126,7 @@ export class FakeRotaServer {
   async close(): Promise<void> {
     for (const ws of this.wss.clients) ws.terminate();
     this.server?.closeAllConnections();
+    for (const release of this.heldClaims.splice(0)) release('destroy');
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
