@@ -178,9 +178,56 @@ describe('GET /metrics', () => {
     expect(v6.statusCode).toBe(200);
   });
 
+  it('refuses what a reverse proxy on this machine passes on, as it refuses another machine', async () => {
+    // TRUST_PROXY is on here: the proxy connects from loopback and names its client.
+    for (const headers of [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { 'x-forwarded-for': '127.0.0.1' },
+      { forwarded: 'for=203.0.113.7' },
+      { 'x-real-ip': '203.0.113.7' },
+    ]) {
+      const proxied = await scrape({ from: '127.0.0.1', headers });
+      expect(proxied.statusCode, JSON.stringify(headers)).toBe(401);
+      expect(JSON.parse(proxied.body).code).toBe('unauthorized');
+      const v6 = await scrape({ from: '::1', headers });
+      expect(v6.statusCode).toBe(401);
+    }
+    // The same proxy with the token in the request passes it.
+    const bearer = await scrape({
+      from: '127.0.0.1',
+      headers: { 'x-forwarded-for': '203.0.113.7', authorization: `Bearer ${TOKEN}` },
+    });
+    expect(bearer.statusCode).toBe(200);
+    // A scraper on this machine, straight to the socket.
+    expect((await scrape({ from: '127.0.0.1' })).statusCode).toBe(200);
+  });
+
   it('is not part of the OpenAPI document', () => {
     const doc = t.app.swagger() as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).not.toContain('/metrics');
+  });
+});
+
+describe('GET /metrics without METRICS_TOKEN nor TRUST_PROXY', () => {
+  it('answers only a direct loopback peer, not one that a proxy passed on', async () => {
+    const plain = await createTestApp();
+    try {
+      const get = (headers: Record<string, string> = {}) =>
+        plain.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers });
+      expect((await get()).statusCode).toBe(200);
+      expect((await get({ 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(401);
+      // No token configured: no bearer opens it.
+      expect((await get({ authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+      const remote = await plain.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '10.1.2.3',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(remote.statusCode).toBe(401);
+    } finally {
+      await plain.close();
+    }
   });
 });
 
