@@ -180,12 +180,13 @@ describe('GET /metrics', () => {
 
   it('refuses what a reverse proxy on this machine passes on, as it refuses another machine', async () => {
     // TRUST_PROXY is on here: the proxy connects from loopback and names its client.
-    for (const headers of [
+    const forwarded: Record<string, string>[] = [
       { 'x-forwarded-for': '203.0.113.7' },
       { 'x-forwarded-for': '127.0.0.1' },
       { forwarded: 'for=203.0.113.7' },
       { 'x-real-ip': '203.0.113.7' },
-    ]) {
+    ];
+    for (const headers of forwarded) {
       const proxied = await scrape({ from: '127.0.0.1', headers });
       expect(proxied.statusCode, JSON.stringify(headers)).toBe(401);
       expect(JSON.parse(proxied.body).code).toBe('unauthorized');

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   password_change_required: 403,
   /** A client requires a second factor the caller has not set up. */
   mfa_setup_required: 403,
+  /** An account change (password, second factor, sessions, API keys) called with an API key. */
+  session_required: 403,
   /** OIDC_LOCAL_LOGIN=false: only platform administrators use the password form. */
   local_login_disabled: 403,
   client_not_member: 403,
