@@ -121,6 +121,16 @@ export const OIDC_ERROR_CODES = [
   'oidc_denied',
   'oidc_no_access',
   'oidc_email_unverified',
+  /** An account has this email, the identity is not linked to it, and no mapping links it. */
+  'oidc_link_required',
+  /** The same, on a server whose password form is off: only an administrator can help. */
+  'oidc_link_unavailable',
+  /** The account is linked to another identity already. */
+  'oidc_already_linked',
+  /** Linking from My account: the identity is another account's. */
+  'oidc_identity_taken',
+  /** Linking from My account: the session that started it ended meanwhile. */
+  'oidc_link_session',
 ] as const;
 export type OidcErrorCode = (typeof OIDC_ERROR_CODES)[number];
 
@@ -132,6 +142,7 @@ export const oidcMappingSchema = z.object({
   client_name: z.string(),
   profiles_id: z.number().int(),
   profile_name: z.string(),
+  auto_link_domains: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -142,10 +153,31 @@ const claimValueSchema = storableString({ error: msg('required_claim_value') })
   .min(1, msg('required_claim_value'))
   .max(200, msg('too_long'));
 
+/** A host name of at least two labels, letters, digits and inner hyphens (IDNs in punycode). */
+const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+
+const emailDomainSchema = storableString({ error: msg('invalid_domain') })
+  .trim()
+  .toLowerCase()
+  // "@example.com" is how people often write a mail domain.
+  .transform((value) => value.replace(/^@/, ''))
+  .pipe(z.string().regex(DOMAIN_PATTERN, msg('invalid_domain')));
+
+/**
+ * Domains whose verified addresses link an identity of this group to the existing account
+ * with that address, without the owner linking it from My account. Exact: `example.com` does
+ * not cover `eu.example.com`. Never a platform administrator's account.
+ */
+export const autoLinkDomainsSchema = z
+  .array(emailDomainSchema, { error: msg('invalid_domain') })
+  .max(50, msg('too_many_domains'))
+  .transform((domains) => [...new Set(domains)]);
+
 export const oidcMappingCreateSchema = z.object({
   claim_value: claimValueSchema,
   rota_clients_id: requiredIdSchema('client_required'),
   profiles_id: requiredIdSchema('required_profile'),
+  auto_link_domains: autoLinkDomainsSchema.default([]),
 });
 export type OidcMappingCreate = z.infer<typeof oidcMappingCreateSchema>;
 
@@ -157,6 +189,31 @@ export const oidcMappingListQuerySchema = listQuerySchema.extend({
   rota_clients_id: idSchema.optional(),
 });
 export type OidcMappingListQuery = z.infer<typeof oidcMappingListQuerySchema>;
+
+/** `GET /user/api/auth/v1/oidc/link`: whether one's own account is linked to single sign-on. */
+export const oidcLinkStatusSchema = z.object({
+  linked: z.boolean(),
+  linked_at: z.string().nullable(),
+});
+export type OidcLinkStatus = z.infer<typeof oidcLinkStatusSchema>;
+
+/** Linking starts with a call (it needs the session), then the browser goes to `url`. */
+export const oidcLinkStartSchema = z.object({
+  return_to: z.string().max(2000).optional(),
+});
+export type OidcLinkStart = z.infer<typeof oidcLinkStartSchema>;
+
+export const oidcLinkStartResponseSchema = z.object({ url: z.string() });
+export type OidcLinkStartResponse = z.infer<typeof oidcLinkStartResponseSchema>;
+
+/** Unlinking asks for the password: proof that the account keeps a way to sign in. */
+export const oidcUnlinkSchema = z.object({
+  password: z
+    .string({ error: msg('required_password') })
+    .min(1, msg('required_password'))
+    .max(200, msg('too_long')),
+});
+export type OidcUnlink = z.infer<typeof oidcUnlinkSchema>;
 
 /**
  * A profile of one client, for choosing it from outside that client (a platform administrator

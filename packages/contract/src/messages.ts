@@ -141,6 +141,8 @@ const en = {
   duplicate_alert_name: 'An alert with this name already exists',
   duplicate_trigger_name: 'This robot already has a trigger with this name',
   address_not_allowed: 'This address may not be called (link-local or cloud metadata)',
+  destination_not_allowed:
+    'Destination not allowed: internal, reserved and cloud metadata addresses are refused unless the administrator allows the network (ALERT_ALLOWED_NETWORKS)',
   permission_not_held: 'You do not hold this permission in the selected client',
   expires_in_past: 'Must be in the future',
   invalid_trigger_token: 'The trigger token is not valid or was revoked',
@@ -178,6 +180,8 @@ const en = {
   connection_timeout: 'No answer within {{seconds}} s',
   environment_without_host: 'The environment has no database host (db_url)',
   no_postgres_answered: 'No PostgreSQL server answered at this address',
+  connection_refused: 'Connection refused: no PostgreSQL server accepted it at this address',
+  connection_auth_failed: 'Authentication failed: check the user, the password and the database',
   retype_db_pass:
     'The host, port, user or database changed since the password was saved: type the password again',
   connection_target_refused: 'This address cannot be tried (link-local or cloud metadata)',
@@ -188,11 +192,12 @@ const en = {
   session_expired: 'Your session has expired. Please sign in again.',
   forbidden: 'You do not have authorization!',
   password_change_required: 'You must set a new password before continuing.',
+  session_required: 'This action needs a signed-in session, not an API key.',
   not_found: 'Not found',
   route_not_found: 'This API route does not exist',
   invalid_input: 'Some fields are not valid',
   invalid_json: 'The request body is not valid JSON',
-  session_required: 'This action needs a signed-in session, not an API key.',
+  json_too_deep: 'The request body nests arrays and objects more than 64 levels deep',
   body_too_large: 'The request body is larger than the 1 MB limit',
   unsupported_media_type: 'Unsupported content type',
   artifact_too_large: 'The file is larger than 20 MB',
@@ -235,6 +240,19 @@ const en = {
   oidc_email_unverified: 'Your identity provider has not verified your email address.',
   oidc_not_configured: 'Single sign-on is not set up on this server',
   local_login_disabled: 'Sign in with your organisation’s account',
+  oidc_link_required:
+    'An account with this email already exists. Sign in with your password, then link single sign-on in My account.',
+  oidc_link_unavailable:
+    'An account with this email already exists and is not linked to single sign-on. Ask your administrator to link it.',
+  oidc_already_linked: 'This account is already linked to another single sign-on identity.',
+  oidc_identity_taken: 'This single sign-on identity is already linked to another account.',
+  oidc_link_session: 'Your session ended before single sign-on was linked. Sign in and try again.',
+  oidc_unlinked: 'Single sign-on unlinked',
+  oidc_not_linked: 'Your account is not linked to single sign-on',
+  oidc_unlink_local_login_off:
+    'Password sign-in is off on this server: without single sign-on you could not sign in.',
+  invalid_domain: 'Must be a domain, like example.com',
+  too_many_domains: 'At most 50 domains',
   session_revoked: 'Session ended',
   sessions_revoked: 'Other sessions ended',
   // Password recovery mail
@@ -378,6 +396,8 @@ const pt: Record<MessageKey, string> = {
   duplicate_alert_name: 'Já existe um alerta com este nome',
   duplicate_trigger_name: 'Este robô já tem um gatilho com este nome',
   address_not_allowed: 'Este endereço não pode ser chamado (link-local ou metadados de nuvem)',
+  destination_not_allowed:
+    'Destino não permitido: endereços internos, reservados e de metadados de nuvem são recusados, a menos que o administrador libere a rede (ALERT_ALLOWED_NETWORKS)',
   permission_not_held: 'Você não tem esta permissão no cliente selecionado',
   expires_in_past: 'Deve estar no futuro',
   invalid_trigger_token: 'O token do gatilho não é válido ou foi revogado',
@@ -415,6 +435,8 @@ const pt: Record<MessageKey, string> = {
   connection_timeout: 'Sem resposta em {{seconds}} s',
   environment_without_host: 'O ambiente não tem host do banco (db_url)',
   no_postgres_answered: 'Nenhum servidor PostgreSQL respondeu neste endereço',
+  connection_refused: 'Conexão recusada: nenhum servidor PostgreSQL a aceitou neste endereço',
+  connection_auth_failed: 'Falha na autenticação: confira o usuário, a senha e o banco',
   retype_db_pass:
     'O host, a porta, o usuário ou o banco mudaram desde que a senha foi salva: digite a senha novamente',
   connection_target_refused:
@@ -425,10 +447,12 @@ const pt: Record<MessageKey, string> = {
   session_expired: 'Sua sessão expirou. Entre novamente.',
   forbidden: 'Você não tem autorização!',
   password_change_required: 'Você precisa definir uma nova senha antes de continuar.',
+  session_required: 'Esta ação precisa de uma sessão iniciada, não de uma chave de API.',
   not_found: 'Não encontrado',
   route_not_found: 'Esta rota da API não existe',
   invalid_input: 'Alguns campos não são válidos',
   invalid_json: 'O corpo da requisição não é um JSON válido',
+  json_too_deep: 'O corpo da requisição aninha listas e objetos em mais de 64 níveis',
   body_too_large: 'O corpo da requisição excede o limite de 1 MB',
   unsupported_media_type: 'Tipo de conteúdo não suportado',
   artifact_too_large: 'O arquivo excede 20 MB',
@@ -447,7 +471,6 @@ const pt: Record<MessageKey, string> = {
   password_changed: 'Senha alterada',
   signed_out: 'Sessão encerrada',
   client_not_member: 'Você não pertence a este cliente',
-  session_required: 'Esta ação precisa de uma sessão iniciada, não de uma chave de API.',
   client_selected: 'Cliente selecionado',
   conflict: 'Este registro conflita com um existente',
   internal_error: 'Algo deu errado no servidor. Informe o id da requisição ao relatar.',
@@ -473,6 +496,20 @@ const pt: Record<MessageKey, string> = {
   oidc_email_unverified: 'Seu provedor de identidade não verificou seu e-mail.',
   oidc_not_configured: 'O login único não está configurado neste servidor',
   local_login_disabled: 'Entre com a conta da sua organização',
+  oidc_link_required:
+    'Já existe uma conta com este e-mail. Entre com sua senha e vincule o login único em Minha conta.',
+  oidc_link_unavailable:
+    'Já existe uma conta com este e-mail, ainda não vinculada ao login único. Peça ao seu administrador para vinculá-la.',
+  oidc_already_linked: 'Esta conta já está vinculada a outra identidade de login único.',
+  oidc_identity_taken: 'Esta identidade de login único já está vinculada a outra conta.',
+  oidc_link_session:
+    'Sua sessão terminou antes de o login único ser vinculado. Entre e tente de novo.',
+  oidc_unlinked: 'Login único desvinculado',
+  oidc_not_linked: 'Sua conta não está vinculada ao login único',
+  oidc_unlink_local_login_off:
+    'O login com senha está desligado neste servidor: sem o login único você não conseguiria entrar.',
+  invalid_domain: 'Deve ser um domínio, como exemplo.com.br',
+  too_many_domains: 'No máximo 50 domínios',
   session_revoked: 'Sessão encerrada',
   sessions_revoked: 'Outras sessões encerradas',
   mail_recover_subject: 'Rota: defina uma nova senha',
