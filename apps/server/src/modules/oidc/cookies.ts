@@ -51,9 +51,12 @@ export function openAttempt(
   try {
     const value = JSON.parse(box.open(sealed)) as Partial<OidcAttempt> & { exp?: number };
     if (typeof value.exp !== 'number' || value.exp < now) return null;
-    const { state, nonce, verifier, returnTo } = value;
+    const { state, nonce, verifier, returnTo, link } = value;
     if (![state, nonce, verifier, returnTo].every((v) => typeof v === 'string')) return null;
-    return { state: state!, nonce: nonce!, verifier: verifier!, returnTo: returnTo! };
+    const attempt = { state: state!, nonce: nonce!, verifier: verifier!, returnTo: returnTo! };
+    if (link === undefined) return attempt;
+    if (!Number.isInteger(link?.users_id) || !Number.isInteger(link?.sessions_id)) return null;
+    return { ...attempt, link: { users_id: link.users_id, sessions_id: link.sessions_id } };
   } catch {
     return null;
   }

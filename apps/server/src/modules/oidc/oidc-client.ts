@@ -59,6 +59,11 @@ export interface OidcAttempt {
   nonce: string;
   verifier: string;
   returnTo: string;
+  /**
+   * Linking from My account: the account and the session that started it. The callback links
+   * the identity to this account, while that session is still the browser's, instead of signing in.
+   */
+  link?: { users_id: number; sessions_id: number };
 }
 
 /** The ID token's claims that sign-in reads. */

@@ -10,7 +10,10 @@ import {
   oidcMappingListQuerySchema,
   oidcMappingSchema,
   oidcMappingUpdateSchema,
+  oidcLinkStartResponseSchema,
+  oidcLinkStatusSchema,
   oidcPublicConfigSchema,
+  oidcUnlinkSchema,
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
   translateMessage,
@@ -36,6 +39,9 @@ import type { OidcMappingService } from './service.js';
 import { OidcFailure, type OidcSignInService } from './sign-in.js';
 
 const tags = ['oidc'];
+
+/** Where linking from My account comes back to: the account page, with its outcome. */
+const ACCOUNT_PAGE = '/account';
 
 const meta = (request: FastifyRequest): RequestMeta => ({
   ip: request.ip,
@@ -131,15 +137,19 @@ export const oidcAuthRoutes: FastifyPluginAsyncZod<OidcRouteOptions> = async (ap
       // Spent whatever happens: an attempt is good for one callback.
       const cookies = [attemptCookie('', 0)];
       void reply.header('cache-control', 'no-store');
+      const attempt = openAttempt(secretBox, readCookie(request.headers.cookie, ATTEMPT_COOKIE));
+      const linking = attempt?.link;
       const fail = (code: OidcErrorCode, err: unknown) => {
         request.log.warn({ err, code }, 'OpenID Connect sign-in refused');
         void reply.header('set-cookie', cookies);
-        const target =
-          code === 'oidc_no_access' ? '/login/no-access' : `/login/sign-in?sso_error=${code}`;
+        const target = linking
+          ? `${ACCOUNT_PAGE}?sso_error=${code}`
+          : code === 'oidc_no_access'
+            ? '/login/no-access'
+            : `/login/sign-in?sso_error=${code}`;
         return reply.redirect(target, 302);
       };
 
-      const attempt = openAttempt(secretBox, readCookie(request.headers.cookie, ATTEMPT_COOKIE));
       if (!attempt || params.get('state') !== attempt.state) {
         return fail('oidc_state', new Error('no attempt cookie, or its state differs'));
       }
@@ -150,10 +160,21 @@ export const oidcAuthRoutes: FastifyPluginAsyncZod<OidcRouteOptions> = async (ap
           new Error(`the provider answered ${error}`),
         );
       }
+      if (linking) {
+        try {
+          const claims = await oidc.finish(query, attempt);
+          const sessionToken = readCookie(request.headers.cookie, SESSION_COOKIE);
+          await signIn.link(claims, oidc.settings, linking, sessionToken, authorOf(request));
+        } catch (err) {
+          return fail(err instanceof OidcFailure ? err.code : 'oidc_failed', err);
+        }
+        void reply.header('set-cookie', cookies);
+        return reply.redirect(`${ACCOUNT_PAGE}?sso=linked`, 302);
+      }
       let session;
       try {
         const claims = await oidc.finish(query, attempt);
-        session = await signIn.signIn(claims, meta(request), authorOf(request));
+        session = await signIn.signIn(claims, oidc.settings, meta(request), authorOf(request));
       } catch (err) {
         return fail(err instanceof OidcFailure ? err.code : 'oidc_failed', err);
       }
@@ -168,6 +189,81 @@ export const oidcAuthRoutes: FastifyPluginAsyncZod<OidcRouteOptions> = async (ap
       );
       void reply.header('set-cookie', cookies);
       return reply.redirect(attempt.returnTo, 302);
+    },
+  );
+
+  /* One's own link, signed in with a session (an API key cannot link nor unlink). */
+  const own = { noApiKey: true } as const;
+  const configured = () => {
+    if (!oidc || !signIn) throw new AppError('oidc_not_configured');
+    return { oidc, signIn };
+  };
+
+  app.get(
+    '/link',
+    {
+      config: own,
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary: 'Whether one’s own account is linked to single sign-on',
+        response: { 200: oidcLinkStatusSchema, ...errorResponses },
+      },
+    },
+    async (request) => configured().signIn.status(actorOf(request)),
+  );
+
+  app.post(
+    '/link/start',
+    {
+      config: own,
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary:
+          'Start linking one’s own account: the browser goes to `url`, and the callback links the identity the provider signs in, then returns to My account (`?sso=linked` or `?sso_error=<code>`)',
+        response: { 200: oidcLinkStartResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { oidc: client } = configured();
+      const actor = actorOf(request);
+      const { url, attempt } = await client.start(ACCOUNT_PAGE);
+      const linking = {
+        ...attempt,
+        link: { users_id: actor.user.users_id, sessions_id: actor.sessionId },
+      };
+      void reply.header(
+        'set-cookie',
+        attemptCookie(sealAttempt(secretBox, linking), ATTEMPT_TTL_SECONDS),
+      );
+      void reply.header('cache-control', 'no-store');
+      return { url };
+    },
+  );
+
+  app.post(
+    '/link/delete',
+    {
+      config: own,
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary:
+          'Unlink one’s own account from single sign-on; the password is asked, so the account keeps a way to sign in',
+        body: oidcUnlinkSchema,
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { oidc: client, signIn: service } = configured();
+      await service.unlink(
+        actorOf(request),
+        request.body.password,
+        client.settings,
+        authorOf(request),
+      );
+      return { message: translateMessage(request.lang, 'oidc_unlinked') };
     },
   );
 };
