@@ -126,6 +126,17 @@ describe('/account', { timeout: 20_000 }, () => {
     },
   );
 
+  it.each([
+    ['pt', /encerra todas as suas outras sessões e revoga todas as suas chaves de API/],
+    ['en', /signs you out of every other session and revokes all your API keys/],
+  ] as const)(
+    '%s: warns before a password change that other sessions and API keys end',
+    async (lang, warning) => {
+      await openAccount(lang);
+      expect(screen.getByRole('alert')).toHaveTextContent(warning);
+    },
+  );
+
   it('keeps language and colour scheme with the account', async () => {
     const { user, calls } = await openAccount('pt');
     const language = screen.getByRole('radiogroup', { name: 'Idioma' });

@@ -66,7 +66,7 @@ export function registerAuthHooks(
     const token = bearerToken(request);
     if (!token) throw new AppError('unauthorized');
     const actor = await resolveActor(auth, token, apiKeys);
-    if (actor.apiKey && config.noApiKey) throw new AppError('forbidden');
+    if (actor.apiKey && config.noApiKey) throw new AppError('session_required');
     if (actor.user.password_change_required && !config.allowPasswordChangePending) {
       throw new AppError('password_change_required');
     }

@@ -56,6 +56,8 @@ export interface Endpoint {
    * field error says it does not exist). A string says why the check does not apply.
    */
   foreign: 404 | 400 | typeof LISTS_NOTHING | string;
+  /** Refused to a personal API key (403 session_required): the route says `noApiKey`. */
+  sessionOnly?: true;
 }
 
 /** A list filtered by another client's row answers an empty page, not that client's rows. */
@@ -77,7 +79,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   // Auth
   'POST /api/user/api/auth/v1/session': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/me': { guard: 'session', foreign: OWN_ONLY },
-  'POST /api/user/api/auth/v1/logout': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/logout': { sessionOnly: true, guard: 'session', foreign: OWN_ONLY },
   'POST /api/user/api/auth/v1/recover-password': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/check-code': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/reset-password': { guard: 'public', foreign: NO_ROW },
@@ -119,36 +121,54 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/user/api/auth/v1/mfa': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/mfa/enrol/start': { guard: 'public', foreign: NO_ROW },
   'POST /api/user/api/auth/v1/mfa/enrol/confirm': { guard: 'public', foreign: NO_ROW },
-  'POST /api/user/api/auth/v1/sessions/index': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/sessions/index': {
+    sessionOnly: true,
+    guard: 'session',
+    foreign: OWN_ONLY,
+  },
   'POST /api/user/api/auth/v1/sessions/revoke': {
+    sessionOnly: true,
     guard: 'session',
     body: () => ({ id: 1 }),
     foreign: 'one’s own sessions only (sessions tests)',
   },
-  'POST /api/user/api/auth/v1/sessions/revoke-others': { guard: 'session', foreign: OWN_ONLY },
-  'POST /api/user/mfa/api/v1/status': { guard: 'session', foreign: OWN_ONLY },
-  'POST /api/user/mfa/api/v1/enrol/start': { guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/sessions/revoke-others': {
+    sessionOnly: true,
+    guard: 'session',
+    foreign: OWN_ONLY,
+  },
+  'POST /api/user/mfa/api/v1/status': { sessionOnly: true, guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/mfa/api/v1/enrol/start': {
+    sessionOnly: true,
+    guard: 'session',
+    foreign: OWN_ONLY,
+  },
   'POST /api/user/mfa/api/v1/enrol/confirm': {
+    sessionOnly: true,
     guard: 'session',
     body: () => ({ code: '000000' }),
     foreign: OWN_ONLY,
   },
   'POST /api/user/mfa/api/v1/recovery-codes': {
+    sessionOnly: true,
     guard: 'session',
     body: () => ({ code: '000000' }),
     foreign: OWN_ONLY,
   },
   'POST /api/user/mfa/api/v1/disable': {
+    sessionOnly: true,
     guard: 'session',
     body: () => ({ code: '000000' }),
     foreign: OWN_ONLY,
   },
   'POST /api/user/mfa/api/v1/reset': {
+    sessionOnly: true,
     guard: 'USUARIOS.UPDATE',
     body: (r) => ({ users_id: r.user }),
     foreign: 404,
   },
   'PUT /api/user/api/v1/update/password': {
+    sessionOnly: true,
     guard: 'session',
     foreign: 'one’s own password; setting another user’s needs USUARIOS.UPDATE (users tests)',
   },
@@ -163,10 +183,12 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     foreign: 404,
   },
   'PUT /api/user/api/v1/account/update': {
+    sessionOnly: true,
     guard: 'session',
     foreign: 'one’s own account only, no id to name another (account tests)',
   },
   'PUT /api/user/api/v1/client_select': {
+    sessionOnly: true,
     guard: 'session',
     foreign: 'a client the user is not in answers 403 client_not_member (auth tests)',
   },
@@ -613,15 +635,18 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   },
   // Personal API keys: a session's own keys; `all` and others' keys need USUARIOS.*
   'POST /api/user/apikey/api/v1/index': {
+    sessionOnly: true,
     guard: 'session',
     foreign: 'the selected client’s keys only (api-keys tests)',
   },
   'POST /api/user/apikey/api/v1/create': {
+    sessionOnly: true,
     guard: 'session',
     body: () => ({ name: 'Matrix key' }),
     foreign: OWN_ONLY,
   },
   'POST /api/user/apikey/api/v1/revoke': {
+    sessionOnly: true,
     guard: 'session',
     body: () => ({ id: 1 }),
     foreign: 'one’s own keys, or the client’s with USUARIOS.UPDATE (api-keys tests)',

@@ -29,6 +29,7 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import type { RateLimiter } from '../../lib/rate-limiter.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import type { Actor, SessionUser } from '../../http/types.js';
+import { revokeUserApiKeys } from '../api-keys/statements.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { UserClientService } from '../user-clients/service.js';
 import type { AccessRequestService } from '../users/access-request-service.js';
@@ -349,11 +350,14 @@ export class AuthService {
 
   /**
    * A password changed: every session of the user ends (but `keep`, the caller's own after a
-   * self-service change) and unused recovery codes stop working. In the change's transaction.
+   * self-service change), unused recovery codes stop working and every API key is revoked. Keys
+   * go too because a changed password is how an owner takes an account back: whatever was made
+   * with the old one must not outlive it. In the change's transaction.
    */
   async revokeCredentials(tx: Db, usersId: number, keep?: number): Promise<void> {
     await invalidateUserCodes(tx, usersId);
     await revokeUserSessions(tx, usersId, keep);
+    await revokeUserApiKeys(tx, usersId);
   }
 
   async me(actor: Actor): Promise<MeResponse> {

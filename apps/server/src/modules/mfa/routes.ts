@@ -161,7 +161,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async (app,
   app.post(
     '/reset',
     {
-      config: { permissions: ['USUARIOS.UPDATE'] },
+      // Removing someone's factor weakens their account: never a key's errand.
+      config: { permissions: ['USUARIOS.UPDATE'], noApiKey: true },
       schema: {
         tags,
         security,

@@ -108,6 +108,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app.put(
     '/update',
     {
+      // Open to a key, but not for an email change (UserService.update answers session_required).
       config: { permissions: ['USUARIOS.UPDATE'] },
       schema: {
         tags,
@@ -148,7 +149,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app.put(
     '/update/password',
     {
-      config: { allowPasswordChangePending: true },
+      // A password is the account itself: a key that could change it could keep its owner out.
+      config: { allowPasswordChangePending: true, noApiKey: true },
       schema: {
         tags,
         security,

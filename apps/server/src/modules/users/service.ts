@@ -290,6 +290,9 @@ export class UserService {
           'USUARIOS.UPDATE',
         );
         if (Object.keys(values).length > 0 && !ownsAccount) throw forbidden();
+        // Recovery codes are mailed to the email: a key that could move it could reset the
+        // password it may not change. An unchanged email (a form sent back whole) passes.
+        if (values.email !== undefined && actor.apiKey) throw new AppError('session_required');
 
         if (clients) {
           // A form sends back memberships it did not touch, some perhaps in clients the actor

@@ -1,4 +1,5 @@
-import { Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { passwordUpdateSchema, type PasswordUpdate } from '@rota/contract';
@@ -10,7 +11,10 @@ import { useAccountTranslation } from '../i18n';
 const FIELDS = ['current_password', 'password', 'confirm_password'] as const;
 const EMPTY = { current_password: '', password: '', confirm_password: '' };
 
-/** One's own password: the current one is asked again; the other sessions end, this one stays. */
+/**
+ * One's own password: the current one is asked again. The server ends the other sessions and
+ * revokes every API key of the user, so the form says so before the change, not after.
+ */
 export function PasswordForm() {
   const t = useAccountTranslation();
   const form = useForm({ resolver: zodResolver(passwordUpdateSchema), defaultValues: EMPTY });
@@ -33,6 +37,9 @@ export function PasswordForm() {
       <Text size="sm" c="dimmed" mt={4} mb="md">
         {t('password.hint')}
       </Text>
+      <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} mb="md">
+        {t('password.warning')}
+      </Alert>
       <form noValidate onSubmit={(event) => void form.handleSubmit(onSubmit)(event)}>
         <Stack gap="md">
           <PasswordInput
