@@ -77,3 +77,49 @@ export const recoveryOutbox = pgTable(
   },
   (t) => [index('recovery_outbox_next_attempt_idx').on(t.next_attempt_at)],
 );
+
+/**
+ * Browsers that completed a sign-in (OWASP's device cookies): only the token's SHA-256 is kept.
+ * A valid one lets its owner past the throttles other addresses' failures raise; forgotten after
+ * DEVICE_COOKIE_DAYS unused.
+ */
+export const signInDevices = pgTable(
+  'sign_in_devices',
+  {
+    sign_in_devices_id: integer('sign_in_devices_id').primaryKey().generatedAlwaysAsIdentity(),
+    users_id: integer('users_id')
+      .notNull()
+      .references(() => users.users_id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }).notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sign_in_devices_token_hash_key').on(t.token_hash),
+    index('sign_in_devices_user_idx').on(t.users_id),
+  ],
+);
+
+/**
+ * Browsers an account has signed in from (the device cookie): a known one skips the throttles
+ * other addresses earn. Only the SHA-256 of the cookie's random token is kept; a row unused
+ * for 90 days no longer counts and is pruned.
+ */
+export const signInDevices = pgTable(
+  'sign_in_devices',
+  {
+    sign_in_devices_id: integer('sign_in_devices_id').primaryKey().generatedAlwaysAsIdentity(),
+    users_id: integer('users_id')
+      .notNull()
+      .references(() => users.users_id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    /** The last sign-in completed with it. */
+    last_used_at: timestamp('last_used_at', { withTimezone: true }).notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sign_in_devices_token_hash_key').on(t.token_hash),
+    index('sign_in_devices_user_idx').on(t.users_id),
+    index('sign_in_devices_last_used_idx').on(t.last_used_at),
+  ],
+);
