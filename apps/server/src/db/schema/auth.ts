@@ -99,27 +99,3 @@ export const signInDevices = pgTable(
     index('sign_in_devices_user_idx').on(t.users_id),
   ],
 );
-
-/**
- * Browsers an account has signed in from (the device cookie): a known one skips the throttles
- * other addresses earn. Only the SHA-256 of the cookie's random token is kept; a row unused
- * for 90 days no longer counts and is pruned.
- */
-export const signInDevices = pgTable(
-  'sign_in_devices',
-  {
-    sign_in_devices_id: integer('sign_in_devices_id').primaryKey().generatedAlwaysAsIdentity(),
-    users_id: integer('users_id')
-      .notNull()
-      .references(() => users.users_id, { onDelete: 'cascade' }),
-    token_hash: text('token_hash').notNull(),
-    /** The last sign-in completed with it. */
-    last_used_at: timestamp('last_used_at', { withTimezone: true }).notNull(),
-    created_at: createdAt(),
-  },
-  (t) => [
-    uniqueIndex('sign_in_devices_token_hash_key').on(t.token_hash),
-    index('sign_in_devices_user_idx').on(t.users_id),
-    index('sign_in_devices_last_used_idx').on(t.last_used_at),
-  ],
-);
