@@ -497,8 +497,9 @@ describe('bell', () => {
   });
 
   it('a member of teams sees their robots\u2019 events and agent events only', async () => {
+    // Agent events are the agents list's to show (alerts-feed.test.ts: the bell by permission).
     const member = await signedInUser(t, c.defaultClientId, 'bell-member', {
-      permissions: ['ROBOS.LIST'],
+      permissions: ['ROBOS.LIST', 'AGENTES.LIST'],
     });
     const seen = await createRobot(c.admin, 'Team robot');
     await createTeam(c.admin, 'Bell team', { robots: [seen], users: [member.id] });

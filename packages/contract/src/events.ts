@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_EVENT_TYPES } from './alert-event-types.js';
 import { CONNECTIVITY } from './vms.js';
 import { EXECUTION_STATUSES } from './execution-statuses.js';
 
@@ -46,6 +47,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     rota_alert_events_id: z.number().int(),
     /** The robot of the newest, so a member of teams hears only of their robots (null: agents). */
     rota_robots_id: z.number().int().nullable(),
+    /** The newest's type, so a user hears only of the events their permissions show them. */
+    event_type: z.enum(ALERT_EVENT_TYPES),
   }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;

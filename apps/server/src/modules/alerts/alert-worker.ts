@@ -1,4 +1,4 @@
-import type { AlertChannelType, Language } from '@rota/contract';
+import type { AlertChannelType, AlertEventType, Language } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Mailer } from '../../lib/mailer.js';
@@ -18,6 +18,7 @@ import {
   markFannedOut,
   recordAttempt,
   type LockedDelivery,
+  type PendingEvent,
 } from './worker-repository.js';
 
 const BATCH = 100;
@@ -102,15 +103,16 @@ export class AlertWorker {
       return pending;
     });
     // The bell lists every alertable event of the client, matched by a rule or not: one live
-    // event per client and robot (a member of teams hears only of their robots' events).
-    const newest = new Map<string, { client: number; id: number; robot: number | null }>();
-    for (const e of events)
-      newest.set(`${e.client}:${e.robot}`, { client: e.client, id: e.id, robot: e.robot });
+    // event per client, robot and type (a member of teams hears only of their robots' events,
+    // a user only of the types their permissions show).
+    const newest = new Map<string, PendingEvent>();
+    for (const e of events) newest.set(`${e.client}:${e.robot}:${e.type}`, e);
     for (const n of newest.values()) {
       this.options.publisher.live(n.client, {
         type: 'alert',
         rota_alert_events_id: n.id,
         rota_robots_id: n.robot,
+        event_type: n.type as AlertEventType,
       });
     }
     return events.length;

@@ -204,13 +204,24 @@ export async function insertTestDelivery(
   return row!.id;
 }
 
-/** Events a member of teams may see: their robots' and those about no robot (agents). */
-function visibleEvents(scope: TenantScope): SQL | undefined {
+/**
+ * The events a user may see: of the `types` their permissions show (visibleAlertEventTypes)
+ * and, for a member of teams, of their robots or about no robot (agents).
+ */
+function visibleEvents(scope: TenantScope, types: readonly string[]): SQL | undefined {
   const robots = scope.robots(V.rota_robots_id);
-  return robots ? or(isNull(V.rota_robots_id), robots) : undefined;
+  return and(
+    types.length === 0 ? sql`false` : inArray(V.type, [...types]),
+    robots ? or(isNull(V.rota_robots_id), robots) : undefined,
+  );
 }
 
-export async function feedEvents(db: Db, scope: TenantScope, limit: number) {
+export async function feedEvents(
+  db: Db,
+  scope: TenantScope,
+  types: readonly string[],
+  limit: number,
+) {
   return db
     .select({
       rota_alert_events_id: V.rota_alert_events_id,
@@ -223,7 +234,7 @@ export async function feedEvents(db: Db, scope: TenantScope, limit: number) {
     })
     .from(V)
     .leftJoin(robotSummaries, eq(robotSummaries.rota_robots_id, V.rota_robots_id))
-    .where(scope.where(V, visibleEvents(scope)))
+    .where(scope.where(V, visibleEvents(scope, types)))
     .orderBy(desc(V.rota_alert_events_id))
     .limit(limit);
 }
@@ -236,11 +247,16 @@ export async function seenEventId(db: Db, scope: TenantScope, userId: number): P
   return row?.seen ?? 0;
 }
 
-export async function countUnread(db: Db, scope: TenantScope, after: number): Promise<number> {
+export async function countUnread(
+  db: Db,
+  scope: TenantScope,
+  types: readonly string[],
+  after: number,
+): Promise<number> {
   const [row] = await db
     .select({ total: count() })
     .from(V)
-    .where(scope.where(V, gt(V.rota_alert_events_id, after), visibleEvents(scope)));
+    .where(scope.where(V, gt(V.rota_alert_events_id, after), visibleEvents(scope, types)));
   return row?.total ?? 0;
 }
 

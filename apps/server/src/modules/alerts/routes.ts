@@ -108,8 +108,15 @@ export const alertFeedRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = 
         response: { 200: alertFeedSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      alerts.feed(scopeOf(request), actorOf(request).user.users_id, request.body.limit),
+    async (request) => {
+      const actor = actorOf(request);
+      return alerts.feed(
+        scopeOf(request),
+        actor.user.users_id,
+        actor.permissions,
+        request.body.limit,
+      );
+    },
   );
 
   app.post(

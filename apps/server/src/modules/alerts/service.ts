@@ -12,6 +12,7 @@ import {
   type AlertUpdate,
   type Language,
   type ListResponse,
+  visibleAlertEventTypes,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
@@ -239,12 +240,21 @@ export class AlertService {
     return toDelivery(row);
   }
 
-  /** The bell: the client's latest events the user may see, and how many are unread. */
-  async feed(scope: TenantScope, userId: number, limit: number): Promise<AlertFeed> {
+  /**
+   * The bell: the client's latest events the user may see (of the types `permissions` show, of
+   * the robots the scope sees), and how many of those are unread.
+   */
+  async feed(
+    scope: TenantScope,
+    userId: number,
+    permissions: readonly string[],
+    limit: number,
+  ): Promise<AlertFeed> {
+    const types = visibleAlertEventTypes(permissions);
     const seen = await seenEventId(this.db, scope, userId);
     const [events, unread] = await Promise.all([
-      feedEvents(this.db, scope, limit),
-      countUnread(this.db, scope, seen),
+      feedEvents(this.db, scope, types, limit),
+      countUnread(this.db, scope, types, seen),
     ]);
     return {
       data: events.map((e): AlertFeedItem => ({

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { LiveEvent } from '@rota/contract';
-import { bearerToken, resolveActor, scopeOf } from '../../http/auth.js';
+import { actorOf, bearerToken, resolveActor, scopeOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
 import type { AuthService } from '../auth/service.js';
+import { hearsLiveEvent } from './live-filter.js';
 import type { LiveHub } from './live-hub.js';
 
 const KEEP_ALIVE_MS = 15_000;
@@ -32,9 +33,11 @@ export const eventRoutes: FastifyPluginAsyncZod<{ liveHub: LiveHub; auth: AuthSe
     },
     async (request, reply) => {
       const token = bearerToken(request);
-      // What the stream may show: re-read at every keep-alive, so a team change (or a session
-      // that ended, or another client selected) reaches an open stream within one interval.
+      // What the stream may show: re-read at every keep-alive, so a team or profile change (or
+      // a session that ended, or another client selected) reaches an open stream within one
+      // interval.
       let scope = scopeOf(request);
+      let permissions: readonly string[] = actorOf(request).permissions;
       const clientId = scope.clientId;
       reply.hijack();
       const response = reply.raw;
@@ -49,9 +52,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ liveHub: LiveHub; auth: AuthSe
       response.write(': connected\n\n');
       open.add(response);
       const send = (event: LiveEvent) => {
-        // A member of teams hears only about runs of their teams' robots; agents are shared.
-        const robot = event.type === 'agent' ? null : event.rota_robots_id;
-        if (robot !== null && !scope.seesRobot(robot)) return;
+        if (!hearsLiveEvent(event, scope, permissions)) return;
         response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const remove = liveHub.add(clientId, send);
@@ -62,6 +63,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ liveHub: LiveHub; auth: AuthSe
           return;
         }
         scope = actor.scope;
+        permissions = actor.permissions;
       };
       const keepAlive = setInterval(() => {
         response.write(': keep-alive\n\n');
