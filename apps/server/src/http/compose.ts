@@ -104,7 +104,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
   const statusItems = new StatusItemService(db, audit);
   // Packages and pictures: in PostgreSQL when the database is, so every instance serves them.
   const blobs = createBlobStore(db, options.dataDir);
-  const blobSweeper = new BlobSweeper(db, blobs, blobTempDirs(options.dataDir), { log });
+  const blobSweeper = new BlobSweeper(db, blobs, blobTempDirs(options.dataDir), { log, clock });
 
   // People: accounts, memberships, teams, the second factor's gate, sign-in, the factor itself.
   const teams = new TeamService(db, audit);
@@ -296,6 +296,8 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
         retention.start();
         alertWorker.start();
       }
+      // Whether or not the periodic sweep runs: the leftovers of a crash go before any upload.
+      await blobSweeper.removeLeftovers();
       if (options.blobSweep !== false) blobSweeper.start();
     },
     closing() {
