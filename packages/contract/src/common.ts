@@ -15,20 +15,48 @@ export const isStorable = (value: string) => !value.includes(NUL);
 /** Robot output is data, not input to refuse: what PostgreSQL cannot store becomes U+FFFD. */
 export const toStorable = (value: string) => value.replaceAll(NUL, '\uFFFD');
 
-/** Where, in a parsed body, a string (or an object key) holds what PostgreSQL cannot store. */
+/** A place in a walked value: its key and its parent's place, the path built only when reported. */
+type Place = { item: unknown; key: string | number | null; parent: Place | null; bad?: true };
+
+function pathOf(place: Place, root: (string | number)[]): (string | number)[] {
+  const keys: (string | number)[] = [];
+  for (let at: Place | null = place; at && at.key !== null; at = at.parent) keys.push(at.key);
+  return [...root, ...keys.reverse()];
+}
+
+/**
+ * Where, in a parsed body, a string (or an object key) holds what PostgreSQL cannot store. A walk
+ * with its own stack, not recursion, and parent links, not a path copied a level: however deep a
+ * value nests, it neither overflows the call stack nor grows quadratically.
+ */
 export function unstorablePaths(
   value: unknown,
   path: (string | number)[] = [],
   out: (string | number)[][] = [],
 ): (string | number)[][] {
-  if (typeof value === 'string') {
-    if (!isStorable(value)) out.push(path);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => unstorablePaths(item, [...path, i], out));
-  } else if (value && typeof value === 'object' && !(value instanceof Date)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (!isStorable(key)) out.push([...path, toStorable(key)]);
-      else unstorablePaths(item, [...path, key], out);
+  const stack: Place[] = [{ item: value, key: null, parent: null }];
+  while (stack.length > 0) {
+    const place = stack.pop()!;
+    const { item } = place;
+    if (place.bad) {
+      out.push(pathOf(place, path));
+    } else if (typeof item === 'string') {
+      if (!isStorable(item)) out.push(pathOf(place, path));
+    } else if (Array.isArray(item)) {
+      // Pushed last to first, so that the paths come out in the order of the document.
+      for (let i = item.length - 1; i >= 0; i--) {
+        stack.push({ item: item[i], key: i, parent: place });
+      }
+    } else if (item && typeof item === 'object' && !(item instanceof Date)) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        stack.push(
+          isStorable(key)
+            ? { item: child, key, parent: place }
+            : { item: null, key: toStorable(key), parent: place, bad: true },
+        );
+      }
     }
   }
   return out;
