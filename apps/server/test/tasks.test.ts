@@ -160,6 +160,79 @@ describe('tasks', () => {
     expect((await c.admin.post(`${B}/show`, { id })).body.data.data).toEqual(valid);
   });
 
+  it('takes any JSON object for a robot without fields; its first field brings the strict check', async () => {
+    const free = await createRobot(c.admin, 'Schemaless robot');
+    const data = {
+      anything: 1,
+      'Nota fiscal nº': 'x',
+      nested: { lines: [1, 'two', null, { deep: [true] }] },
+      empty: null,
+    };
+    const created = await c.admin.post(`${B}/create`, task({ rota_robots_id: free, data }));
+    expect(created.status).toBe(201);
+    expect(created.body.data.data).toEqual(data);
+    const id = created.body.data.rota_tasks_id as number;
+    const changed = await c.admin.put(`${B}/update`, { id, data: { other: [1, 2] } });
+    expect(changed.status).toBe(204);
+    expect((await c.admin.post(`${B}/show`, { id })).body.data.data).toEqual({ other: [1, 2] });
+    // Still an object, still within the request's bounds.
+    for (const notObject of ['amount=1', [1, 2], 3]) {
+      const res = await c.admin.post(
+        `${B}/create`,
+        task({ rota_robots_id: free, data: notObject }),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ field: 'data', message: 'Must be JSON' }]);
+    }
+    const huge = await c.admin.post(
+      `${B}/create`,
+      task({ rota_robots_id: free, data: { blob: 'x'.repeat(1024 * 1024) } }),
+    );
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBe('body_too_large');
+
+    const field = await c.admin.post(`${FIELDS}/create`, {
+      rota_robots_id: free,
+      name: 'amount',
+      label: 'Amount',
+      type: 'number',
+      required: false,
+    });
+    expect(field.status).toBe(201);
+    const strict = await c.admin.post(
+      `${B}/create`,
+      task({ rota_robots_id: free, data: { amount: 1, anything: 1 } }),
+    );
+    expect(strict.status).toBe(400);
+    expect(strict.body.errors).toEqual([
+      { field: 'data.anything', message: 'This robot has no such field' },
+    ]);
+    const pt = client(t.app, {
+      token: await signIn(t.app, ADMIN.access, ADMIN.password),
+      lang: 'pt',
+    });
+    const ptStrict = await pt.post(`${B}/create`, task({ rota_robots_id: free, data: data }));
+    expect(ptStrict.status).toBe(400);
+    expect(ptStrict.body.errors).toContainEqual({
+      field: 'data.anything',
+      message: 'Este robô não tem esse campo',
+    });
+    expect(
+      (await c.admin.post(`${B}/create`, task({ rota_robots_id: free, data: { amount: 2 } })))
+        .status,
+    ).toBe(201);
+    // Tasks written before keep their data; without fields again, any object goes again.
+    expect((await c.admin.post(`${B}/show`, { id })).body.data.data).toEqual({ other: [1, 2] });
+    const removed = await c.admin.post(`${FIELDS}/delete`, {
+      id: field.body.data.rota_robot_fields_id,
+    });
+    expect(removed.status).toBe(202);
+    expect(
+      (await c.admin.post(`${B}/create`, task({ rota_robots_id: free, data: { anything: 1 } })))
+        .status,
+    ).toBe(201);
+  });
+
   it('validates the robot, priority and expiration date', async () => {
     const en = await c.admin.post(`${B}/create`, { data: {}, priority: 0 });
     expect(en.status).toBe(400);

@@ -101,6 +101,12 @@ describe('/robot/:id', { timeout: 20_000 }, () => {
     const fields = await screen.findByRole('table', { name: 'Campos do robô' });
     expect(within(fields).getByText('invoice')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Novo campo' })).toBeInTheDocument();
+    // What a task's data may hold, with fields and without.
+    expect(
+      screen.getByText(
+        'Sem campos, uma tarefa pode levar qualquer objeto JSON como dados; quando o robô tem um campo, os dados de uma tarefa só podem ter os campos do robô, cada um do seu tipo.',
+      ),
+    ).toBeInTheDocument();
     expect(callsTo(calls, '/field/api/v1/index')[0]?.body).toMatchObject({ rota_robots_id: 1 });
     // Sidebar: the robots entry stays current on the detail page.
     const nav = screen.getByRole('navigation', { name: 'Navegação principal' });

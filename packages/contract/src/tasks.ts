@@ -33,7 +33,7 @@ export const TASK_DEFAULT_PRIORITY = 50;
 export const TASK_SLA_STATES = ['on_time', 'at_risk', 'breached', 'met', 'missed'] as const;
 export type TaskSlaState = (typeof TASK_SLA_STATES)[number];
 
-/** A work item a robot consumes; `data` follows the robot's fields. */
+/** A work item a robot consumes; `data` follows the robot's fields, when it declares any. */
 export const taskSchema = z.object({
   rota_tasks_id: z.number().int(),
   rota_robots_id: z.number().int(),
@@ -184,12 +184,15 @@ const isEmpty = (v: unknown) =>
 /**
  * A task's `data` against its robot's fields: each required field present, each value of its
  * field's type, no key the robot has no field for. Names match exactly, as the robot reads them.
- * Shared by the server and the console's task form.
+ * A robot that declares no field takes any JSON object, as a queue without a schema does; the
+ * request's own bounds (body size, nesting) still apply. Shared by the server and the console's
+ * task form.
  */
 export function validateTaskData(
   fields: readonly TaskDataField[],
   data: Record<string, unknown>,
 ): TaskDataIssue[] {
+  if (fields.length === 0) return [];
   const issues: TaskDataIssue[] = [];
   const known = new Set(fields.map((f) => f.name));
   for (const f of fields) {

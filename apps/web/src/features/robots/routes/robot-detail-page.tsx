@@ -159,6 +159,9 @@ function Overview({ robot }: { robot: Robot }) {
             <Text size="sm" c="dimmed">
               {t('detail.fieldsDescription')}
             </Text>
+            <Text size="xs" c="dimmed">
+              {t('detail.fieldsRule')}
+            </Text>
           </div>
           {newField}
         </Group>
