@@ -257,7 +257,9 @@ describe('environments', () => {
 });
 
 describe('environment connection test', () => {
-  const NO_POSTGRES = 'No PostgreSQL server answered at this address';
+  const REFUSED = 'Connection refused: no PostgreSQL server accepted it at this address';
+  const TIMED_OUT = 'No answer within 5 s';
+  const AUTH_FAILED = 'Authentication failed: check the user, the password and the database';
   /** A fresh administrator per test: each user may run only 10 tests a minute. */
   let tester: Caller;
   beforeEach(async () => {
@@ -266,7 +268,7 @@ describe('environment connection test', () => {
   const test = (id: number, extra: object = {}, as: Caller = tester) =>
     as.post(`${B}/test`, { id, ...extra });
 
-  it('connects to a reachable PostgreSQL (one the test starts) and says its version', async () => {
+  it('connects to a reachable PostgreSQL (one the test starts) and says only that', async () => {
     const postgres = await startPgliteServer();
     try {
       const id = await createEnvironment(c.admin, {
@@ -279,13 +281,13 @@ describe('environment connection test', () => {
       });
       const res = await test(id);
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ ok: true });
-      expect(res.body.data.message).toMatch(/^Connected: PostgreSQL \d+/);
+      expect(res.body.data).toMatchObject({ ok: true, message: 'Connected' });
+      expect(JSON.stringify(res.body)).not.toMatch(/PostgreSQL \d/);
       expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(0);
       expect(JSON.stringify(res.body)).not.toContain('unused-with-trust');
 
       const pt = client(t.app, { token: c.adminToken, lang: 'pt' });
-      expect((await test(id, {}, pt)).body.data.message).toMatch(/^Conectado: PostgreSQL/);
+      expect((await test(id, {}, pt)).body.data.message).toBe('Conectado');
     } finally {
       await postgres.close();
     }
@@ -294,7 +296,7 @@ describe('environment connection test', () => {
   // The embedded PostgreSQL has one database and one role and takes any name for them: only a
   // real server refuses an unknown one, so this runs on the suite's PostgreSQL (CI's second leg).
   it.runIf(SUITE_PG)(
-    'shows what PostgreSQL itself answered: unknown database, unknown role (with DATABASE_URL)',
+    'tells an unknown database and an unknown role only as "authentication failed" (with DATABASE_URL)',
     async () => {
       const pg = SUITE_PG!;
       const base = {
@@ -309,8 +311,8 @@ describe('environment connection test', () => {
       });
       const res = await test(missingDb);
       expect(res.status).toBe(200);
-      expect(res.body.data.ok).toBe(false);
-      expect(res.body.data.message).toContain('rota_no_such_database');
+      expect(res.body.data).toMatchObject({ ok: false, message: AUTH_FAILED });
+      expect(JSON.stringify(res.body)).not.toContain('rota_no_such_database');
 
       const missingRole = await createEnvironment(c.admin, {
         ...base,
@@ -318,8 +320,19 @@ describe('environment connection test', () => {
         db_user: 'rota_no_such_role',
       });
       const role = await test(missingRole);
-      expect(role.body.data.ok).toBe(false);
-      expect(role.body.data.message).toContain('rota_no_such_role');
+      expect(role.body.data).toMatchObject({ ok: false, message: AUTH_FAILED });
+      expect(JSON.stringify(role.body)).not.toContain('rota_no_such_role');
+
+      // The same server with a login it takes: connected, and nothing of its version.
+      const real = await createEnvironment(c.admin, {
+        ...base,
+        title: 'Suite PostgreSQL',
+        db_name: pg.pathname.slice(1) || 'postgres',
+        db_user: decodeURIComponent(pg.username) || 'postgres',
+        ...(pg.password ? { db_pass: decodeURIComponent(pg.password) } : {}),
+      });
+      const reached = await test(real);
+      expect(reached.body.data).toMatchObject({ ok: true, message: 'Connected' });
     },
   );
 
@@ -335,13 +348,10 @@ describe('environment connection test', () => {
         db_name: 'erp',
         db_pass: 'stored-secret-4b1d',
       });
-      // The saved target gets it, and PostgreSQL's own refusal is shown as it came.
+      // The saved target gets it; PostgreSQL's refusal is told as one of the four answers.
       const first = await test(id);
       expect(first.status).toBe(200);
-      expect(first.body.data).toMatchObject({
-        ok: false,
-        message: 'password authentication failed for user "robot"',
-      });
+      expect(first.body.data).toMatchObject({ ok: false, message: AUTH_FAILED });
       expect(saved.passwords).toEqual(['stored-secret-4b1d']);
 
       // The attack: point the environment elsewhere, keep the stored password, test.
@@ -402,53 +412,62 @@ describe('environment connection test', () => {
     }
   });
 
-  it('gives one generic answer for whatever is not PostgreSQL', { timeout: 60_000 }, async () => {
-    const silent = await silentServer();
-    const closedPort = await freePort();
-    const targets = {
-      redis: { db_url: '127.0.0.1', db_port: 6379 },
-      rabbitmq: { db_url: '127.0.0.1', db_port: 5672 },
-      mariadb: { db_url: '127.0.0.1', db_port: 3306 },
-      mosquitto: { db_url: '127.0.0.1', db_port: 1883 },
-      nats: { db_url: '127.0.0.1', db_port: 4222 },
-      closed: { db_url: '127.0.0.1', db_port: closedPort },
-      // Stands for an unroutable address too: a connect that never completes and a startup
-      // never answered end the same way, at the deadline (an address such as 10.255.255.1 is
-      // refused at once on some machines, and then never took that path).
-      silent: { db_url: '127.0.0.1', db_port: silent.port },
-      unknownName: { db_url: 'no-such-host.invalid' },
-    };
-    try {
-      const answers: Record<string, unknown> = {};
-      for (const [name, target] of Object.entries(targets)) {
-        const id = await createEnvironment(c.admin, {
-          title: `Not PostgreSQL ${name}`,
-          ...target,
-          db_pass: 'never-sent-anywhere',
-        });
-        const res = await test(id);
-        expect(res.status, name).toBe(200);
-        expect(JSON.stringify(res.body)).not.toContain('never-sent-anywhere');
-        answers[name] = { ok: res.body.data.ok, message: res.body.data.message };
+  it(
+    'answers refused or timed out for whatever is not PostgreSQL, nothing more',
+    { timeout: 60_000 },
+    async () => {
+      const silent = await silentServer();
+      const closedPort = await freePort();
+      const targets = {
+        redis: { db_url: '127.0.0.1', db_port: 6379 },
+        rabbitmq: { db_url: '127.0.0.1', db_port: 5672 },
+        mariadb: { db_url: '127.0.0.1', db_port: 3306 },
+        mosquitto: { db_url: '127.0.0.1', db_port: 1883 },
+        nats: { db_url: '127.0.0.1', db_port: 4222 },
+        closed: { db_url: '127.0.0.1', db_port: closedPort },
+        // Stands for an unroutable address too: a connect that never completes and a startup
+        // never answered end the same way, at the deadline (an address such as 10.255.255.1 is
+        // refused at once on some machines, and then never took that path).
+        silent: { db_url: '127.0.0.1', db_port: silent.port },
+        unknownName: { db_url: 'no-such-host.invalid' },
+      };
+      try {
+        const known = { closed: true, unknownName: true };
+        const answers: Record<string, unknown> = {};
+        for (const [name, target] of Object.entries(targets)) {
+          const id = await createEnvironment(c.admin, {
+            title: `Not PostgreSQL ${name}`,
+            ...target,
+            db_pass: 'never-sent-anywhere',
+          });
+          const res = await test(id);
+          expect(res.status, name).toBe(200);
+          expect(JSON.stringify(res.body)).not.toContain('never-sent-anywhere');
+          answers[name] = { ok: res.body.data.ok, message: res.body.data.message };
+        }
+        // Whether this machine runs a Redis or a RabbitMQ decides which of the two they get.
+        for (const [name, answer] of Object.entries(answers)) {
+          const told =
+            name === 'silent' ? [TIMED_OUT] : name in known ? [REFUSED] : [REFUSED, TIMED_OUT];
+          expect(told, name).toContainEqual((answer as { message: string }).message);
+          expect((answer as { ok: boolean }).ok, name).toBe(false);
+        }
+        // The silent one was really reached and asked as PostgreSQL, never answered, and the
+        // server gave up on it: it hung up (only its deadline ends such a try).
+        expect(silent.startups).toBe(1);
+        await silent.untilHungUp(1);
+        const pt = await clientAdmin(c.defaultClientId, 'pt');
+        const closed = await createEnvironment(c.admin, { title: 'Closed pt', ...targets.closed });
+        expect((await test(closed, {}, pt)).body.data.message).toBe(
+          'Conexão recusada: nenhum servidor PostgreSQL a aceitou neste endereço',
+        );
+      } finally {
+        await silent.close();
       }
-      for (const answer of Object.values(answers)) {
-        expect(answer).toEqual({ ok: false, message: NO_POSTGRES });
-      }
-      // The silent one was really reached and asked as PostgreSQL, never answered, and the
-      // server gave up on it: it hung up (only its deadline ends such a try).
-      expect(silent.startups).toBe(1);
-      await silent.untilHungUp(1);
-      const pt = await clientAdmin(c.defaultClientId, 'pt');
-      const closed = await createEnvironment(c.admin, { title: 'Closed pt', ...targets.closed });
-      expect((await test(closed, {}, pt)).body.data.message).toBe(
-        'Nenhum servidor PostgreSQL respondeu neste endereço',
-      );
-    } finally {
-      await silent.close();
-    }
-  });
+    },
+  );
 
-  it('refuses link-local and cloud metadata addresses before connecting', async () => {
+  it('refuses internal, reserved and cloud metadata addresses before connecting', async () => {
     const refused = [
       '169.254.169.254',
       '169.254.1.10',
@@ -466,6 +485,13 @@ describe('environment connection test', () => {
       'metadata.google.internal',
       'METADATA.GOOGLE.INTERNAL.',
       'metadata',
+      // Not in this app's ALERT_ALLOWED_NETWORKS (loopback only).
+      '10.0.0.5',
+      '100.64.0.1',
+      '[64:ff9b::7f00:1]',
+      '::ffff:0:7f00:1',
+      'fc00::1',
+      '192.0.2.1',
     ];
     for (const [i, host] of refused.entries()) {
       const id = await createEnvironment(c.admin, { title: `Metadata ${i}`, db_url: host });
@@ -474,7 +500,8 @@ describe('environment connection test', () => {
       expect(res.body.errors, host).toEqual([
         {
           field: 'db_url',
-          message: 'This address cannot be tried (link-local or cloud metadata)',
+          message:
+            'Destination not allowed: internal, reserved and cloud metadata addresses are refused unless the administrator allows the network (ALERT_ALLOWED_NETWORKS)',
         },
       ]);
       // Each test above counts against the caller's 10 a minute.
@@ -501,6 +528,64 @@ describe('environment connection test', () => {
     expect(limited.headers['retry-after']).toBe('60');
     // Per user: another administrator is not held back.
     expect((await test(id, {}, await clientAdmin(c.defaultClientId))).status).toBe(200);
+  });
+});
+
+describe('environment connection test, the outbound rule and the log', () => {
+  it('refuses loopback, by address and by `localhost`, where the administrator allowed none', async () => {
+    const strict = await createTestApp({ allowedNetworks: null });
+    try {
+      const tenants = await setUpTenants(strict);
+      for (const host of ['127.0.0.1', 'localhost', '::1', 'postgres://localhost:5432/db']) {
+        const created = await tenants.admin.post(`${B}/create`, {
+          title: `Strict ${host}`,
+          db_url: host,
+        });
+        expect(created.status).toBe(201);
+        const res = await tenants.admin.post(`${B}/test`, {
+          id: created.body.data.rota_environments_id,
+          db_pass: 'typed',
+        });
+        expect(res.status, host).toBe(400);
+        expect(res.body.errors[0].field).toBe('db_url');
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('keeps what the server answered for the log, never the password', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      const tenants = await setUpTenants(logged);
+      const port = await freePort();
+      const created = await tenants.admin.post(`${B}/create`, {
+        title: 'Logged',
+        db_url: '127.0.0.1',
+        db_port: port,
+        db_pass: 'logged-secret-91c2',
+      });
+      const res = await tenants.admin.post(`${B}/test`, {
+        id: created.body.data.rota_environments_id,
+      });
+      expect(res.body.data).toMatchObject({
+        ok: false,
+        message: 'Connection refused: no PostgreSQL server accepted it at this address',
+      });
+      const line = lines.find((l) => l.includes('environment connection test'));
+      expect(line).toBeDefined();
+      expect(JSON.parse(line!)).toMatchObject({
+        verdict: 'refused',
+        target: { host: '127.0.0.1', port },
+        detail: expect.stringContaining('ECONNREFUSED'),
+      });
+      expect(lines.join('\n')).not.toContain('logged-secret-91c2');
+    } finally {
+      await logged.close();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowedNetworks } from '../lib/outbound-address.js';
 
 /** Empty variables count as unset, as `FOO=` in a shell or a compose file means "no value". */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -58,6 +59,19 @@ const envSchema = z.object({
       .min(16, 'must have at least 16 characters')
       .max(256)
       .regex(/^\S+$/, 'must not contain spaces'),
+  ),
+  /**
+   * Networks (comma-separated CIDRs) alerts and environment connection tests may reach besides
+   * the public internet: loopback, private and other internal ranges are refused unless listed.
+   */
+  ALERT_ALLOWED_NETWORKS: optional(
+    z.string().superRefine((value, ctx) => {
+      try {
+        parseAllowedNetworks(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   ),
   /** OpenID Connect sign-in: unset, only local accounts sign in. */
   OIDC_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),

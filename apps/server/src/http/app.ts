@@ -35,7 +35,8 @@ import type { Services } from './services.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY' | 'METRICS_TOKEN'>;
+  config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY' | 'METRICS_TOKEN'> &
+    Partial<Pick<Config, 'ALERT_ALLOWED_NETWORKS'>>;
   db: Db;
   /** Folder of the built console; null serves none. */
   webRoot: string | null;

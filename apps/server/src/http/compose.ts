@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock } from '../lib/clock.js';
 import { createMailer } from '../lib/mailer.js';
+import { OutboundPolicy } from '../lib/outbound-address.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { AccessRequestService } from '../modules/users/access-request-service.js';
 import { AccountService } from '../modules/users/account-service.js';
@@ -97,7 +98,9 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
 
   // Places and things robots run with.
   const vms = new VmService(db, audit);
-  const environments = new EnvironmentService(db, secretBox, audit);
+  // Where alerts and environment connection tests may connect (ALERT_ALLOWED_NETWORKS).
+  const outbound = new OutboundPolicy(config.ALERT_ALLOWED_NETWORKS);
+  const environments = new EnvironmentService(db, secretBox, audit, outbound);
   const parameters = new ParameterService(db, secretBox, audit, (clientId) =>
     publisher.parametersChanged(clientId),
   );
@@ -190,6 +193,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     publisher,
     log,
     lookup: options.alerts?.lookup,
+    outbound,
     onOutcome: (outcome, channel) => {
       metrics.alertOutcome(outcome, channel);
       options.alerts?.onOutcome?.(outcome, channel);
@@ -252,7 +256,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
       clock,
     ),
     apiKeys: new ApiKeyService(db, audit, clock),
-    alerts: new AlertService(db, audit, secretBox, alertWorker, clock),
+    alerts: new AlertService(db, audit, secretBox, alertWorker, outbound, clock),
   };
 
   const engine = new EngineLoop(

@@ -16,6 +16,8 @@ export const ADMIN = {
   password: 'admin-password-1',
 } as const;
 export const PUBLIC_URL = 'http://rota.test';
+/** Where the tests' own receivers listen: what an on-premises administrator would allow. */
+export const TEST_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
 
 export interface TestApp {
   app: App;
@@ -44,6 +46,11 @@ export async function createTestApp(
     secretKey?: Buffer;
     /** The alert worker's seams (outbound name resolution). */
     alerts?: AppOptions['alerts'];
+    /**
+     * ALERT_ALLOWED_NETWORKS: loopback by default, where the tests' receivers and PostgreSQL
+     * listen; null for none (a test of what the outbound rule refuses).
+     */
+    allowedNetworks?: string | null;
     /** METRICS_TOKEN: a bearer that may scrape /metrics from another machine. */
     metricsToken?: string;
     /** A discovered OpenID provider (test/helpers/oidc-provider.ts). */
@@ -70,6 +77,10 @@ export async function createTestApp(
       MAIL_FROM: 'Rota <rota@test>',
       TRUST_PROXY: options.trustProxy ?? false,
       METRICS_TOKEN: options.metricsToken,
+      ALERT_ALLOWED_NETWORKS:
+        options.allowedNetworks === undefined
+          ? TEST_ALLOWED_NETWORKS
+          : (options.allowedNetworks ?? undefined),
     },
     db: database.db,
     webRoot: options.webRoot ?? null,

@@ -1,7 +1,13 @@
-import type { AlertChannelType, AlertEventType, Language } from '@rota/contract';
+import {
+  ALERT_TEST_EVENT,
+  type AlertChannelType,
+  type AlertEventType,
+  type Language,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Mailer } from '../../lib/mailer.js';
+import { DESTINATION_NOT_ALLOWED, type OutboundPolicy } from '../../lib/outbound-address.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { EnginePublisher } from '../dispatch/live-events.js';
 import { pathOf, type AlertMessage } from './alert-message.js';
@@ -44,6 +50,8 @@ export interface AlertWorkerOptions {
   onOutcome?: (outcome: DeliveryOutcome, channel: AlertChannelType) => void;
   /** Name resolution of outbound requests (a test seam; the guard applies after it). */
   lookup?: DnsLookup;
+  /** Which addresses webhooks and chat channels may reach; none given: public unicast only. */
+  outbound?: OutboundPolicy;
 }
 
 /** When the next attempt goes, after `attempts` failed ones; null: give up. */
@@ -51,6 +59,28 @@ export function nextAttemptAt(attempts: number, firstAttempt: Date, now: Date): 
   const delay = RETRY_DELAYS_MS[attempts - 1] ?? HOURLY_MS;
   const next = new Date(now.getTime() + delay);
   return next.getTime() > firstAttempt.getTime() + GIVE_UP_MS ? null : next;
+}
+
+/** What a failed delivery's log entry says, whatever went wrong on the way. */
+export const NOT_DELIVERED = 'not_delivered';
+
+/**
+ * What the delivery log keeps of an attempt, for anyone who may read the log: the answer's
+ * status when one came (2xx to 5xx), and of a failure only whether the destination was not
+ * allowed or the message was not delivered. Refused, reset and timed out stay in the server's
+ * log: told apart to the user, they map which ports of which hosts listen behind this server.
+ */
+export function loggedOutcomeOf(result: OutboundResult): {
+  response_code: number | null;
+  last_error: string | null;
+} {
+  const answered = result.status !== null && result.status >= 200 && result.status <= 599;
+  const response_code = answered ? result.status : null;
+  if (result.ok) return { response_code, last_error: null };
+  return {
+    response_code,
+    last_error: result.error === DESTINATION_NOT_ALLOWED ? DESTINATION_NOT_ALLOWED : NOT_DELIVERED,
+  };
 }
 
 /**
@@ -149,12 +179,27 @@ export class AlertWorker {
     }
     const now = this.now();
     const first = delivery.first_attempt_at ? new Date(delivery.first_attempt_at) : now;
-    const next = result.ok ? null : nextAttemptAt(delivery.attempts + 1, first, now);
+    // A test is tried once: retried for a day, "send test" would be a slow port scan.
+    const test = delivery.event_type === ALERT_TEST_EVENT;
+    const next = result.ok || test ? null : nextAttemptAt(delivery.attempts + 1, first, now);
     const status = result.ok ? 'delivered' : next ? 'pending' : 'failed';
+    if (!result.ok) {
+      // The rule's URL stays out: a Slack or Teams URL is itself the secret.
+      this.options.log.warn(
+        {
+          delivery: delivery.id,
+          rule: rule.rota_alerts_id,
+          channel,
+          test,
+          status: result.status,
+          detail: result.error,
+        },
+        'alert not delivered',
+      );
+    }
     await recordAttempt(this.db, delivery.id, {
       status,
-      response_code: result.status,
-      last_error: result.error,
+      ...loggedOutcomeOf(result),
       next_attempt_at: next,
       first_attempt_at: first,
       now,
@@ -187,7 +232,7 @@ export class AlertWorker {
   private async send(rule: AlertRow, message: AlertMessage): Promise<OutboundResult> {
     const channel = rule.channel as { to?: string[]; url?: string };
     const secret = rule.channel_secret ? this.options.secretBox.open(rule.channel_secret) : null;
-    const http = { lookup: this.options.lookup };
+    const http = { lookup: this.options.lookup, policy: this.options.outbound };
     switch (rule.channel_type) {
       case 'email':
         return sendEmail(this.options.mailer, channel.to ?? [], message);

@@ -55,7 +55,7 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
         tags,
         security,
         summary:
-          'Send a test message through the rule\u2019s channel now (answered after that attempt)',
+          'Send a test message through the rule\u2019s channel now, once (answered after that attempt; never retried): `status` delivered or failed, `response_code` only when the receiver answered, `last_error` only "not_delivered" or "destination_not_allowed" (the transport\u2019s detail goes to the server log). 5 a minute per user, 20 per client (429).',
         body: idBodySchema,
         response: {
           200: z.object({ message: z.string(), data: alertDeliverySchema }),
@@ -65,7 +65,11 @@ export const alertRoutes: FastifyPluginAsyncZod<{ alerts: AlertService }> = asyn
     },
     async (request) => ({
       message: translateMessage(request.lang, 'alert_test_sent'),
-      data: await alerts.sendTest(scopeOf(request), request.body.id),
+      data: await alerts.sendTest(
+        scopeOf(request),
+        actorOf(request).user.users_id,
+        request.body.id,
+      ),
     }),
   );
 };

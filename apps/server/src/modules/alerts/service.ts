@@ -19,11 +19,12 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { iso, isoOrNull } from '../../lib/list-query.js';
+import { DESTINATION_NOT_ALLOWED, type OutboundPolicy } from '../../lib/outbound-address.js';
+import { RateLimiter } from '../../lib/rate-limiter.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
-import { isBlockedUrl } from './address-guard.js';
-import type { AlertWorker } from './alert-worker.js';
+import { NOT_DELIVERED, type AlertWorker } from './alert-worker.js';
 import {
   countUnread,
   deleteAlert,
@@ -84,6 +85,15 @@ export function toAlert(row: AlertRow, names: RobotNames): Alert {
   };
 }
 
+/**
+ * A failure as the log tells it: its code. Rows written before the log kept only codes hold the
+ * transport's words (ECONNREFUSED, a timeout), which are answered as "not delivered" too.
+ */
+function logged(lastError: string | null): string | null {
+  if (lastError === null || lastError === DESTINATION_NOT_ALLOWED) return lastError;
+  return NOT_DELIVERED;
+}
+
 export function toDelivery(row: DeliveryRow): AlertDelivery {
   return {
     rota_alert_deliveries_id: Number(row.rota_alert_deliveries_id),
@@ -96,12 +106,16 @@ export function toDelivery(row: DeliveryRow): AlertDelivery {
     status: row.status as AlertDelivery['status'],
     attempts: row.attempts,
     response_code: row.response_code,
-    last_error: row.last_error,
+    last_error: logged(row.last_error),
     next_attempt_at: isoOrNull(row.next_attempt_at),
     delivered_at: isoOrNull(row.delivered_at),
     created_at: iso(row.created_at),
   };
 }
+
+/** "Send test" a minute, per user and per client. */
+export const ALERT_TESTS_PER_USER_PER_MINUTE = 5;
+export const ALERT_TESTS_PER_CLIENT_PER_MINUTE = 20;
 
 const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_alert_name' }]);
@@ -119,13 +133,18 @@ interface StoredChannel {
  * Teams URL) are sealed at rest and never answered.
  */
 export class AlertService {
+  private readonly testLimiter: RateLimiter;
+
   constructor(
     private readonly db: Db,
     private readonly audit: AuditService,
     private readonly secretBox: SecretBox,
     readonly worker: AlertWorker,
+    private readonly outbound: OutboundPolicy,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.testLimiter = new RateLimiter(db, 60);
+  }
 
   async list(scope: TenantScope, query: AlertListQuery): Promise<ListResponse<Alert>> {
     const page = await listAlerts(this.db, scope, query, (row) => row);
@@ -222,10 +241,18 @@ export class AlertService {
   }
 
   /**
-   * "Send test": an `alert.test` delivery of the rule, attempted at once (answered after that
-   * first attempt); if it fails, its retries follow the usual schedule.
+   * "Send test": an `alert.test` delivery of the rule, attempted once at once and answered after
+   * that attempt (never retried: the worker gives a test up after one try). Throttled per user
+   * and per client (429), so the button cannot be driven as a scanner.
    */
-  async sendTest(scope: TenantScope, id: number): Promise<AlertDelivery> {
+  async sendTest(scope: TenantScope, usersId: number, id: number): Promise<AlertDelivery> {
+    const [byUser, byClient] = await Promise.all([
+      this.testLimiter.hit(`alert-test:user:${usersId}`),
+      this.testLimiter.hit(`alert-test:client:${scope.clientId}`),
+    ]);
+    if (byUser > ALERT_TESTS_PER_USER_PER_MINUTE || byClient > ALERT_TESTS_PER_CLIENT_PER_MINUTE) {
+      throw new AppError('too_many_requests', undefined, 60);
+    }
     if (!(await findAlert(this.db, scope, id))) throw notFound();
     const deliveryId = await insertTestDelivery(
       this.db,
@@ -303,7 +330,9 @@ export class AlertService {
           channel_secret: null,
         };
       case 'webhook': {
-        if (isBlockedUrl(input.url)) throw invalidField('channel.url', 'address_not_allowed');
+        if (this.outbound.refusesUrl(input.url)) {
+          throw invalidField('channel.url', 'destination_not_allowed');
+        }
         const secret = input.secret ? this.secretBox.seal(input.secret) : keep;
         if (!secret) throw invalidField('channel.secret', 'required_secret');
         return {
@@ -313,8 +342,8 @@ export class AlertService {
         };
       }
       default: {
-        if (input.url && isBlockedUrl(input.url)) {
-          throw invalidField('channel.url', 'address_not_allowed');
+        if (input.url && this.outbound.refusesUrl(input.url)) {
+          throw invalidField('channel.url', 'destination_not_allowed');
         }
         const url = input.url ? this.secretBox.seal(input.url) : keep;
         if (!url) throw invalidField('channel.url', 'invalid_url');

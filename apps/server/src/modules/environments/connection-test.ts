@@ -1,5 +1,3 @@
-import { BlockList, isIP } from 'node:net';
-import { lookup } from 'node:dns/promises';
 import pg from 'pg';
 
 export interface ConnectionTarget {
@@ -11,14 +9,16 @@ export interface ConnectionTarget {
 }
 
 /**
- * What a try gave. Only `postgres` answers are shown to the user as they came: anything else
- * (refused, reset, silent, another protocol) is one generic answer, its detail for the log only,
- * so the call tells nothing about the other services of this server's network.
+ * What a try gave, as the user is told it: only these four, whatever the server behind the
+ * address said (its version, which database or role exists, which other service listens there
+ * stay in the log's `detail`).
  */
+export type ConnectionVerdict = 'reachable' | 'refused' | 'timed_out' | 'auth_failed';
+
 export type ConnectionOutcome =
-  | { ok: true; version: string }
-  | { ok: false; postgres: true; error: string }
-  | { ok: false; postgres: false; detail: string };
+  | { ok: true; detail: string }
+  | { ok: false; postgres: true; verdict: ConnectionVerdict; detail: string }
+  | { ok: false; postgres: false; verdict: ConnectionVerdict; detail: string };
 
 class DeadlineReached extends Error {
   constructor() {
@@ -38,86 +38,27 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/**
- * Addresses a connection test never goes to: link-local (where cloud metadata services live)
- * and the metadata services' own addresses. Loopback and private networks stay allowed: that
- * is where databases are.
- */
-const refused = new BlockList();
-refused.addSubnet('169.254.0.0', 16, 'ipv4');
-refused.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata
-refused.addSubnet('fe80::', 10, 'ipv6');
-refused.addAddress('fd00:ec2::254', 'ipv6'); // AWS metadata over IPv6
-
-/** Metadata services by name (compared without a trailing dot, case-insensitively). */
-const REFUSED_NAMES = new Set([
-  'metadata',
-  'metadata.google.internal',
-  'metadata.goog',
-  'instance-data',
-  'instance-data.ec2.internal',
-  'metadata.azure.internal',
-  'metadata.tencentyun.com',
-]);
-
-/** The IPv4 address an IPv6 one carries (IPv4-mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`). */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
-
-export function isRefusedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return refused.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const bare = address.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) says link-local anyway
-  if (bare !== address) return true;
-  const v4 = embeddedIpv4(bare);
-  return refused.check(bare, 'ipv6') || (v4 !== undefined && refused.check(v4, 'ipv4'));
-}
-
-export function isRefusedName(host: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  return REFUSED_NAMES.has(name) || name.endsWith('.metadata.google.internal');
-}
-
-export type Resolution =
-  | { kind: 'addresses'; addresses: string[] }
-  | { kind: 'refused' }
-  | { kind: 'unresolved'; detail: string };
-
-/**
- * The addresses a host name stands for, each checked: one refused address refuses the host
- * (a name can resolve to a public and a metadata address at once). The caller then connects to
- * these addresses, never to the name again, so a second lookup cannot answer differently.
- */
-export async function resolveHost(host: string): Promise<Resolution> {
-  const bare = host.replace(/^\[(.*)\]$/, '$1');
-  if (isRefusedName(bare)) return { kind: 'refused' };
-  let addresses: string[];
-  if (isIP(bare)) {
-    addresses = [bare];
-  } else {
-    try {
-      addresses = (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-    } catch (error) {
-      return { kind: 'unresolved', detail: describe(error) };
-    }
-  }
-  if (addresses.length === 0) return { kind: 'unresolved', detail: 'no address' };
-  if (addresses.some(isRefusedAddress)) return { kind: 'refused' };
-  return { kind: 'addresses', addresses };
-}
-
 /** PostgreSQL answered with one of its own errors (SQLSTATE): wrong password, no database... */
-function fromPostgres(error: unknown): boolean {
+function fromPostgres(error: unknown): error is pg.DatabaseError {
   return error instanceof pg.DatabaseError && typeof error.code === 'string';
+}
+
+/**
+ * A PostgreSQL refusal, told as "authentication failed" when it is about the login: class 28
+ * (wrong password, unknown role, no pg_hba entry) and an unknown database (3D000), which would
+ * otherwise tell anyone who may try which databases exist. Others (too many connections,
+ * starting up) say only that the server did not take the connection.
+ */
+function verdictOfPostgres(error: pg.DatabaseError): ConnectionVerdict {
+  const code = error.code ?? '';
+  return code.startsWith('28') || code === '3D000' ? 'auth_failed' : 'refused';
+}
+
+const TIMEOUT_TEXT = /timeout|timed out|ETIMEDOUT/i;
+
+/** A driver error that is not PostgreSQL's: the deadline, or anything else (refused, reset). */
+function verdictOfTransport(error: unknown, detail: string): ConnectionVerdict {
+  return error instanceof DeadlineReached || TIMEOUT_TEXT.test(detail) ? 'timed_out' : 'refused';
 }
 
 /**
@@ -155,11 +96,12 @@ export async function tryPostgres(
       client.query<{ version: string }>('select version() as version'),
       deadline,
     ]);
-    return { ok: true, version: result.rows[0]?.version ?? '' };
+    return { ok: true, detail: result.rows[0]?.version ?? '' };
   } catch (error) {
+    const detail = describe(error);
     return fromPostgres(error)
-      ? { ok: false, postgres: true, error: describe(error) }
-      : { ok: false, postgres: false, detail: describe(error) };
+      ? { ok: false, postgres: true, verdict: verdictOfPostgres(error), detail }
+      : { ok: false, postgres: false, verdict: verdictOfTransport(error, detail), detail };
   } finally {
     clearTimeout(timer);
     client.end().catch(() => {});
@@ -177,12 +119,15 @@ export async function tryAddresses(
 ): Promise<ConnectionOutcome> {
   const until = Date.now() + timeoutMs;
   const details: string[] = [];
+  // Told as the last address's verdict: a timeout anywhere ends the time left for the rest.
+  let verdict: ConnectionVerdict = 'timed_out';
   for (const host of addresses) {
     const left = until - Date.now();
     if (left <= 0) break;
     const outcome = await tryPostgres({ ...target, host }, left);
     if (outcome.ok || outcome.postgres) return outcome;
     details.push(`${host}: ${outcome.detail}`);
+    verdict = outcome.verdict;
   }
-  return { ok: false, postgres: false, detail: details.join('; ') || 'timeout expired' };
+  return { ok: false, postgres: false, verdict, detail: details.join('; ') || 'timeout expired' };
 }

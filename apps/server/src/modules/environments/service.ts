@@ -21,7 +21,8 @@ import { RateLimiter } from '../../lib/rate-limiter.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
-import { resolveHost, tryAddresses } from './connection-test.js';
+import type { OutboundPolicy } from '../../lib/outbound-address.js';
+import { tryAddresses, type ConnectionVerdict } from './connection-test.js';
 import {
   deleteEnvironment,
   findEnvironment,
@@ -123,6 +124,7 @@ export class EnvironmentService {
     private readonly db: Db,
     private readonly secretBox: SecretBox,
     private readonly audit: AuditService,
+    private readonly outbound: OutboundPolicy,
     private readonly testTimeoutMs = ENVIRONMENT_TEST_TIMEOUT_MS,
   ) {
     this.testLimiter = new RateLimiter(db, 60);
@@ -239,10 +241,11 @@ export class EnvironmentService {
    * (`ok: false` and why), not an error; only an environment the caller cannot see is a 404.
    *
    * The stored password goes only to the target it was saved for (else `db_pass` must be typed
-   * again: 400); link-local and metadata addresses are refused (400), the name resolved once
-   * and the checked address connected to; whatever does not answer as PostgreSQL gets one
-   * generic answer, its detail in the log; each user may try ENVIRONMENT_TESTS_PER_MINUTE a
-   * minute (429).
+   * again: 400); a destination the outbound rule refuses (internal, reserved, metadata, unless
+   * ALERT_ALLOWED_NETWORKS lists it) is a 400, the name resolved once and the checked address
+   * connected to; the answer is one of four (connected, refused, timed out, authentication
+   * failed), the server's own words in the log only; each user may try
+   * ENVIRONMENT_TESTS_PER_MINUTE a minute (429).
    */
   async test(
     scope: TenantScope,
@@ -276,8 +279,8 @@ export class EnvironmentService {
       }
       password = this.secretBox.open(row.db_pass_sealed);
     }
-    const resolution = await resolveHost(target.host);
-    if (resolution.kind === 'refused') throw invalidField('db_url', 'connection_target_refused');
+    const resolution = await this.outbound.resolve(target.host);
+    if (resolution.kind === 'refused') throw invalidField('db_url', 'destination_not_allowed');
     const outcome =
       resolution.kind === 'addresses'
         ? await tryAddresses(
@@ -285,28 +288,43 @@ export class EnvironmentService {
             { port: target.port, user: target.user, database: target.database, password },
             this.testTimeoutMs,
           )
-        : ({ ok: false, postgres: false, detail: resolution.detail } as const);
-    if (outcome.ok) {
-      return {
-        ok: true,
-        message: `${translateMessage(lang, 'connection_ok')}: ${outcome.version}`,
-        duration_ms: elapsed(),
-      };
-    }
-    if (outcome.postgres) return { ok: false, message: outcome.error, duration_ms: elapsed() };
+        : ({
+            ok: false,
+            postgres: false,
+            verdict: 'refused',
+            detail: `unresolved: ${resolution.detail}`,
+          } as const);
+    // The password is no part of the outcome: only what the server or the network answered.
     log.info(
       {
         environment: input.id,
         target: { host: target.host, port: target.port },
+        verdict: outcome.ok ? 'reachable' : outcome.verdict,
         detail: outcome.detail,
       },
-      'environment connection test: no PostgreSQL answered',
+      'environment connection test',
     );
+    const verdict: ConnectionVerdict = outcome.ok ? 'reachable' : outcome.verdict;
     return {
-      ok: false,
-      message: translateMessage(lang, 'no_postgres_answered'),
+      ok: outcome.ok,
+      message: this.messageOf(verdict, lang),
       duration_ms: elapsed(),
     };
+  }
+
+  private messageOf(verdict: ConnectionVerdict, lang: Language): string {
+    switch (verdict) {
+      case 'reachable':
+        return translateMessage(lang, 'connection_ok');
+      case 'auth_failed':
+        return translateMessage(lang, 'connection_auth_failed');
+      case 'timed_out':
+        return translateMessage(lang, 'connection_timeout', {
+          seconds: String(Math.round(this.testTimeoutMs / 1000)),
+        });
+      default:
+        return translateMessage(lang, 'connection_refused');
+    }
   }
 
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Environment> {

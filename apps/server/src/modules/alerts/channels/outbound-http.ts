@@ -1,7 +1,11 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isBlockedAddress, isBlockedHost } from '../address-guard.js';
+import {
+  DESTINATION_NOT_ALLOWED,
+  DestinationNotAllowedError,
+  OutboundPolicy,
+  type DnsLookup,
+} from '../../../lib/outbound-address.js';
 
 /** What a delivery attempt learned: the status (null: no answer) and a short, secret-free error. */
 export interface OutboundResult {
@@ -10,47 +14,25 @@ export interface OutboundResult {
   error: string | null;
 }
 
-export type DnsLookup = typeof dnsLookup;
+export type { DnsLookup };
 
 export interface OutboundOptions {
   /** Whole-request deadline: connect, send, answer. */
   timeoutMs?: number;
   /** Name resolution; tests pass one that answers a chosen address. */
   lookup?: DnsLookup;
+  /** Which addresses may be connected to; none given: public unicast only. */
+  policy?: OutboundPolicy;
 }
 
 const TIMEOUT_MS = 10_000;
 /** The answer body is read only this far (it is not kept, only drained). */
 const MAX_BODY = 4096;
-
-export class BlockedAddressError extends Error {
-  constructor() {
-    super('address not allowed (link-local or metadata)');
-  }
-}
-
-/**
- * A `lookup` for http.request that resolves with `base` and refuses link-local and metadata
- * addresses after resolution: the address checked is the one connected to, so a name that
- * resolves elsewhere at save time and to 169.254.169.254 at send time (DNS rebinding) is refused.
- */
-export function guardedLookup(base: DnsLookup = dnsLookup) {
-  return ((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
-    if (isBlockedHost(hostname)) return callback(new BlockedAddressError());
-    base(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err);
-      const list = (addresses as unknown as LookupAddress[]).filter(Boolean);
-      if (list.length === 0) return callback(new Error(`no address for ${hostname}`));
-      if (list.some((a) => isBlockedAddress(a.address))) return callback(new BlockedAddressError());
-      if ((options as { all?: boolean }).all) return callback(null, list);
-      return callback(null, list[0]!.address, list[0]!.family);
-    });
-  }) as unknown as DnsLookup;
-}
+const PUBLIC_ONLY = new OutboundPolicy();
 
 /** Error text for the delivery log: the kind of failure, never a URL (a chat URL is a secret). */
 function describe(error: unknown): string {
-  if (error instanceof BlockedAddressError) return error.message;
+  if (error instanceof DestinationNotAllowedError) return DESTINATION_NOT_ALLOWED;
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   return (code ?? message).slice(0, 200);
@@ -72,8 +54,10 @@ export function postJson(
   } catch {
     return Promise.resolve({ ok: false, status: null, error: 'invalid url' });
   }
-  if (isBlockedHost(target.hostname)) {
-    return Promise.resolve({ ok: false, status: null, error: new BlockedAddressError().message });
+  const policy = options.policy ?? PUBLIC_ONLY;
+  // A literal address is connected to without a lookup: it is checked here instead.
+  if (policy.refusesHost(target.hostname)) {
+    return Promise.resolve({ ok: false, status: null, error: DESTINATION_NOT_ALLOWED });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -89,7 +73,7 @@ export function postJson(
       {
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(options.lookup) as never,
+        lookup: policy.lookup(options.lookup) as never,
         agent: false,
       },
       (response) => {
