@@ -182,7 +182,10 @@ export async function findDelivery(db: Db, id: number) {
   return row;
 }
 
-/** A "send test" delivery: no event, due at once (the caller attempts it right away). */
+/**
+ * A "send test" delivery: no event, and never due (`next_attempt_at` null), so only the caller,
+ * which attempts it at once, sends it: the worker's pass cannot take it first.
+ */
 export async function insertTestDelivery(
   db: Db,
   scope: TenantScope,
@@ -196,7 +199,7 @@ export async function insertTestDelivery(
       scope.stamp({
         rota_alerts_id: alertId,
         event_type: eventType,
-        next_attempt_at: now,
+        next_attempt_at: null,
         created_at: now,
       }),
     )
