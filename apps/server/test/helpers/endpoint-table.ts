@@ -88,6 +88,19 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/user/api/auth/v1/oidc/config': { guard: 'public', foreign: NO_ROW },
   'GET /api/user/api/auth/v1/oidc/start': { guard: 'public', foreign: NO_ROW },
   'GET /api/user/api/auth/v1/oidc/callback': { guard: 'public', foreign: NO_ROW },
+  // One's own link to single sign-on (the test app has no provider: 404 oidc_not_configured)
+  'GET /api/user/api/auth/v1/oidc/link': { sessionOnly: true, guard: 'session', foreign: OWN_ONLY },
+  'POST /api/user/api/auth/v1/oidc/link/start': {
+    sessionOnly: true,
+    guard: 'session',
+    foreign: OWN_ONLY,
+  },
+  'POST /api/user/api/auth/v1/oidc/link/delete': {
+    sessionOnly: true,
+    guard: 'session',
+    body: () => ({ password: 'matrix-password' }),
+    foreign: OWN_ONLY,
+  },
   'POST /api/user/oidc/mapping/api/v1/index': {
     guard: 'platform_admin',
     body: () => ({}),
