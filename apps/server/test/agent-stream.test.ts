@@ -244,6 +244,17 @@ describe('calls on a stream', () => {
     expect((await stream.closed).code).toBe(1007);
   });
 
+  it('takes a message nested to the limit and closes a stream that sends one nested deeper', async () => {
+    const { token } = await createAgent(c.admin, 'Stream deep', vm);
+    const stream = await openStream(origin, token);
+    // At the limit: the message and its body nest 2 levels, the rest fills up to 64.
+    const atLimit = JSON.parse('['.repeat(62) + ']'.repeat(62));
+    expect((await stream.call('heartbeat', { running: [], x: atLimit })).status).toBe(200);
+    const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+    stream.socket.send(`{"id": 2, "op": "heartbeat", "body": ${deep}}`);
+    expect(await stream.closed).toEqual({ code: 1007, reason: 'JSON nested too deeply' });
+  });
+
   it(`answers 429 beyond ${AGENT_STREAM_MAX_PENDING} calls waiting at once`, async () => {
     await nothingQueued();
     const { token } = await createAgent(c.admin, 'Stream flood', vm);

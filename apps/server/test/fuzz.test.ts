@@ -28,6 +28,8 @@ import { createAgent, createVm } from './helpers/vms.js';
  */
 const SEED = 20260411;
 const PER_OPERATION = 32;
+/** 120 KB of JSON nested 20,000 deep: refused before any walk of it could overflow the stack. */
+const DEEP = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
 
 type Operation = {
   method: string;
@@ -212,6 +214,7 @@ function requestsFor(op: Operation, seed: number): FuzzRequest[] {
   // Whole-body breakage.
   for (const whole of [[], 'text', 123, null, { '\u0000': 1 }]) requests.push({ url, body: whole });
   requests.push({ url, raw: { payload: Buffer.from('{"broken": '), type: 'application/json' } });
+  requests.push({ url, raw: { payload: Buffer.from(DEEP), type: 'application/json' } });
   if (body !== undefined) {
     requests.push({
       url,
@@ -259,6 +262,41 @@ describe('OpenAPI fuzz: no input gives a 5xx', () => {
   it('covers every operation of the document', () => {
     expect(operations.length).toBeGreaterThan(100);
   });
+
+  it('refuses a body nested 20,000 deep on every operation that reads one', async () => {
+    const unexpected: string[] = [];
+    for (const op of operations) {
+      let url = op.path;
+      for (const param of op.pathParams) url = url.replace(`{${param}}`, 'fuzz.png');
+      const token = tokenFor(op);
+      const response = await t.app.inject({
+        method: op.method as 'GET',
+        url,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          'content-type': 'application/json',
+        },
+        payload: DEEP,
+      });
+      const code = response.statusCode === 400 ? response.json().code : undefined;
+      // Authentication (an onRequest hook) and the route's existence come before the body; a
+      // GET or HEAD reads none; everything else reads it and stops at its depth.
+      const fine =
+        code === 'json_too_deep' ||
+        (response.statusCode === 401 && op.security !== 'bearerAuth') ||
+        response.statusCode === 404 ||
+        (['GET', 'HEAD'].includes(op.method) && response.statusCode < 500);
+      if (!fine) {
+        unexpected.push(
+          `${op.method} ${url} -> ${response.statusCode} ${response.body.slice(0, 200)}`,
+        );
+      }
+      if (op.security === 'bearerAuth' && response.statusCode === 401) {
+        adminToken = await signIn(t.app, ADMIN.access, ADMIN.password);
+      }
+    }
+    expect(unexpected, unexpected.join('\n')).toEqual([]);
+  }, 60_000);
 
   it('answers every broken request below 500', async () => {
     const failures: string[] = [];

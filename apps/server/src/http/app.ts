@@ -26,6 +26,7 @@ import { registerAuthHooks } from './auth.js';
 import { compose } from './compose.js';
 import { registerConsole } from './console.js';
 import { registerErrorHandler } from './error-handler.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { loggableError } from './loggable-error.js';
 import { swaggerOptions } from './openapi.js';
 import { registerApiRoutes } from './routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions) {
     done();
   });
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
   // Every answer, 404s included, counted by its route's template (/metrics).
   const metrics = new MetricsService(options.db, app.log);
   app.addHook('onResponse', (request, reply, done) => {

@@ -5,6 +5,8 @@ import type { FieldError, MessageKey } from '@rota/contract';
 export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_json: 400,
+  /** A JSON body nested deeper than MAX_JSON_DEPTH (http/json-body.ts), refused before parsing. */
+  json_too_deep: 400,
   code_invalid: 400,
   /** A wrong TOTP or recovery code. */
   invalid_mfa_code: 400,

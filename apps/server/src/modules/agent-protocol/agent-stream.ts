@@ -14,6 +14,7 @@ import {
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorBody, failureBody, uniqueIssues } from '../../http/error-handler.js';
+import { nestsDeeperThan } from '../../http/json-body.js';
 import { AppError, fieldIssuesOf, type ErrorCode } from '../../lib/errors.js';
 import { pickLanguage } from '../../lib/language.js';
 import {
@@ -163,6 +164,9 @@ export class AgentStreamServer {
 
   async receive(stream: Stream, text: string): Promise<void> {
     let message: unknown;
+    // As over HTTP: the schema's walk after the parse recurses a level at a time. Unparsed, the
+    // message has no id to answer to, so the stream closes as for JSON that is not JSON.
+    if (nestsDeeperThan(text)) return stream.socket.close(1007, 'JSON nested too deeply');
     try {
       message = JSON.parse(text);
     } catch {
