@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { translateMessage } from '@rota/contract';
 import type { Database } from '../src/db/client.js';
 import { rotaClients } from '../src/db/schema/index.js';
@@ -16,6 +17,7 @@ import {
   ActivityService,
   CSV_EXPORT_FAILED_LINE,
 } from '../src/modules/executions/activity-service.js';
+import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
 import { openTestDatabase } from './helpers/database.js';
 import { ACTIVITY, AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
@@ -246,6 +248,132 @@ describe('the CSV export', () => {
     });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/json/);
+  });
+});
+
+/** `{"a":` twenty thousand times: 120 KB that once held the event loop for most of a second. */
+const DEEP = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+const PASSWORD = '/api/user/api/v1/update/password';
+
+describe('JSON nested deep', () => {
+  it('is refused 400 json_too_deep in the caller language, a field error on the body', async () => {
+    for (const lang of ['en', 'pt'] as const) {
+      const res = await app.inject({
+        method: 'PUT',
+        url: PASSWORD,
+        headers: {
+          authorization: admin.authorization!,
+          'accept-language': lang,
+          'content-type': 'application/json',
+        },
+        payload: DEEP,
+      });
+      expect(res.statusCode).toBe(400);
+      const message = translateMessage(lang, 'json_too_deep');
+      expect(res.json()).toEqual({
+        code: 'json_too_deep',
+        message,
+        errors: [{ field: '', message }],
+      });
+    }
+    expect(translateMessage('pt', 'json_too_deep')).not.toBe(
+      translateMessage('en', 'json_too_deep'),
+    );
+  });
+
+  it('is taken up to the limit, and brackets inside strings do not count', async () => {
+    const send = (payload: string) =>
+      app.inject({
+        method: 'PUT',
+        url: PASSWORD,
+        headers: { authorization: admin.authorization!, 'content-type': 'application/json' },
+        payload,
+      });
+    const atLimit = await send(
+      `{"old_password": ${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`,
+    );
+    // Past the parser: the schema's own answer.
+    expect(atLimit.statusCode).toBe(400);
+    expect(atLimit.json().code).toBe('invalid_input');
+    const overLimit = await send(
+      `{"old_password": ${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`,
+    );
+    expect(overLimit.json().code).toBe('json_too_deep');
+    const inString = await send(JSON.stringify({ old_password: `\\"${'['.repeat(5000)}` }));
+    expect(inString.json().code).toBe('invalid_input');
+  });
+
+  it('is ignored on a GET, which reads no body, and refused on a route that does not exist', async () => {
+    const send = (method: 'GET' | 'POST', url: string) =>
+      app.inject({ method, url, headers: { 'content-type': 'application/json' }, payload: DEEP });
+    // Fastify reads the body of a request it answers 404 to, so its depth is refused first.
+    const nowhere = await send('POST', '/api/rota/nothing/here');
+    expect(nowhere.statusCode).toBe(400);
+    expect(nowhere.json().code).toBe('json_too_deep');
+    expect((await send('GET', '/api/health')).statusCode).toBe(200);
+    // The process is still whole: an uncaught stream error would have failed the run.
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('is answered before the rest of it arrives, and the health probe meanwhile', async () => {
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(origin);
+    // Were they never answered, the test fails on its timeout without holding the app open.
+    const requests: http.ClientRequest[] = [];
+    onTestFinished(() => requests.forEach((request) => request.destroy()));
+    /** A deep body of which only `prefix` characters are ever sent: its answer comes anyway. */
+    const unfinished = (prefix: number) =>
+      new Promise<{ status: number; body: any; sent: number }>((resolve, reject) => {
+        const request = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'PUT',
+          path: PASSWORD,
+          headers: {
+            authorization: admin.authorization!,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(DEEP),
+          },
+        });
+        requests.push(request);
+        request.on('error', reject);
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            resolve({ status: response.statusCode!, body: JSON.parse(text), sent: prefix });
+            request.destroy();
+          });
+        });
+        request.write(DEEP.slice(0, prefix));
+      });
+    // Eight at once, each stopped after 2 KB (400 levels): none of them will ever finish.
+    const deep = Array.from({ length: 8 }, () => unfinished(2000));
+    const health = fetch(`${origin}/api/health`).then((res) => res.status);
+    const answers = await Promise.all(deep);
+    expect(await health).toBe(200);
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('json_too_deep');
+      expect(answer.sent).toBeLessThan(DEEP.length);
+    }
+    // And sent whole, eight at once alongside the probe, as the attack sent them.
+    const whole = Array.from({ length: 8 }, () =>
+      fetch(`${origin}${PASSWORD}`, {
+        method: 'PUT',
+        headers: { authorization: admin.authorization!, 'content-type': 'application/json' },
+        body: DEEP,
+      }).then(async (res) => ({
+        status: res.status,
+        code: ((await res.json()) as { code: string }).code,
+      })),
+    );
+    const probe = fetch(`${origin}/api/health`).then((res) => res.status);
+    expect(await Promise.all(whole)).toEqual(
+      Array.from({ length: 8 }, () => ({ status: 400, code: 'json_too_deep' })),
+    );
+    expect(await probe).toBe(200);
   });
 });
 
