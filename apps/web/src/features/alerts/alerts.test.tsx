@@ -70,7 +70,7 @@ const deliveries = [
     count: 3,
     attempts: 2,
     response_code: 500,
-    last_error: 'HTTP 500',
+    last_error: 'not_delivered',
     next_attempt_at: '2026-11-24T12:00:30.000Z',
     delivered_at: null,
     created_at: '2026-11-24T11:58:00.000Z',
@@ -83,7 +83,7 @@ const deliveries = [
     robot_name: null,
     attempts: 9,
     response_code: null,
-    last_error: 'connect ECONNREFUSED 127.0.0.1:9',
+    last_error: 'destination_not_allowed',
     delivered_at: null,
   }),
   makeDelivery(),
@@ -349,7 +349,7 @@ describe('/alert', { timeout: 30_000 }, () => {
               status: 400,
               body: {
                 message: 'Erro de validação',
-                errors: [{ field: 'channel.url', message: 'address_not_allowed' }],
+                errors: [{ field: 'channel.url', message: 'destination_not_allowed' }],
               },
             }
           : undefined,
@@ -388,7 +388,7 @@ describe('/alert', { timeout: 30_000 }, () => {
       channel: { type: 'teams', url: 'https://169.254.169.254/x' },
     });
     expect(
-      await within(again).findByText(/Este endereço não pode ser chamado/),
+      await within(again).findByText(/^Destino não permitido: endereços internos/),
     ).toBeInTheDocument();
   });
 
@@ -417,12 +417,13 @@ describe('/alert', { timeout: 30_000 }, () => {
     expect(within(rows[1]!).getByText('Pendente')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('×3')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('500')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('HTTP 500')).toBeInTheDocument();
+    // Codes, translated: the log never shows how a delivery failed on the way.
+    expect(within(rows[1]!).getByText('Não entregue')).toBeInTheDocument();
     // The next try, relative and in the user's clock.
     expect(within(rows[1]!).getByText(/em 30 segundos/)).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Falhou')).toBeInTheDocument();
     expect(within(rows[2]!).getByText('Agente perdido')).toBeInTheDocument();
-    expect(within(rows[2]!).getByText('connect ECONNREFUSED 127.0.0.1:9')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Destino não permitido')).toBeInTheDocument();
     expect(within(rows[3]!).getByText('Entregue')).toBeInTheDocument();
 
     const before = callsTo(calls, '/alert/delivery/api/v1/index').length;
@@ -434,7 +435,8 @@ describe('/alert', { timeout: 30_000 }, () => {
     );
   });
 
-  it('reports a test that was not delivered', async () => {
+  it('reports a test that was not delivered: the receiver\u2019s status, never how it failed', async () => {
+    let answer: Partial<AlertDelivery> = {};
     const { user } = await openAlerts(ALL, {
       reply: (call) =>
         call.url.endsWith('/rota/alert/api/v1/test')
@@ -442,20 +444,27 @@ describe('/alert', { timeout: 30_000 }, () => {
               status: 200,
               body: {
                 message: 'Teste enviado',
-                data: makeDelivery({
-                  status: 'pending',
-                  response_code: 503,
-                  last_error: 'HTTP 503',
-                  event_type: 'alert.test',
-                }),
+                data: makeDelivery({ status: 'failed', event_type: 'alert.test', ...answer }),
               },
             }
           : undefined,
     });
     await openRowAction(user, 'Chamados', 'Entregas');
     const drawer = await screen.findByRole('dialog', { name: 'Entregas de “Chamados”' });
-    await user.click(within(drawer).getByRole('button', { name: 'Enviar teste' }));
-    expect(await screen.findByText('O teste não foi entregue: HTTP 503')).toBeInTheDocument();
+    const send = within(drawer).getByRole('button', { name: 'Enviar teste' });
+    answer = { response_code: 503, last_error: 'not_delivered' };
+    await user.click(send);
+    expect(
+      await screen.findByText('O teste não foi entregue: o destino respondeu 503.'),
+    ).toBeInTheDocument();
+    answer = { response_code: null, last_error: 'not_delivered' };
+    await user.click(send);
+    expect(await screen.findByText('O teste não foi entregue.')).toBeInTheDocument();
+    answer = { response_code: null, last_error: 'destination_not_allowed' };
+    await user.click(send);
+    expect(
+      await screen.findByText(/^O teste não foi enviado: o destino não é permitido/),
+    ).toBeInTheDocument();
   });
 
   it('shows no write buttons to a user who may only list', async () => {

@@ -62,10 +62,15 @@ function EventCell({ delivery }: { delivery: AlertDelivery }) {
   );
 }
 
+/** The codes the server keeps of a failure (the transport's own words stay in its log). */
+const ERROR_CODES = ['not_delivered', 'destination_not_allowed'] as const;
+
 function ErrorText({ value }: { value: string | null }) {
+  const t = useAlertsTranslation();
+  const code = ERROR_CODES.find((known) => known === value);
   return (
     <Text size="sm" c={value ? 'red' : 'dimmed'} style={{ wordBreak: 'break-word' }}>
-      {value ?? '—'}
+      {code ? t(`deliveries.errors.${code}`) : (value ?? '—')}
     </Text>
   );
 }
@@ -169,7 +174,8 @@ type DeliveriesDrawerProps = {
 
 /**
  * An alert's delivery log, newest first: refetched every 5 s while open (retries fall due with
- * no event to say so) and on `alert` live events; "Enviar teste" reports its first attempt.
+ * no event to say so) and on `alert` live events; "Enviar teste" reports its one attempt:
+ * delivered, or not with the receiver's status when it answered.
  */
 export function DeliveriesDrawer({ opened, onClose, alert, canTest }: DeliveriesDrawerProps) {
   const t = useAlertsTranslation();
@@ -196,12 +202,17 @@ export function DeliveriesDrawer({ opened, onClose, alert, canTest }: Deliveries
               : t('deliveries.testDeliveredNoCode'),
         });
       } else {
-        const error =
-          data.last_error ?? (data.response_code !== null ? `HTTP ${data.response_code}` : '—');
+        // Only what the user may know: not allowed, or the status the receiver answered.
+        let message = t('deliveries.testFailed');
+        if (data.last_error === 'destination_not_allowed') {
+          message = t('deliveries.testFailedNotAllowed');
+        } else if (data.response_code !== null) {
+          message = t('deliveries.testFailedStatus', { code: data.response_code });
+        }
         notifications.show({
           color: 'red',
           title: t('deliveries.testFailedTitle'),
-          message: t('deliveries.testFailed', { error }),
+          message,
         });
       }
     } catch {
