@@ -46,6 +46,8 @@ export default defineConfig({
       LOG_LEVEL: 'info',
       DATABASE_URL: '',
       SMTP_URL: '',
+      // The alert tests' webhook receiver listens on this host, as an on-premises one would.
+      ALERT_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     },
   },
 });
