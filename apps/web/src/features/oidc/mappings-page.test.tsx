@@ -17,6 +17,7 @@ function makeMapping(overrides: Partial<OidcMapping> = {}): OidcMapping {
     client_name: 'Acme',
     profiles_id: 11,
     profile_name: 'Operators',
+    auto_link_domains: [],
     created_at: STAMP,
     updated_at: STAMP,
     ...overrides,
@@ -134,6 +135,7 @@ describe('/client/sso', { timeout: 30_000 }, () => {
         claim_value: 'rota-auditors',
         rota_clients_id: 2,
         profiles_id: 20,
+        auto_link_domains: [],
       }),
     );
   });
@@ -169,9 +171,61 @@ describe('/client/sso', { timeout: 30_000 }, () => {
         claim_value: 'rota-operators',
         rota_clients_id: 2,
         profiles_id: 20,
+        auto_link_domains: [],
       }),
     );
   });
+
+  it.each([
+    ['pt', 'Domínios de vínculo automático', 'Deve ser um domínio, como exemplo.com.br', 'Salvar'],
+    ['en', 'Automatic linking domains', 'Must be a domain, like example.com', 'Save'],
+  ] as const)(
+    '(%s) keeps the domains whose verified addresses link automatically, checked as the server checks them',
+    async (lang, label, invalid, save) => {
+      const { user, calls } = await openMappings({
+        lang,
+        mappings: [makeMapping({ auto_link_domains: ['acme.example'] })],
+        reply: (call) =>
+          call.url.endsWith('/oidc/mapping/api/v1/update')
+            ? { status: 200, body: { message: 'ok' } }
+            : undefined,
+      });
+      const table = await screen.findByRole('table');
+      expect(await within(table).findByText('acme.example')).toBeInTheDocument();
+      await user.click(
+        await screen.findByRole('button', {
+          name: lang === 'pt' ? 'Ações de rota-operators' : 'Actions for rota-operators',
+        }),
+      );
+      await user.click(
+        await screen.findByRole('menuitem', { name: lang === 'pt' ? 'Editar' : 'Edit' }),
+      );
+      const drawer = await screen.findByRole('dialog');
+      const domains = within(drawer).getByRole('combobox', { name: label });
+      await user.type(domains, 'not_a_domain,');
+      await user.click(within(drawer).getByRole('button', { name: save }));
+      expect(await within(drawer).findByText(invalid)).toBeInTheDocument();
+      expect(callsTo(calls, '/oidc/mapping/api/v1/update')).toHaveLength(0);
+
+      // Backspace removes the last tag (the wrong one); then a good one.
+      await user.type(domains, '{Backspace}Beta.Example,');
+      await waitFor(() =>
+        expect(within(drawer).getByRole('combobox', { name: /^(Perfil|Profile)/ })).toHaveValue(
+          'Operators',
+        ),
+      );
+      await user.click(within(drawer).getByRole('button', { name: save }));
+      await waitFor(() =>
+        expect(callsTo(calls, '/oidc/mapping/api/v1/update')[0]?.body).toEqual({
+          id: 1,
+          claim_value: 'rota-operators',
+          rota_clients_id: 1,
+          profiles_id: 11,
+          auto_link_domains: ['acme.example', 'beta.example'],
+        }),
+      );
+    },
+  );
 
   it('asks before deleting a mapping, naming the group and what its members lose', async () => {
     const { user, calls } = await openMappings({

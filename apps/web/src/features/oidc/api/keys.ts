@@ -7,6 +7,7 @@ export type OidcMappingListBody = z.input<typeof oidcMappingListQuerySchema>;
 export const oidcKeys = {
   all: ['oidc'] as const,
   config: () => [...oidcKeys.all, 'config'] as const,
+  link: () => [...oidcKeys.all, 'link'] as const,
   mappings: () => [...oidcKeys.all, 'mappings'] as const,
   mappingList: (body: OidcMappingListBody) => [...oidcKeys.mappings(), body] as const,
   clientOptions: (search: string) => [...oidcKeys.all, 'client-options', search] as const,

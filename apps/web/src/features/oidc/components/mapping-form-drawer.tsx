@@ -1,6 +1,6 @@
-import { Select, TextInput } from '@mantine/core';
+import { Select, TagsInput, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Controller, useWatch } from 'react-hook-form';
+import { Controller, useWatch, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { oidcMappingCreateSchema, oidcMappingUpdateSchema, type OidcMapping } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
@@ -22,7 +22,24 @@ const toBody = (values: MappingInputs) => ({
   claim_value: values.claim_value,
   rota_clients_id: values.rota_clients_id ?? Number.NaN,
   profiles_id: values.profiles_id ?? Number.NaN,
+  auto_link_domains: values.auto_link_domains ?? [],
 });
+
+/** A list's error: on the list itself, or on its first wrong item (`auto_link_domains.1`). */
+function listError(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = error as FieldError & { root?: FieldError };
+  if (own.message) return fieldError(own);
+  if (own.root?.message) return fieldError(own.root);
+  if (Array.isArray(error)) return fieldError((error as (FieldError | undefined)[]).find(Boolean));
+  return undefined;
+}
+
+/** The fields the server's errors may name; a wrong domain names its item (`auto_link_domains.1`). */
+const isMappingField = (name: string) =>
+  ['claim_value', 'rota_clients_id', 'profiles_id'].includes(name) ||
+  name === 'auto_link_domains' ||
+  name.startsWith('auto_link_domains.');
 
 const toIdOption = (id: number, label: string) => ({ value: String(id), label });
 const toId = (value: string | null) => (value ? Number(value) : null);
@@ -100,6 +117,24 @@ function MappingInputs<TOutput>({
           />
         )}
       />
+      <Controller
+        control={form.control}
+        name="auto_link_domains"
+        render={({ field }) => (
+          <TagsInput
+            label={t('form.autoLink')}
+            description={t('form.autoLinkHint')}
+            placeholder={t('form.autoLinkPlaceholder')}
+            splitChars={[',', ' ', ';']}
+            clearable
+            value={field.value ?? []}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            name={field.name}
+            error={listError(errors.auto_link_domains)}
+          />
+        )}
+      />
     </>
   );
 }
@@ -123,6 +158,7 @@ export function MappingFormDrawer({ opened, onClose, mapping }: MappingFormDrawe
         opened={opened}
         onClose={onClose}
         title={t('form.editTitle')}
+        fields={isMappingField}
         schema={formSchema(oidcMappingUpdateSchema, (values: MappingInputs) => ({
           id: mapping.oidc_mappings_id,
           ...toBody(values),
@@ -131,6 +167,7 @@ export function MappingFormDrawer({ opened, onClose, mapping }: MappingFormDrawe
           claim_value: mapping.claim_value,
           rota_clients_id: mapping.rota_clients_id,
           profiles_id: mapping.profiles_id,
+          auto_link_domains: mapping.auto_link_domains,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -143,9 +180,15 @@ export function MappingFormDrawer({ opened, onClose, mapping }: MappingFormDrawe
       opened={opened}
       onClose={onClose}
       title={t('form.createTitle')}
+      fields={isMappingField}
       submitLabel={t('form.create')}
       schema={formSchema(oidcMappingCreateSchema, toBody)}
-      defaultValues={{ claim_value: '', rota_clients_id: null, profiles_id: null }}
+      defaultValues={{
+        claim_value: '',
+        rota_clients_id: null,
+        profiles_id: null,
+        auto_link_domains: [],
+      }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
       {(form) => <MappingInputs form={form} mapping={null} />}

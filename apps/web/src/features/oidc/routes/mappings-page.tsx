@@ -77,6 +77,21 @@ export default function MappingsPage() {
       render: (mapping) => <Text size="sm">{mapping.profile_name}</Text>,
     },
     {
+      key: 'autoLink',
+      header: t('columns.autoLink'),
+      visibleFrom: 'md',
+      render: (mapping) =>
+        mapping.auto_link_domains.length > 0 ? (
+          <Text size="sm" ff="monospace">
+            {mapping.auto_link_domains.join(', ')}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('columns.autoLinkNone')}
+          </Text>
+        ),
+    },
+    {
       key: 'created',
       header: t('columns.created'),
       sort: 'created_at',
