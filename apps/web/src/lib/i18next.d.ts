@@ -26,6 +26,7 @@ import type mfaEn from '../features/mfa/locales/en.json';
 import type sessionsEn from '../features/sessions/locales/en.json';
 import type oidcEn from '../features/oidc/locales/en.json';
 import type oidcSignInEn from '../features/oidc/locales/sign-in/en.json';
+import type oidcLinkEn from '../features/oidc/locales/link/en.json';
 
 // Typed keys: a `t('...')` call with a key missing from the catalogue fails the build.
 // Feature namespaces (registered at run time by `features/<area>/i18n.ts`) are listed here by
@@ -61,6 +62,7 @@ declare module 'i18next' {
       sessions: typeof sessionsEn;
       oidc: typeof oidcEn;
       oidcSignIn: typeof oidcSignInEn;
+      oidcLink: typeof oidcLinkEn;
     };
   }
 }

@@ -9,6 +9,8 @@ import en from './locales/en.json';
 import pt from './locales/pt.json';
 import signInEn from './locales/sign-in/en.json';
 import signInPt from './locales/sign-in/pt.json';
+import linkEn from './locales/link/en.json';
+import linkPt from './locales/link/pt.json';
 
 const ON: OidcPublicConfig = { enabled: true, label: 'Keycloak', local_login: true };
 const ONLY_SSO: OidcPublicConfig = { ...ON, local_login: false };
@@ -91,6 +93,19 @@ describe.each(['pt', 'en'] as const)('single sign-on on the sign-in page (%s)', 
     ).toBeInTheDocument();
   });
 
+  it('tells the owner of an existing account to sign in with the password and link from My account', async () => {
+    await openSignIn(lang, '/login/sign-in?sso_error=oidc_link_required', ON);
+    expect(
+      await screen.findByText(
+        lang === 'pt'
+          ? 'Já existe uma conta com este e-mail. Entre com sua senha e vincule o login único em Minha conta.'
+          : 'An account with this email already exists. Sign in with your password, then link single sign-on in My account.',
+      ),
+    ).toBeInTheDocument();
+    // The password form stays, since that is the way in now.
+    expect(screen.getByRole('button', { name: SUBMIT[lang] })).toBeVisible();
+  });
+
   it('says a failed attempt in general words for a code it does not know', async () => {
     await openSignIn(lang, '/login/sign-in?sso_error=whatever', ON);
     expect(
@@ -140,5 +155,6 @@ describe('single sign-on strings', () => {
   it('has the same keys in pt and en', () => {
     expect(keys(pt).sort()).toEqual(keys(en).sort());
     expect(keys(signInPt).sort()).toEqual(keys(signInEn).sort());
+    expect(keys(linkPt).sort()).toEqual(keys(linkEn).sort());
   });
 });

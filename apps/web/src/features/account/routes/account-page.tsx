@@ -1,7 +1,9 @@
+import { Suspense } from 'react';
 import { SimpleGrid, Stack } from '@mantine/core';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useCurrentUser } from '../../auth';
+import { SsoLinkCard } from '../../oidc';
 import { PasswordForm } from '../components/password-form';
 import { PreferencesForm } from '../components/preferences-form';
 import { ProfileForm } from '../components/profile-form';
@@ -24,6 +26,10 @@ export default function AccountPage() {
         {/* In a stack, so the card keeps its own height beside the longer column. */}
         <Stack gap="lg">
           <PasswordForm />
+          {/* Shown only when the server has a provider. */}
+          <Suspense fallback={null}>
+            <SsoLinkCard />
+          </Suspense>
         </Stack>
       </SimpleGrid>
     </>

@@ -29,6 +29,7 @@ export const AUDIT_ENTITIES = [
   'api_key',
   'alert',
   'oidc_mapping',
+  'oidc_identity',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
