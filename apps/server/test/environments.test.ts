@@ -268,30 +268,35 @@ describe('environment connection test', () => {
   const test = (id: number, extra: object = {}, as: Caller = tester) =>
     as.post(`${B}/test`, { id, ...extra });
 
-  it('connects to a reachable PostgreSQL (one the test starts) and says only that', async () => {
-    const postgres = await startPgliteServer();
-    try {
-      const id = await createEnvironment(c.admin, {
-        title: 'Reachable PostgreSQL',
-        db_url: postgres.host,
-        db_port: postgres.port,
-        db_name: 'postgres',
-        db_user: 'postgres',
-        db_pass: 'unused-with-trust',
-      });
-      const res = await test(id);
-      expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ ok: true, message: 'Connected' });
-      expect(JSON.stringify(res.body)).not.toMatch(/PostgreSQL \d/);
-      expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(0);
-      expect(JSON.stringify(res.body)).not.toContain('unused-with-trust');
+  // Starting the embedded server takes a while on a busy machine.
+  it(
+    'connects to a reachable PostgreSQL (one the test starts) and says only that',
+    { timeout: 90_000 },
+    async () => {
+      const postgres = await startPgliteServer();
+      try {
+        const id = await createEnvironment(c.admin, {
+          title: 'Reachable PostgreSQL',
+          db_url: postgres.host,
+          db_port: postgres.port,
+          db_name: 'postgres',
+          db_user: 'postgres',
+          db_pass: 'unused-with-trust',
+        });
+        const res = await test(id);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ ok: true, message: 'Connected' });
+        expect(JSON.stringify(res.body)).not.toMatch(/PostgreSQL \d/);
+        expect(res.body.data.duration_ms).toBeGreaterThanOrEqual(0);
+        expect(JSON.stringify(res.body)).not.toContain('unused-with-trust');
 
-      const pt = client(t.app, { token: c.adminToken, lang: 'pt' });
-      expect((await test(id, {}, pt)).body.data.message).toBe('Conectado');
-    } finally {
-      await postgres.close();
-    }
-  });
+        const pt = client(t.app, { token: c.adminToken, lang: 'pt' });
+        expect((await test(id, {}, pt)).body.data.message).toBe('Conectado');
+      } finally {
+        await postgres.close();
+      }
+    },
+  );
 
   // The embedded PostgreSQL has one database and one role and takes any name for them: only a
   // real server refuses an unknown one, so this runs on the suite's PostgreSQL (CI's second leg).
