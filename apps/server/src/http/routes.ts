@@ -51,7 +51,11 @@ export async function registerApiRoutes(
   await api.register(healthRoutes, { probe: () => db.execute(sql`select 1`) });
   await api.register(authRoutes, { auth: services.auth, prefix: '/user/api/auth/v1' });
   await api.register(sessionRoutes, { auth: services.auth, prefix: '/user/api/auth/v1/sessions' });
-  await api.register(mfaSignInRoutes, { mfa: services.mfa, prefix: '/user/api/auth/v1' });
+  await api.register(mfaSignInRoutes, {
+    mfa: services.mfa,
+    auth: services.auth,
+    prefix: '/user/api/auth/v1',
+  });
   await api.register(mfaRoutes, { mfa: services.mfa, prefix: '/user/mfa/api/v1' });
   await api.register(oidcAuthRoutes, {
     oidc: options.oidc ?? null,

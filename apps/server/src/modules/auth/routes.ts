@@ -15,6 +15,7 @@ import {
 } from '@rota/contract';
 import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
+import { readDeviceCookie, setDeviceCookie } from './device-cookie.js';
 import type { AuthService, RequestMeta } from './service.js';
 
 const tags = ['auth'];
@@ -22,6 +23,7 @@ const meta = (request: FastifyRequest): RequestMeta => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
   lang: request.lang,
+  device: readDeviceCookie(request),
 });
 
 /** Authentication, under /api/user/api/auth/v1. */
@@ -45,7 +47,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         },
       },
     },
-    async (request) => auth.signIn(request.body, meta(request), authorOf(request)),
+    async (request, reply) => {
+      const m = meta(request);
+      const answer = await auth.signIn(request.body, m, authorOf(request));
+      // Only a completed sign-in makes the browser a known device (a challenge is not one yet).
+      if ('token' in answer)
+        setDeviceCookie(reply, request, await auth.rememberDevice(answer.users_id, m.device));
+      return answer;
+    },
   );
 
   app.post(

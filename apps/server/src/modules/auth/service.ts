@@ -34,6 +34,8 @@ import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { UserClientService } from '../user-clients/service.js';
 import type { AccessRequestService } from '../users/access-request-service.js';
 import type { AccountService } from '../users/account-service.js';
+import { DEVICE_COOKIE_DAYS } from './device-cookie.js';
+import { findDevice, insertDevice, pruneDevices, touchDevice } from './device-repository.js';
 import { RecoveryOutbox } from './recovery-outbox.js';
 import {
   consumeResetCode,
@@ -56,6 +58,8 @@ export interface RequestMeta {
   ip: string;
   userAgent: string | null;
   lang: Language;
+  /** The device cookie's token, when the browser sent one (device-cookie.ts). */
+  device?: string;
 }
 
 export interface AuthServiceDeps {
@@ -166,8 +170,9 @@ export class AuthService {
    * attempt is counted before its password is checked, atomically, on its account-and-address
    * pair (a few free failures, then a doubling wait), on its address (100 failures a window) and
    * on its account; an account with many failures from everywhere lets addresses it has never
-   * signed in from check one password every few seconds. The owner is never locked out: from a
-   * known address at once, from a new one at worst a few seconds later.
+   * signed in from check one password every few seconds. A browser that completed a sign-in of
+   * this user before (a valid device cookie) skips all of these and is counted on its own budget
+   * instead, so the owner on a known browser is never slowed by anyone else's failures.
    */
   async signIn(
     input: SessionCreate,
@@ -177,6 +182,18 @@ export class AuthService {
     const { db, limiter } = this.deps;
     const identifier = input.access.toLowerCase();
     const user = await this.deps.accounts.byIdentifier(identifier);
+    // A browser this user completed a sign-in on (its device cookie) has a budget of its own:
+    // failures from elsewhere never slow it, and its own failures are slowed like a pair's.
+    const device = user ? await this.knownDevice(meta.device, user.users_id) : undefined;
+    if (user && device !== undefined) {
+      const deviceKey = `device:${device}`;
+      const claim = await this.throttle.claim(deviceKey, PAIR_POLICY);
+      if (!claim.allowed) throw tooManyRequests(claim.retryAfter);
+      if (!(await verifyPassword(input.password, user.password_hash)))
+        throw new AppError('invalid_credentials');
+      await this.throttle.clear(deviceKey);
+      return this.afterPassword(user, meta, author);
+    }
     // Keyed by the account when it exists, so its access id and its email share one budget.
     const account = user ? `user-${user.users_id}` : `name-${identifier}`;
     const pairKey = `pair:${account}:${meta.ip}`;
@@ -219,7 +236,14 @@ export class AuthService {
       this.throttle.release(accountKey),
       limiter.release(ipKey),
     ]);
+    return this.afterPassword(user, meta, author);
+  }
 
+  private async afterPassword(
+    user: NonNullable<Awaited<ReturnType<AccountService['byIdentifier']>>>,
+    meta: RequestMeta,
+    author: AuditAuthor,
+  ): Promise<SessionResponse | MfaChallengeResponse> {
     // OIDC_LOCAL_LOGIN=false: the provider owns sign-in; administrators keep a way in.
     if (this.deps.localLogin === false && !user.is_platform_admin)
       throw new AppError('local_login_disabled');
@@ -478,8 +502,48 @@ export class AuthService {
   }
 
   /** Drops throttle rows that neither bar nor are remembered any more. */
+  /**
+   * The id of the device behind a cookie's token, when it is this user's and was used within
+   * DEVICE_COOKIE_DAYS; otherwise undefined (an unknown, foreign or stale cookie counts as none).
+   */
+  async knownDevice(token: string | undefined, usersId: number): Promise<number | undefined> {
+    if (!token) return undefined;
+    const since = new Date(this.now().getTime() - DEVICE_COOKIE_DAYS * 86_400_000);
+    return findDevice(this.deps.db, hashToken(token), usersId, since);
+  }
+
+  /**
+   * After a completed sign-in: the browser's device token, the one it sent (its use stamped) or
+   * a new one. Only the hash is stored.
+   */
+  async rememberDevice(usersId: number, token: string | undefined): Promise<string> {
+    const now = this.now();
+    const known = await this.knownDevice(token, usersId);
+    if (token && known !== undefined) {
+      await touchDevice(this.deps.db, known, now);
+      return token;
+    }
+    const fresh = generateToken();
+    await insertDevice(this.deps.db, usersId, hashToken(fresh), now);
+    return fresh;
+  }
+
+  /** The budget a second-factor code is counted on: its known device's, else its address's. */
+  async mfaAttemptKey(usersId: number, meta: RequestMeta): Promise<string> {
+    const device = await this.knownDevice(meta.device, usersId);
+    return device === undefined ? `mfa:ip:${meta.ip}` : `mfa:device:${device}`;
+  }
+
+  private now(): Date {
+    return (this.deps.clock ?? systemClock).now();
+  }
+
   async prune(): Promise<void> {
     try {
+      await pruneDevices(
+        this.deps.db,
+        new Date(this.now().getTime() - DEVICE_COOKIE_DAYS * 86_400_000),
+      );
       await this.throttle.prune(
         Math.max(RATE_LIMITS.signInPairMemorySeconds, RATE_LIMITS.signInAccountMemorySeconds),
       );

@@ -16,7 +16,8 @@ import {
 } from '@rota/contract';
 import { actorOf, authorOf } from '../../http/auth.js';
 import { bearerSecurity, errorResponses } from '../../http/responses.js';
-import type { RequestMeta } from '../auth/service.js';
+import { readDeviceCookie, setDeviceCookie } from '../auth/device-cookie.js';
+import type { AuthService, RequestMeta } from '../auth/service.js';
 import type { MfaService } from './service.js';
 
 const tags = ['second factor'];
@@ -28,10 +29,14 @@ const meta = (request: FastifyRequest): RequestMeta => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
   lang: request.lang,
+  device: readDeviceCookie(request),
 });
 
 /** Under /api/user/api/auth/v1: the second step of a sign-in; the challenge authenticates. */
-export const mfaSignInRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async (app, { mfa }) => {
+export const mfaSignInRoutes: FastifyPluginAsyncZod<{
+  mfa: MfaService;
+  auth: Pick<AuthService, 'rememberDevice'>;
+}> = async (app, { mfa, auth }) => {
   const { 400: badRequest, 401: unauthorized, 409: conflict, 429: throttled } = errorResponses;
   const responses = { 400: badRequest, 401: unauthorized, 409: conflict, 429: throttled };
 
@@ -47,7 +52,12 @@ export const mfaSignInRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async
         response: { 200: sessionResponseSchema, ...responses },
       },
     },
-    async (request) => mfa.verify(request.body, meta(request), authorOf(request)),
+    async (request, reply) => {
+      const m = meta(request);
+      const session = await mfa.verify(request.body, m, authorOf(request));
+      setDeviceCookie(reply, request, await auth.rememberDevice(session.users_id, m.device));
+      return session;
+    },
   );
 
   app.post(
@@ -75,7 +85,12 @@ export const mfaSignInRoutes: FastifyPluginAsyncZod<{ mfa: MfaService }> = async
         response: { 200: mfaEnrolSessionResponseSchema, ...responses },
       },
     },
-    async (request) => mfa.signInEnrolConfirm(request.body, meta(request), authorOf(request)),
+    async (request, reply) => {
+      const m = meta(request);
+      const session = await mfa.signInEnrolConfirm(request.body, m, authorOf(request));
+      setDeviceCookie(reply, request, await auth.rememberDevice(session.users_id, m.device));
+      return session;
+    },
   );
 };
 

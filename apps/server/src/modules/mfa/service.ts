@@ -51,7 +51,7 @@ export interface MfaServiceDeps {
   audit: AuditService;
   accounts: AccountService;
   /** Sessions belong to module auth (which asks the gate, not this service, at sign-in). */
-  sessions: Pick<AuthService, 'openSessionFor' | 'endSessions'>;
+  sessions: Pick<AuthService, 'openSessionFor' | 'endSessions' | 'mfaAttemptKey'>;
 }
 
 const invalidCode = () =>
@@ -72,11 +72,16 @@ export class MfaService {
   /** Completes a challenge with a TOTP or recovery code: the session a password sign-in answers. */
   async verify(input: MfaVerify, meta: RequestMeta, author: AuditAuthor): Promise<SessionResponse> {
     const { db, clock } = this.deps;
-    const key = await this.claimAttempt(`mfa:ip:${meta.ip}`);
     const now = clock.now();
     const challenge = await findLiveChallenge(db, hashToken(input.challenge), now);
-    if (!challenge) throw challengeExpired();
+    if (!challenge) {
+      // Guessed challenges are counted on the address, like codes without a known device.
+      await this.claimAttempt(`mfa:ip:${meta.ip}`);
+      throw challengeExpired();
+    }
     const usersId = challenge.users_id;
+    // The owner's known browser has its own budget: codes guessed elsewhere do not lock it out.
+    const key = await this.claimAttempt(await this.deps.sessions.mfaAttemptKey(usersId, meta));
     const code = readCode(input.code);
     const factor = await findFactor(db, usersId);
     const enabled = Boolean(factor?.enabled_at);
