@@ -190,6 +190,21 @@ describe('tasks', () => {
     );
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('body_too_large');
+    const nested = (levels: number): unknown => (levels === 0 ? 1 : { in: nested(levels - 1) });
+    const deep = await c.admin.post(
+      `${B}/create`,
+      task({ rota_robots_id: free, data: { deep: nested(70) } }),
+    );
+    expect(deep.status).toBe(400);
+    expect(deep.body.code).toBe('json_too_deep');
+    expect(
+      (
+        await c.admin.post(
+          `${B}/create`,
+          task({ rota_robots_id: free, data: { deep: nested(50) } }),
+        )
+      ).status,
+    ).toBe(201);
 
     const field = await c.admin.post(`${FIELDS}/create`, {
       rota_robots_id: free,
