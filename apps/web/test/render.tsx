@@ -9,6 +9,7 @@ import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-rout
 import { SESSION_COOKIE, type Language } from '@rota/contract';
 import { cssVariablesResolver, theme } from '../src/app/theme';
 import { routes as appRoutes } from '../src/app/routes';
+import { DEFAULT_COLOR_SCHEME } from '../src/lib/color-scheme';
 import { changeLanguage } from '../src/lib/i18n';
 import { setNavigator } from '../src/lib/navigation';
 import { createQueryClient } from '../src/lib/query-client';
@@ -43,7 +44,12 @@ export function renderWithRouter(options: RenderOptions = {}) {
   });
   const user = userEvent.setup();
   const view = render(
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme={DEFAULT_COLOR_SCHEME}
+      env="test"
+    >
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

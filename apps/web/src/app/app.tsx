@@ -4,6 +4,7 @@ import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
 import { meQueryOptions } from '../features/auth/api/me';
+import { DEFAULT_COLOR_SCHEME } from '../lib/color-scheme';
 import { setNavigator } from '../lib/navigation';
 import { createQueryClient } from '../lib/query-client';
 import { getToken } from '../lib/session';
@@ -59,7 +60,7 @@ export function App() {
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
-      defaultColorScheme="light"
+      defaultColorScheme={DEFAULT_COLOR_SCHEME}
     >
       <LazyNotifications />
       <QueryClientProvider client={queryClient}>

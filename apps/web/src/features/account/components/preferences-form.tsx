@@ -1,4 +1,4 @@
-import { Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Paper, SegmentedControl, Stack, Text, Title, useMantineColorScheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   COLOR_SCHEMES,
@@ -16,7 +16,10 @@ export function PreferencesForm({ user }: { user: MeResponse }) {
   const t = useAccountTranslation();
   const { t: tc } = useTranslation();
   const save = useSavePreferences(true);
-  const scheme = user.color_scheme ?? 'auto';
+  // The account's choice, else what this browser applies (its stored choice, or the system's):
+  // never "System" shown over a scheme that is not following the system.
+  const { colorScheme } = useMantineColorScheme();
+  const scheme = user.color_scheme ?? colorScheme;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
       <Title order={2} fz="h4">
