@@ -501,7 +501,6 @@ export class AuthService {
     };
   }
 
-  /** Drops throttle rows that neither bar nor are remembered any more. */
   /**
    * The id of the device behind a cookie's token, when it is this user's and was used within
    * DEVICE_COOKIE_DAYS; otherwise undefined (an unknown, foreign or stale cookie counts as none).
@@ -538,6 +537,7 @@ export class AuthService {
     return (this.deps.clock ?? systemClock).now();
   }
 
+  /** Drops devices unused for DEVICE_COOKIE_DAYS and throttle rows no longer barring or remembered. */
   async prune(): Promise<void> {
     try {
       await pruneDevices(
