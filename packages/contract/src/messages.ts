@@ -140,7 +140,6 @@ const en = {
   required_permissions: 'Choose at least one permission',
   duplicate_alert_name: 'An alert with this name already exists',
   duplicate_trigger_name: 'This robot already has a trigger with this name',
-  address_not_allowed: 'This address may not be called (link-local or cloud metadata)',
   destination_not_allowed:
     'Destination not allowed: internal, reserved and cloud metadata addresses are refused unless the administrator allows the network (ALERT_ALLOWED_NETWORKS)',
   permission_not_held: 'You do not hold this permission in the selected client',
@@ -179,12 +178,10 @@ const en = {
   connection_ok: 'Connected',
   connection_timeout: 'No answer within {{seconds}} s',
   environment_without_host: 'The environment has no database host (db_url)',
-  no_postgres_answered: 'No PostgreSQL server answered at this address',
   connection_refused: 'Connection refused: no PostgreSQL server accepted it at this address',
   connection_auth_failed: 'Authentication failed: check the user, the password and the database',
   retype_db_pass:
     'The host, port, user or database changed since the password was saved: type the password again',
-  connection_target_refused: 'This address cannot be tried (link-local or cloud metadata)',
   connection_tests_too_many: 'Too many connection tests. Wait a minute and try again.',
   service_unavailable: 'The service is unavailable: its database does not answer',
   // Answers
@@ -395,7 +392,6 @@ const pt: Record<MessageKey, string> = {
   required_permissions: 'Escolha pelo menos uma permissão',
   duplicate_alert_name: 'Já existe um alerta com este nome',
   duplicate_trigger_name: 'Este robô já tem um gatilho com este nome',
-  address_not_allowed: 'Este endereço não pode ser chamado (link-local ou metadados de nuvem)',
   destination_not_allowed:
     'Destino não permitido: endereços internos, reservados e de metadados de nuvem são recusados, a menos que o administrador libere a rede (ALERT_ALLOWED_NETWORKS)',
   permission_not_held: 'Você não tem esta permissão no cliente selecionado',
@@ -434,13 +430,10 @@ const pt: Record<MessageKey, string> = {
   connection_ok: 'Conectado',
   connection_timeout: 'Sem resposta em {{seconds}} s',
   environment_without_host: 'O ambiente não tem host do banco (db_url)',
-  no_postgres_answered: 'Nenhum servidor PostgreSQL respondeu neste endereço',
   connection_refused: 'Conexão recusada: nenhum servidor PostgreSQL a aceitou neste endereço',
   connection_auth_failed: 'Falha na autenticação: confira o usuário, a senha e o banco',
   retype_db_pass:
     'O host, a porta, o usuário ou o banco mudaram desde que a senha foi salva: digite a senha novamente',
-  connection_target_refused:
-    'Este endereço não pode ser testado (link-local ou metadados de nuvem)',
   connection_tests_too_many: 'Testes de conexão demais. Aguarde um minuto e tente novamente.',
   service_unavailable: 'Serviço indisponível: o banco de dados não responde',
   unauthorized: 'Não autorizado!',

@@ -4,11 +4,9 @@ import {
   findUserByEmail,
   findUserById,
   findUserByIdentifier,
-  findUserBySubject,
   insertAccount,
   lockUser,
   repairSelectedClient,
-  setOidcSubject,
   setPassword,
   setSelectedClient,
 } from './repository.js';
@@ -28,15 +26,6 @@ export class AccountService {
 
   byEmail(email: string) {
     return findUserByEmail(this.db, email);
-  }
-
-  /** By the OpenID Connect subject it is linked to, with the password hash. */
-  bySubject(db: Db, subject: string) {
-    return findUserBySubject(db, subject);
-  }
-
-  linkSubject(db: Db, usersId: number, subject: string) {
-    return setOidcSubject(db, usersId, subject);
   }
 
   /** An account created at its first OpenID Connect sign-in (the caller audits it). */

@@ -24,19 +24,6 @@ export async function findUserByEmail(db: Db, email: string) {
   return row;
 }
 
-/** The account linked to an OpenID Connect subject. */
-export async function findUserBySubject(db: Db, subject: string) {
-  const [row] = await db.select().from(users).where(eq(users.oidc_subject, subject)).limit(1);
-  return row;
-}
-
-export async function setOidcSubject(db: Db, usersId: number, subject: string) {
-  await db
-    .update(users)
-    .set({ oidc_subject: subject, updated_at: sql`now()` })
-    .where(eq(users.users_id, usersId));
-}
-
 export async function findUserById(db: Db, usersId: number) {
   const [row] = await db.select().from(users).where(eq(users.users_id, usersId)).limit(1);
   return row;
