@@ -3,13 +3,23 @@ import { Agent } from './agent.js';
 import { createStderrLogger, errorMessage } from './logger.js';
 import { parseOptions, USAGE } from './options.js';
 import { UnauthorizedError } from './protocol-client.js';
+import { runServiceCommand, SERVICE_COMMANDS, type ServiceCommand } from './service/cli.js';
+import { runSupervisor, SUPERVISE_COMMAND } from './supervisor.js';
 import { agentVersion } from './version.js';
 
 /** Exit codes: 0 stopped cleanly, 1 unexpected failure, 2 bad options, 3 token refused. */
 async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if ((SERVICE_COMMANDS as readonly string[]).includes(command ?? '')) {
+    return runServiceCommand(command as ServiceCommand, rest);
+  }
   const parsed = parseOptions(process.argv.slice(2), process.env);
   if (parsed.kind === 'help') {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.kind === 'version') {
+    process.stdout.write(`${agentVersion()}\n`);
     return 0;
   }
   if (parsed.kind === 'invalid') {
@@ -21,7 +31,7 @@ async function main(): Promise<number> {
   const { options } = parsed;
   const logger = createStderrLogger();
   logger.info(
-    `rota-agent ${agentVersion()}: server ${options.servers.join(', ')}, work dir ${options.workDir}, concurrency ${options.concurrency}`,
+    `rota-agent ${agentVersion()}: server ${options.servers.join(', ')}, work dir ${options.workDir}, concurrency ${options.concurrency}, ${options.mode} mode`,
   );
   const agent = new Agent({ ...options, logger });
 
@@ -56,7 +66,12 @@ function exit(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-main().then(exit, (error: unknown) => {
-  process.stderr.write(`rota-agent: ${errorMessage(error)}\n`);
-  exit(1);
-});
+if (process.argv[2] === SUPERVISE_COMMAND) {
+  // A packaged agent started as a run's supervisor (supervisor.ts): it lives until its run ends.
+  runSupervisor(process.argv[3] ?? '{}');
+} else {
+  main().then(exit, (error: unknown) => {
+    process.stderr.write(`rota-agent: ${errorMessage(error)}\n`);
+    exit(1);
+  });
+}

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,23 +13,35 @@ interface AgentCliOptions {
   workDir: string;
   concurrency: number;
   graceSeconds: number;
+  /** How it was started: by a service manager, by a logon task in a desktop session, or by hand. */
+  mode: AgentMode;
 }
+
+export const AGENT_MODES = ['service', 'desktop', 'console'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
 
 type ParsedOptions =
   | { kind: 'ok'; options: AgentCliOptions }
   | { kind: 'help' }
+  | { kind: 'version' }
   | { kind: 'invalid'; problems: string[] };
 
-export const USAGE = `Usage: rota-agent --server <url> --token <token> [options]
+export const USAGE = `Usage: rota-agent --server <url> --token-file <path> [options]
+       rota-agent install|uninstall|status [options]   (rota-agent install --help)
 
 Options:
   --server <url>[,<url>] Rota server, e.g. https://rota.example.com  (env ROTA_SERVER);
                          several instances of one Rota, comma-separated, to fail over
-  --token <token>        agent token from the console                 (env ROTA_AGENT_TOKEN)
+  --token-file <path>    file holding the agent token from the console (env
+                         ROTA_AGENT_TOKEN_FILE; under systemd, $CREDENTIALS_DIRECTORY/token)
+  --token <token>        the token itself (env ROTA_AGENT_TOKEN); other users of the machine
+                         can read a command line, so prefer --token-file
   --work-dir <dir>       packages, robots and undelivered results     (env ROTA_WORK_DIR,
                          default ~/.rota-agent)
   --concurrency <n>      robots run at once, 1 to 64                  (default 1)
   --grace-seconds <n>    on SIGTERM, how long running robots may go on (default 60)
+  --mode <mode>          service, desktop or console: how it was started (default console)
+  --version              print the agent's version
   --help                 show this help
 `;
 
@@ -36,18 +49,22 @@ Options:
 const FLAGS = {
   '--server': 'servers',
   '--token': 'token',
+  '--token-file': 'tokenFile',
   '--work-dir': 'workDir',
   '--concurrency': 'concurrency',
   '--grace-seconds': 'graceSeconds',
+  '--mode': 'mode',
 } as const;
 type OptionKey = (typeof FLAGS)[keyof typeof FLAGS];
 
 const FLAG_OF: Record<OptionKey, string> = {
   servers: '--server (or ROTA_SERVER)',
-  token: '--token (or ROTA_AGENT_TOKEN)',
+  token: '--token-file or --token (or ROTA_AGENT_TOKEN)',
+  tokenFile: '--token-file',
   workDir: '--work-dir (or ROTA_WORK_DIR)',
   concurrency: '--concurrency',
   graceSeconds: '--grace-seconds',
+  mode: '--mode',
 };
 
 const integerText = (min: number, max: number) =>
@@ -98,15 +115,76 @@ const optionsSchema = z.object({
     .transform((value) => path.resolve(value)),
   concurrency: integerText(1, 64).default(1),
   graceSeconds: integerText(0, 86_400).default(60),
+  mode: z
+    .enum(AGENT_MODES, { error: `must be one of ${AGENT_MODES.join(', ')}` })
+    .default('console'),
 });
 
-export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedOptions {
+type ReadText = (file: string) => string;
+
+/**
+ * The token from its file, trimmed. Only the file's name goes into a problem: its content is a
+ * secret, whatever it holds.
+ */
+function tokenFromFile(
+  file: string,
+  flag: string,
+  readText: ReadText,
+  problems: string[],
+): string | undefined {
+  let text: string;
+  try {
+    text = readText(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    problems.push(`${flag} ${file} cannot be read (${code})`);
+    return undefined;
+  }
+  const token = text.trim();
+  if (token === '') problems.push(`${flag} ${file} is empty`);
+  return token === '' ? undefined : token;
+}
+
+/**
+ * The token: from a flag (the file or the text, not both), else the environment's (the text,
+ * then a file), else the credential systemd hands a unit that names one (LoadCredential=token:…).
+ */
+function resolveToken(
+  given: Partial<Record<OptionKey, string>>,
+  fromEnv: (name: string) => string | undefined,
+  readText: ReadText,
+  problems: string[],
+): string | undefined {
+  if (given.token !== undefined && given.tokenFile !== undefined) {
+    problems.push('give --token-file or --token, not both');
+    return undefined;
+  }
+  if (given.token !== undefined) return given.token;
+  if (given.tokenFile !== undefined) {
+    return tokenFromFile(given.tokenFile, '--token-file', readText, problems);
+  }
+  const text = fromEnv('ROTA_AGENT_TOKEN');
+  if (text !== undefined) return text;
+  const file = fromEnv('ROTA_AGENT_TOKEN_FILE');
+  if (file !== undefined) return tokenFromFile(file, 'ROTA_AGENT_TOKEN_FILE', readText, problems);
+  const credentials = fromEnv('CREDENTIALS_DIRECTORY');
+  if (credentials === undefined) return undefined;
+  // A credentials directory without a token is some other credential's: "is required" then.
+  return tokenFromFile(path.join(credentials, 'token'), 'the credential', readText, []);
+}
+
+export function parseOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  readText: ReadText = (file) => readFileSync(file, 'utf8'),
+): ParsedOptions {
   const problems: string[] = [];
   const given: Partial<Record<OptionKey, string>> = {};
 
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--version') return { kind: 'version' };
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const key = Object.hasOwn(FLAGS, name) ? FLAGS[name as keyof typeof FLAGS] : undefined;
@@ -136,16 +214,22 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): P
     const value = env[name];
     return value === undefined || value.trim() === '' ? undefined : value;
   };
+  const tokenProblems: string[] = [];
+  const token = resolveToken(given, fromEnv, readText, tokenProblems);
+  problems.push(...tokenProblems);
   const result = optionsSchema.safeParse({
     servers: given.servers ?? fromEnv('ROTA_SERVER'),
-    token: given.token ?? fromEnv('ROTA_AGENT_TOKEN'),
+    token,
     workDir: given.workDir ?? fromEnv('ROTA_WORK_DIR'),
     concurrency: given.concurrency,
     graceSeconds: given.graceSeconds,
+    mode: given.mode,
   });
   if (!result.success) {
     for (const issue of result.error.issues) {
       const key = issue.path[0] as OptionKey | undefined;
+      // A token file that could not be read has said so already.
+      if (key === 'token' && tokenProblems.length > 0) continue;
       problems.push(key === undefined ? issue.message : `${FLAG_OF[key]} ${issue.message}`);
     }
   }

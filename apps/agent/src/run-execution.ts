@@ -20,7 +20,7 @@ import {
 } from './process-tree.js';
 import type { ProtocolClient } from './protocol-client.js';
 import { installPackage, runDirectoryOf } from './run-directory.js';
-import { SUPERVISOR_SOURCE, type SupervisorConfig, type SupervisorMessage } from './supervisor.js';
+import { supervisorArgs, type SupervisorConfig, type SupervisorMessage } from './supervisor.js';
 
 /** `stop_requested`: the console asked for a graceful stop (SIGTERM, then the kill). */
 type KillReason = 'timeout' | 'cancelled' | 'stop_requested' | 'stopped' | 'fenced';
@@ -225,7 +225,7 @@ export class ExecutionRun {
     env[marker.slice(0, markerAt)] = marker.slice(markerAt + 1);
     const config: SupervisorConfig = { executor, cwd: dir, marker };
     // The supervisor holds the robot's tree and kills it if this process dies (supervisor.ts).
-    const child = spawn(process.execPath, ['-e', SUPERVISOR_SOURCE, JSON.stringify(config)], {
+    const child = spawn(process.execPath, supervisorArgs(config), {
       cwd: dir,
       env,
       windowsHide: true,

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { isSea } from 'node:sea';
+
 /**
  * The dead-man switch between the agent and one robot. The agent starts this small program
  * (`node -e`), connected by an IPC channel; it starts the robot in a process group of its own and
@@ -76,6 +79,30 @@ if (pid !== undefined) send({ type: 'started', pid });
 child.once('error', (error) => send({ type: 'error', message: error.message }));
 child.once('exit', (code, signal) => send({ type: 'exit', code, signal }));
 `;
+
+/** The hidden sub-command a packaged agent starts itself with to become a run's supervisor. */
+export const SUPERVISE_COMMAND = '__supervise';
+
+/**
+ * The arguments that start a run's supervisor with `process.execPath`: `node -e` from source or
+ * from the bundle; in a packaged agent (a single executable application) execPath is the agent
+ * itself, which takes no node options, so it is started with its hidden sub-command instead.
+ */
+export function supervisorArgs(config: SupervisorConfig): string[] {
+  const json = JSON.stringify(config);
+  return isSea() ? [SUPERVISE_COMMAND, json] : ['-e', SUPERVISOR_SOURCE, json];
+}
+
+/**
+ * Becomes the supervisor in this process: what `node -e SUPERVISOR_SOURCE <config>` does, for a
+ * packaged agent started as `rota-agent __supervise <config>`. The source reads its config from
+ * argv[1] and loads only Node's own modules, which a packaged agent's require can load.
+ */
+export function runSupervisor(configJson: string): void {
+  process.argv = [process.execPath, configJson];
+  const load = createRequire(process.execPath);
+  new Function('require', SUPERVISOR_SOURCE)(load);
+}
 
 /** What the supervisor reports over its channel. */
 export type SupervisorMessage =

@@ -22,6 +22,7 @@ describe('parseOptions', () => {
       workDir: path.join(os.homedir(), '.rota-agent'),
       concurrency: 1,
       graceSeconds: 60,
+      mode: 'console',
     });
   });
 
@@ -69,7 +70,7 @@ describe('parseOptions', () => {
         'unexpected argument "x"',
         'unexpected argument "stray"',
         '--server (or ROTA_SERVER) is required',
-        '--token (or ROTA_AGENT_TOKEN) is required',
+        '--token-file or --token (or ROTA_AGENT_TOKEN) is required',
         '--concurrency must be a whole number from 1 to 64',
         '--grace-seconds must be a whole number from 0 to 86400',
       ]),
@@ -81,7 +82,7 @@ describe('parseOptions', () => {
     expect(problems(['--server', 'ftp://x', '--token'])).toEqual([
       '--token needs a value',
       '--server (or ROTA_SERVER) must be an http(s) URL such as https://rota.example.com',
-      '--token (or ROTA_AGENT_TOKEN) is required',
+      '--token-file or --token (or ROTA_AGENT_TOKEN) is required',
     ]);
   });
 

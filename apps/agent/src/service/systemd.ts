@@ -1,0 +1,175 @@
+import path from 'node:path';
+import type { Plan } from './plan.js';
+import type { InstallSettings, UninstallSettings } from './settings.js';
+
+/** The system user every Linux agent service runs as (created by `install` when missing). */
+export const SERVICE_USER = 'rota-agent';
+
+/** Where the Linux service keeps its executable, its token and (by default) its work. */
+export function linuxPaths(name: string) {
+  return {
+    unit: `/etc/systemd/system/${name}.service`,
+    executable: `/opt/${name}/rota-agent`,
+    token: `/etc/${name}/token`,
+    workDir: `/var/lib/${name}`,
+  };
+}
+
+/**
+ * One word of ExecStart: quoted when it holds spaces or quotes, with systemd's own `%` and `$`
+ * escaped so a URL or a path is taken as written.
+ */
+function unitWord(word: string): string {
+  const escaped = word.replace(/%/g, '%%').replace(/\$/g, '$$$$');
+  return /^[\w@%+=:,./-]+$/.test(escaped) ? escaped : `"${escaped.replace(/(["\\])/g, '\\$1')}"`;
+}
+
+/**
+ * The unit. The token reaches the agent as a systemd credential: root's 0600 file, copied by
+ * systemd into a directory only the service sees (`%d`), so it is on no command line and the
+ * service user cannot read the original. KillMode=mixed sends SIGTERM to the agent alone, whose
+ * grace lets running robots finish; whatever is left is killed when the stop times out.
+ */
+export function systemdUnit(settings: InstallSettings): string {
+  const paths = linuxPaths(settings.name);
+  const workDir = settings.workDir ?? paths.workDir;
+  const exec = [
+    paths.executable,
+    '--server',
+    settings.servers.join(','),
+    '--token-file',
+    '%d/token',
+    '--work-dir',
+    workDir,
+    '--mode',
+    'service',
+  ];
+  const lines = [
+    '[Unit]',
+    `Description=Rota agent (${settings.name}): runs Rota robots on this machine`,
+    'Wants=network-online.target',
+    'After=network-online.target',
+    '',
+    '[Service]',
+    'Type=simple',
+    `User=${SERVICE_USER}`,
+    `Group=${SERVICE_USER}`,
+    // The first word is not escaped: systemd takes it as the path, and it has no % or spaces.
+    `ExecStart=${paths.executable} ${exec
+      .slice(1)
+      .map((w) => (w === '%d/token' ? w : unitWord(w)))
+      .join(' ')}`,
+    `LoadCredential=token:${paths.token}`,
+    ...(settings.workDir === undefined ? [`StateDirectory=${settings.name}`] : []),
+    // A path setting, not a command line: taken whole, spaces and all; only specifiers expand.
+    `WorkingDirectory=${workDir.replace(/%/g, '%%')}`,
+    'Restart=always',
+    'RestartSec=5',
+    'KillMode=mixed',
+    // The agent's own grace for running robots is 60 s; the stop waits a little longer.
+    'TimeoutStopSec=90',
+    'UMask=0027',
+    // Hardening that leaves robots their browsers, interpreters and network: no privileges
+    // gained through setuid (sudo), /usr, /boot and /etc read-only, the kernel left alone.
+    'NoNewPrivileges=yes',
+    'ProtectSystem=full',
+    'ProtectKernelTunables=yes',
+    'ProtectKernelModules=yes',
+    'ProtectControlGroups=yes',
+    'RestrictSUIDSGID=yes',
+    'LockPersonality=yes',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function linuxInstallPlan(settings: InstallSettings): Plan {
+  const paths = linuxPaths(settings.name);
+  const unit = `${settings.name}.service`;
+  const before: Plan['before'] = [
+    {
+      argv: [
+        'useradd',
+        '--system',
+        '--user-group',
+        '--home-dir',
+        '/var/lib/rota-agent',
+        '--no-create-home',
+        '--shell',
+        '/usr/sbin/nologin',
+        SERVICE_USER,
+      ],
+      why: `the service's own system user, ${SERVICE_USER}`,
+      unless: ['id', '-u', SERVICE_USER],
+    },
+  ];
+  if (settings.workDir !== undefined) {
+    before.push({
+      argv: [
+        'install',
+        '-d',
+        '-o',
+        SERVICE_USER,
+        '-g',
+        SERVICE_USER,
+        '-m',
+        '0750',
+        settings.workDir,
+      ],
+      why: 'the work folder, the service user its owner',
+    });
+  }
+  return {
+    platform: 'linux',
+    before,
+    files: [
+      { path: paths.executable, action: 'copy', from: settings.executable, mode: 0o755 },
+      {
+        path: paths.token,
+        action: 'write',
+        content: settings.token,
+        mode: 0o600,
+        secret: true,
+      },
+      { path: paths.unit, action: 'write', content: systemdUnit(settings), mode: 0o644 },
+    ],
+    after: [
+      { argv: ['systemctl', 'daemon-reload'], why: 'systemd reads the new unit' },
+      { argv: ['systemctl', 'enable', '--now', unit], why: 'started now and at every boot' },
+    ],
+    notes: [
+      `the token is kept in ${paths.token} (root only); ${settings.tokenFile} may be deleted`,
+      `logs: journalctl -u ${unit}; state: rota-agent status${settings.name === 'rota-agent' ? '' : ` --name ${settings.name}`}`,
+    ],
+  };
+}
+
+export function linuxUninstallPlan(settings: UninstallSettings): Plan {
+  const paths = linuxPaths(settings.name);
+  const unit = `${settings.name}.service`;
+  return {
+    platform: 'linux',
+    before: [
+      {
+        argv: ['systemctl', 'disable', '--now', unit],
+        why: 'stopped (its robots get their grace) and not started at boot',
+        mayFail: true,
+      },
+    ],
+    files: [
+      { path: paths.unit, action: 'remove' },
+      { path: paths.token, action: 'remove' },
+      { path: paths.executable, action: 'remove' },
+    ],
+    after: [{ argv: ['systemctl', 'daemon-reload'], why: 'systemd forgets the unit' }],
+    notes: [
+      `kept: the work folder (${paths.workDir} by default) and the user ${SERVICE_USER}; remove them with rm -r and userdel when no other agent uses them`,
+    ],
+  };
+}
+
+/** The folder of a Linux path, for creating it before a file is written there. */
+export const linuxDir = (file: string) => path.posix.dirname(file);

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { describePlan } from '../src/service/plan.js';
+import type { InstallSettings } from '../src/service/settings.js';
+import { linuxInstallPlan, systemdUnit } from '../src/service/systemd.js';
+import { logonTaskXml, windowsInstallPlan, winswXml } from '../src/service/windows.js';
+
+const TOKEN = 'rota_agent_4f1e-very-secret';
+
+const linux: InstallSettings = {
+  platform: 'linux',
+  servers: ['https://rota.example.com', 'https://rota-2.example.com'],
+  tokenFile: '/root/agent-token',
+  token: TOKEN,
+  name: 'rota-agent',
+  desktop: false,
+  executable: '/tmp/rota-agent-linux-x64',
+  print: true,
+};
+const windows: InstallSettings = {
+  ...linux,
+  platform: 'win32',
+  servers: ['https://rota.example.com'],
+  tokenFile: 'C:\\Users\\ana\\token.txt',
+  executable: 'C:\\Users\\ana\\Downloads\\rota-agent-win-x64.exe',
+};
+
+const lines = (text: string) => text.split(/\r?\n/);
+
+/** Every command line a plan would run, as one text. */
+const commandLines = (plan: ReturnType<typeof linuxInstallPlan>) =>
+  [...plan.before, ...plan.after].map((step) => step.argv.join(' ')).join('\n');
+
+describe('the systemd unit', () => {
+  it('runs as its own user, restarts always, and takes the token as a credential', () => {
+    const unit = lines(systemdUnit(linux));
+    expect(unit).toEqual(
+      expect.arrayContaining([
+        '[Service]',
+        'User=rota-agent',
+        'Group=rota-agent',
+        'ExecStart=/opt/rota-agent/rota-agent --server https://rota.example.com,https://rota-2.example.com --token-file %d/token --work-dir /var/lib/rota-agent --mode service',
+        'LoadCredential=token:/etc/rota-agent/token',
+        'StateDirectory=rota-agent',
+        'WorkingDirectory=/var/lib/rota-agent',
+        'Restart=always',
+        'KillMode=mixed',
+        'TimeoutStopSec=90',
+        'NoNewPrivileges=yes',
+        'ProtectSystem=full',
+        'After=network-online.target',
+        'WantedBy=multi-user.target',
+      ]),
+    );
+  });
+
+  it('escapes what systemd would expand and quotes a work folder with spaces on the command line', () => {
+    const unit = systemdUnit({
+      ...linux,
+      name: 'agent-2',
+      servers: ['https://rota.example.com/a%20b'],
+      workDir: '/srv/robot work',
+    });
+    expect(lines(unit)).toEqual(
+      expect.arrayContaining([
+        'ExecStart=/opt/agent-2/rota-agent --server https://rota.example.com/a%%20b --token-file %d/token --work-dir "/srv/robot work" --mode service',
+        'LoadCredential=token:/etc/agent-2/token',
+        'WorkingDirectory=/srv/robot work',
+      ]),
+    );
+    // Its own folder: no StateDirectory, which would make /var/lib/agent-2 besides.
+    expect(unit).not.toContain('StateDirectory');
+  });
+
+  it('the plan keeps the token root-only and out of every file shown and every command', () => {
+    const plan = linuxInstallPlan(linux);
+    const token = plan.files.find((file) => file.path === '/etc/rota-agent/token');
+    expect(token).toMatchObject({ action: 'write', mode: 0o600, secret: true, content: TOKEN });
+    for (const file of plan.files.filter((f) => !f.secret)) {
+      expect(String(file.content ?? '')).not.toContain(TOKEN);
+    }
+    expect(commandLines(plan)).not.toContain(TOKEN);
+    const printed = describePlan(plan);
+    expect(printed).not.toContain(TOKEN);
+    expect(printed).toContain(
+      '# would write /etc/rota-agent/token (mode 0600): the token (not shown)',
+    );
+    expect(printed).toContain('systemctl enable --now rota-agent.service');
+    expect(plan.before[0]).toMatchObject({
+      argv: expect.arrayContaining(['useradd', '--system', 'rota-agent']),
+      unless: ['id', '-u', 'rota-agent'],
+    });
+  });
+});
+
+describe('the Windows service (WinSW)', () => {
+  it('starts the executable at boot with the token file, restarting on failure', () => {
+    const xml = lines(winswXml({ ...windows, workDir: 'D:\\Robot "work"' }));
+    expect(xml).toEqual(
+      expect.arrayContaining([
+        '<service>',
+        '  <id>rota-agent</id>',
+        '  <executable>C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe</executable>',
+        '  <arguments>--server https://rota.example.com --token-file &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\token&quot; --work-dir &quot;D:\\Robot \\&quot;work\\&quot;&quot; --mode service</arguments>',
+        '  <startmode>Automatic</startmode>',
+        '  <onfailure action="restart" delay="10 sec"/>',
+        '  <stoptimeout>90 sec</stoptimeout>',
+        '</service>',
+      ]),
+    );
+  });
+
+  it('ACLs the token to SYSTEM and Administrators; WinSW runs only when it was placed', () => {
+    const plan = windowsInstallPlan(windows);
+    expect(plan.after[0]?.argv).toEqual([
+      'icacls',
+      'C:\\ProgramData\\Rota Agent\\rota-agent\\token',
+      '/inheritance:r',
+      '/grant:r',
+      '*S-1-5-18:F',
+      '*S-1-5-32-544:F',
+    ]);
+    expect(plan.after[1]).toMatchObject({
+      argv: ['C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.exe', 'install'],
+      ifExists: 'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.exe',
+    });
+    expect(plan.files.map((f) => f.path)).toContain(
+      'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.xml',
+    );
+    expect(plan.notes.join('\n')).toContain('WinSW');
+    expect(describePlan(plan)).not.toContain(TOKEN);
+    expect(commandLines(plan)).not.toContain(TOKEN);
+  });
+});
+
+describe('the logon task (--desktop)', () => {
+  const desktop = { ...windows, desktop: true, user: 'ACME\\ana' };
+
+  it("starts at the user's logon in their interactive session, never stopped for time", () => {
+    const xml = lines(logonTaskXml(desktop));
+    expect(xml[0]).toBe('<?xml version="1.0" encoding="UTF-16"?>');
+    expect(xml).toEqual(
+      expect.arrayContaining([
+        '    <LogonTrigger>',
+        '      <UserId>ACME\\ana</UserId>',
+        '      <LogonType>InteractiveToken</LogonType>',
+        '      <RunLevel>LeastPrivilege</RunLevel>',
+        '    <ExecutionTimeLimit>PT0S</ExecutionTimeLimit>',
+        '    <MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>',
+        '      <Command>C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe</Command>',
+        '      <Arguments>--server https://rota.example.com --token-file &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\token&quot; --work-dir &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\work&quot; --mode desktop</Arguments>',
+      ]),
+    );
+  });
+
+  it('registers with schtasks from the XML (UTF-16), the user allowed to read the token', () => {
+    const plan = windowsInstallPlan(desktop);
+    const task = plan.files.find((file) => file.path.endsWith('rota-agent-logon-task.xml'));
+    expect(task).toMatchObject({ action: 'write', utf16: true });
+    expect(plan.after.map((step) => step.argv)).toEqual([
+      [
+        'icacls',
+        'C:\\ProgramData\\Rota Agent\\rota-agent\\token',
+        '/inheritance:r',
+        '/grant:r',
+        '*S-1-5-18:F',
+        '*S-1-5-32-544:F',
+        'ACME\\ana:R',
+      ],
+      [
+        'schtasks',
+        '/Create',
+        '/TN',
+        'Rota\\rota-agent',
+        '/XML',
+        'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-logon-task.xml',
+        '/F',
+      ],
+      ['schtasks', '/Run', '/TN', 'Rota\\rota-agent'],
+    ]);
+    // No service definition in desktop mode: the two would run the agent twice.
+    expect(plan.files.some((file) => file.path.endsWith('-service.xml'))).toBe(false);
+    expect(describePlan(plan)).not.toContain(TOKEN);
+    expect(commandLines(plan)).not.toContain(TOKEN);
+  });
+});
