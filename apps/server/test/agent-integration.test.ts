@@ -15,6 +15,7 @@ import { buildApp, type App } from '../src/http/app.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { openTestDatabase } from './helpers/database.js';
 import { ACTIVITY, executionOf, runNow } from './helpers/engine.js';
+import { openStream as openEventStream } from './helpers/event-stream.js';
 import { robotPackage } from './helpers/robot-package.js';
 import { ADMIN, client, signIn } from './helpers/test-app.js';
 import { createAgent, createVm } from './helpers/vms.js';
@@ -372,19 +373,40 @@ describe('agents that vanish and servers that restart', () => {
     await until('the run to start', async () =>
       (await logLines(id)).some((l) => l.startsWith('tick')),
     );
+    const live = await openEventStream(base, await signIn(app, ADMIN.access, ADMIN.password));
     first.process.kill('SIGKILL');
     await first.exited;
+    // The kernel closed its stream: the run says so at once, long before its lease runs out.
+    await live.waitFor(() =>
+      live.events.some(
+        (e) => e.data.type === 'execution' && e.data.execution_id === id && e.data.connection_lost,
+      ),
+    );
+    await live.close();
+    const [marked] = (
+      (await database.db.execute(
+        sql`select connection_lost_at < lease_expires_at as before_lease from rota_executions
+             where rota_executions_id = ${id} and status = 'processing'`,
+      )) as unknown as { rows: { before_lease: boolean }[] }
+    ).rows;
+    expect(marked).toEqual({ before_lease: true });
+    const waiting = await executionOf(admin, id);
+    expect(waiting).toMatchObject({ status: 'processing', attempts: 1 });
+    expect(waiting.connection_lost_at).not.toBeNull();
     const second = await startAgent((await createAgent(admin, 'Rescue agent', lostVm)).token);
     const done = await finalStatus(id);
     expect(done).toMatchObject({
       status: 'success',
       attempts: 2,
       rota_executor_name: 'Rescue agent',
+      connection_lost_at: null,
     });
+    // The lost attempt ended when its connection did, not when the lease let the server see it.
     expect(done.attempt_list[0]).toMatchObject({
       status: 'application_error',
       message: 'agent lost',
     });
+    expect(done.attempt_list[0]!.end_date).toBe(waiting.connection_lost_at);
     second.process.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   });

@@ -185,7 +185,11 @@ describe('heartbeats on one instance', () => {
 
     // Heard again while online: written, not announced again.
     expect((await agent.heartbeat()).status).toBe(200);
-    expect(await t.app.services.presence.flush()).toEqual({ written: 1, back: [] });
+    expect(await t.app.services.presence.flush()).toEqual({
+      written: 1,
+      back: [],
+      reconnected: [],
+    });
   });
 
   it('keeps an agent that said goodbye inactive, even with a heartbeat not yet written', async () => {
@@ -226,13 +230,15 @@ describe('heartbeats on one instance', () => {
     expect((await agent.hello()).status).toBe(200);
     // Another instance heard it last (its stream was there) and has not written that yet.
     const announced: AgentBack[] = [];
-    const elsewhere = new AgentPresenceService(t.db, (agents) => announced.push(...agents));
+    const elsewhere = new AgentPresenceService(t.db, {
+      back: (agents) => announced.push(...agents),
+    });
     elsewhere.heard(id, c.defaultClientId);
     const bye = await client(t.app, { token }).post('/api/rota/agent/api/v1/goodbye', {
       running: [],
     });
     expect(bye.status).toBe(200);
-    expect(await elsewhere.flush()).toEqual({ written: 0, back: [] });
+    expect(await elsewhere.flush()).toEqual({ written: 0, back: [], reconnected: [] });
     expect((await lastSeenOf(t, id)).online).toBe(false);
     expect(announced).toEqual([]);
     // Heard after the goodbye (it started again): written, and back.
@@ -240,6 +246,7 @@ describe('heartbeats on one instance', () => {
     expect(await elsewhere.flush()).toEqual({
       written: 1,
       back: [{ id, client: c.defaultClientId }],
+      reconnected: [],
     });
     expect((await lastSeenOf(t, id)).online).toBe(true);
   });

@@ -41,6 +41,7 @@ export function makeExecution(overrides: Partial<Execution> = {}): Execution {
     progress_message: null,
     last_activity_at: null,
     stalled: false,
+    connection_lost_at: null,
     ...overrides,
   };
 }

@@ -34,6 +34,7 @@ export function makeAgent(overrides: Partial<Agent> = {}): Agent {
     rota_vms_name: 'vm-financeiro',
     connectivity: 'active',
     last_seen_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+    connection_lost_at: null,
     version: '3.0.1',
     hostname: 'rpa-win-01',
     created_at: STAMP,

@@ -11,6 +11,11 @@ export const agentSchema = z.object({
   rota_vms_name: z.string(),
   connectivity: z.enum(CONNECTIVITY),
   last_seen_at: z.string().nullable(),
+  /**
+   * When its stream closed without a goodbye (ISO); null once it is heard again. Connectivity
+   * keeps its heartbeat window, so an agent may be active with its connection lost for a while.
+   */
+  connection_lost_at: z.string().nullable(),
   version: z.string().nullable(),
   hostname: z.string().nullable(),
   created_at: z.string(),

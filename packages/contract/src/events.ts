@@ -12,6 +12,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     status: z.enum(EXECUTION_STATUSES),
     /** Sent when the run was flagged stalled (true) or activity resumed (false). */
     stalled: z.boolean().optional(),
+    /** Sent when its agent's connection was lost (true) or came back (false). */
+    connection_lost: z.boolean().optional(),
   }),
   z.object({
     type: z.literal('log'),
@@ -32,6 +34,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     type: z.literal('agent'),
     rota_nodes_id: z.number().int(),
     connectivity: z.enum(CONNECTIVITY),
+    /** Sent when its stream closed without a goodbye (true) or it was heard again (false). */
+    connection_lost: z.boolean().optional(),
   }),
   z.object({
     /** An open task's deadline came within its robot's risk minutes, or passed. */

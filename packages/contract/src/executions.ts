@@ -97,6 +97,11 @@ export const executionSchema = z.object({
   last_activity_at: z.string().nullable(),
   /** Processing with no activity for its robot's `stall_minutes` (status stays processing). */
   stalled: z.boolean(),
+  /**
+   * Processing, and its agent's connection was lost at this moment (ISO): the run waits for
+   * the agent to come back within its lease. Null otherwise.
+   */
+  connection_lost_at: z.string().nullable(),
 });
 export type Execution = z.infer<typeof executionSchema>;
 

@@ -20,6 +20,7 @@ import { ClientService } from '../modules/clients/service.js';
 import { DashboardService } from '../modules/dashboard/service.js';
 import { AgentIdentities } from '../modules/dispatch/agent-identities.js';
 import type { WorkSignal } from '../modules/dispatch/claim-waiters.js';
+import { ConnectionWatch } from '../modules/dispatch/connection-watch.js';
 import { DispatchService } from '../modules/dispatch/dispatch-service.js';
 import {
   CHANNELS,
@@ -152,13 +153,24 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
   const announcer = new WorkAnnouncer(db, publisher, clock);
   const queueTrigger = new QueueTrigger(db, announcer, publisher, clock, { log });
   const settlements = new Settlements(publisher, announcer, queueTrigger);
-  // Heartbeats are written once a second; an agent back from offline is announced then.
+  // Heartbeats are written once a second; an agent back from offline is announced then, and
+  // one whose stream was lost is no longer (nor are its runs).
+  const connections = new ConnectionWatch(db, publisher);
   const presence = new AgentPresenceService(
     db,
-    (back) => {
-      for (const a of back) {
-        publisher.live(a.client, { type: 'agent', rota_nodes_id: a.id, connectivity: 'active' });
-      }
+    {
+      back: (back) => {
+        for (const a of back) {
+          publisher.live(a.client, { type: 'agent', rota_nodes_id: a.id, connectivity: 'active' });
+        }
+      },
+      reconnected: (agents) => {
+        connections
+          .back(agents)
+          .catch((error: unknown) =>
+            log.error({ err: error }, 'could not clear the lost connection of agents heard again'),
+          );
+      },
     },
     { log },
   );
@@ -171,6 +183,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     identities,
     handout: new RunHandout(parameters, publisher, (waited) => metrics.claimed(waited)),
     settlements,
+    connections,
     timings: options.engine?.timings,
     log,
   });

@@ -10940,6 +10940,7 @@ export interface operations {
                             /** @enum {string} */
                             connectivity: "active" | "inactive";
                             last_seen_at: string | null;
+                            connection_lost_at: string | null;
                             version: string | null;
                             hostname: string | null;
                             created_at: string;
@@ -11039,6 +11040,7 @@ export interface operations {
                             /** @enum {string} */
                             connectivity: "active" | "inactive";
                             last_seen_at: string | null;
+                            connection_lost_at: string | null;
                             version: string | null;
                             hostname: string | null;
                             created_at: string;
@@ -11135,6 +11137,7 @@ export interface operations {
                             /** @enum {string} */
                             connectivity: "active" | "inactive";
                             last_seen_at: string | null;
+                            connection_lost_at: string | null;
                             version: string | null;
                             hostname: string | null;
                             created_at: string;
@@ -13555,6 +13558,7 @@ export interface operations {
                             progress_message: string | null;
                             last_activity_at: string | null;
                             stalled: boolean;
+                            connection_lost_at: string | null;
                         }[];
                         meta: {
                             total: number;
@@ -13682,6 +13686,7 @@ export interface operations {
                             progress_message: string | null;
                             last_activity_at: string | null;
                             stalled: boolean;
+                            connection_lost_at: string | null;
                             attempt_list: {
                                 attempt: number;
                                 rota_nodes_id: number | null;

@@ -85,6 +85,13 @@ export async function executionOf(as: ReturnType<typeof client>, id: number) {
     exit_code: number | null;
     message: string | null;
     rota_executor_name: string | null;
-    attempt_list: { attempt: number; status: string; message: string | null }[];
+    connection_lost_at: string | null;
+    attempt_list: {
+      attempt: number;
+      status: string;
+      message: string | null;
+      start_date: string;
+      end_date: string | null;
+    }[];
   };
 }

@@ -40,6 +40,12 @@ export const rotaNodes = pgTable(
      * gathered, whichever instance heard them.
      */
     signed_off_at: timestamp('signed_off_at', { withTimezone: true }),
+    /**
+     * When its stream closed without a goodbye (the machine or its network died), by the clock
+     * of the instance that saw it; cleared when the agent is heard again. Connectivity keeps
+     * its heartbeat window: this says the connection is gone before the window does.
+     */
+    connection_lost_at: timestamp('connection_lost_at', { withTimezone: true }),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -75,6 +75,13 @@ export const rotaExecutions = pgTable(
     last_activity_at: timestamp('last_activity_at', { withTimezone: true }),
     /** Processing with no activity for its robot's `stall_minutes`; cleared when activity resumes. */
     stalled: boolean('stalled').notNull().default(false),
+    /**
+     * Its agent's stream closed without a goodbye while it ran: the run waits for the agent to
+     * come back within its lease. If it does not, the attempt ends at this moment, not at the
+     * lease's end, so its duration leaves the wait out. Cleared when the attempt ends or the
+     * agent is heard again.
+     */
+    connection_lost_at: timestamp('connection_lost_at', { withTimezone: true }),
     /** SHA-256 of the robot API token of the current attempt; cleared when it ends. */
     run_token_hash: text('run_token_hash'),
     created_by: integer('created_by').references(() => users.users_id, { onDelete: 'set null' }),

@@ -24,8 +24,6 @@ export const users = pgTable(
     language: text('language'),
     color_scheme: text('color_scheme'),
     is_platform_admin: boolean('is_platform_admin').notNull().default(false),
-    /** The OpenID Connect subject (`sub`) this account is linked to; unique. */
-    oidc_subject: text('oidc_subject'),
     rota_clients_id_selected: integer('rota_clients_id_selected').references(
       () => rotaClients.rota_clients_id,
       { onDelete: 'set null' },
@@ -33,11 +31,7 @@ export const users = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('users_email_key').on(t.email),
-    uniqueIndex('users_access_key').on(t.access),
-    uniqueIndex('users_oidc_subject_key').on(t.oidc_subject),
-  ],
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_access_key').on(t.access)],
 );
 
 /** Requests sent from /login/request-access; reviewed by platform administrators. */

@@ -59,6 +59,8 @@ export class Stream implements TextWebSocketHandler {
     private readonly server: AgentStreamServer,
     readonly token: string,
     readonly lang: Language,
+    /** Who opened it; its token is checked again on every call (it may be retired since). */
+    readonly agent: AgentIdentity,
   ) {}
 
   onMessage(text: string): void {
@@ -94,6 +96,8 @@ export interface AgentStreamOptions {
  */
 export class AgentStreamServer {
   private readonly streams = new Set<Stream>();
+  /** Open streams per agent: an agent that reconnected before its old stream closed is not lost. */
+  private readonly perAgent = new Map<number, number>();
   private readonly sweep: NodeJS.Timeout;
   private draining = false;
 
@@ -116,12 +120,14 @@ export class AgentStreamServer {
     const token = bearerToken(request);
     if (!token) return refuse(socket, lang, 'unauthorized');
     this.options.dispatch.authenticate(token).then(
-      () => {
+      (agent) => {
         if (socket.destroyed) return;
         if (this.draining) return refuse(socket, lang, 'service_unavailable');
         socket.off('error', destroySocket);
-        const stream = new Stream(this, token, lang);
+        const stream = new Stream(this, token, lang, agent);
         this.streams.add(stream);
+        const id = agent.rota_nodes_id;
+        this.perAgent.set(id, (this.perAgent.get(id) ?? 0) + 1);
         stream.socket = acceptTextWebSocket(request, socket, head, stream, AGENT_STREAM_MAX_BYTES);
       },
       (error: unknown) => {
@@ -155,7 +161,20 @@ export class AgentStreamServer {
   }
 
   forget(stream: Stream): void {
-    this.streams.delete(stream);
+    if (!this.streams.delete(stream)) return;
+    const id = stream.agent.rota_nodes_id;
+    const left = (this.perAgent.get(id) ?? 1) - 1;
+    if (left > 0) this.perAgent.set(id, left);
+    else this.perAgent.delete(id);
+    // The kernel closes a dead machine's socket, or the silent sweep does: the console hears of
+    // it now rather than when the lease runs out. A stopping server closes streams itself, and
+    // an agent that stops says goodbye first (over HTTP), which leaves it offline: not lost.
+    if (this.draining || left > 0) return;
+    this.options.dispatch
+      .connectionLost(stream.agent)
+      .catch((error: unknown) =>
+        this.options.log.error({ err: error }, 'agent stream: could not mark a lost connection'),
+      );
   }
 
   socketError(error: Error): void {

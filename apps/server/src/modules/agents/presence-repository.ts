@@ -56,13 +56,15 @@ export type AgentFacts = Partial<
 const prev = alias(rotaNodes, 'prev');
 
 /** Every heartbeat runs it: rendered once (see hotStatement). */
-const seenStatement = hotStatement<{ was_online: boolean }>(
+const seenStatement = hotStatement<{ was_online: boolean; was_lost: boolean }>(
   'rota_agent_seen',
-  () => sql`update ${n} set ${col(n.last_seen_at)} = now(), ${col(n.online)} = true
+  () => sql`update ${n} set ${col(n.last_seen_at)} = now(), ${col(n.online)} = true,
+                            ${col(n.connection_lost_at)} = null
               from ${tableAs(prev)}
              where ${n.rota_nodes_id} = ${sql.placeholder('agent')}
                and ${prev.rota_nodes_id} = ${sql.placeholder('agent')}
-            returning ${prev.online} as was_online`,
+            returning ${prev.online} as was_online,
+                      ${prev.connection_lost_at} is not null as was_lost`,
 );
 
 /**
@@ -73,18 +75,29 @@ const seenStatement = hotStatement<{ was_online: boolean }>(
  * another; its hello, if it started again, wrote it online already. A goodbye that commits
  * while this statement waits for the row is seen too (the row is checked again once unlocked).
  * Row locks are taken in primary-key order (the index walks `any(...)` sorted), so two
- * instances flushing overlapping agents never deadlock each other.
+ * instances flushing overlapping agents never deadlock each other. A lost connection is
+ * cleared by the same rule: only by what was heard after it was lost (`reconnected`).
  */
-const flushStatement = hotStatement<{ id: number; client: number; was_online: boolean }>(
+const flushStatement = hotStatement<{
+  id: number;
+  client: number;
+  was_online: boolean;
+  reconnected: boolean;
+}>(
   'rota_agents_seen',
-  () => sql`update ${n} set ${col(n.last_seen_at)} = now(), ${col(n.online)} = true
+  () => sql`update ${n} set ${col(n.last_seen_at)} = now(), ${col(n.online)} = true,
+                            ${col(n.connection_lost_at)} =
+                              case when ${n.connection_lost_at} < ${sql.placeholder('since')}::timestamptz
+                                   then null else ${n.connection_lost_at} end
               from ${tableAs(prev)}
              where ${n.rota_nodes_id} = any(${sql.placeholder('agents')}::integer[])
                and ${prev.rota_nodes_id} = ${n.rota_nodes_id}
                and (${n.signed_off_at} is null
                     or ${n.signed_off_at} < ${sql.placeholder('since')}::timestamptz)
             returning ${n.rota_nodes_id} as id, ${n.rota_clients_id} as client,
-                      ${prev.online} as was_online`,
+                      ${prev.online} as was_online,
+                      coalesce(${prev.connection_lost_at} < ${sql.placeholder('since')}::timestamptz,
+                               false) as reconnected`,
 );
 
 export async function markSeenMany(db: Db, agentIds: readonly number[], since: Date) {
@@ -92,26 +105,52 @@ export async function markSeenMany(db: Db, agentIds: readonly number[], since: D
     agents: `{${agentIds.join(',')}}`,
     since: since.toISOString(),
   });
+  const pick = (r: { id: number; client: number }) => ({ id: r.id, client: r.client });
   return {
     written: rows.length,
-    back: rows.filter((r) => !r.was_online).map((r) => ({ id: r.id, client: r.client })),
+    back: rows.filter((r) => !r.was_online).map(pick),
+    reconnected: rows.filter((r) => r.reconnected).map(pick),
   };
 }
 
-/** The agent was heard from now; answers whether it was online before (null: unknown agent). */
-export async function markSeen(db: Db, agentId: number, facts: AgentFacts = {}) {
+/**
+ * The agent was heard from now: whether it was online before and whether its connection had
+ * been lost (undefined: unknown agent).
+ */
+export async function markSeen(
+  db: Db,
+  agentId: number,
+  facts: AgentFacts = {},
+): Promise<{ was_online: boolean; was_lost: boolean } | undefined> {
   if (Object.keys(facts).length === 0) {
     const [row] = await seenStatement(db, { agent: agentId });
-    return row ? row.was_online : null;
+    return row;
   }
   // A hello (rare) also says what the agent runs on.
   const [row] = await db
     .update(n)
-    .set({ last_seen_at: sql`now()`, online: true, ...facts })
+    .set({ last_seen_at: sql`now()`, online: true, connection_lost_at: null, ...facts })
     .from(prev)
     .where(and(eq(n.rota_nodes_id, agentId), eq(prev.rota_nodes_id, agentId)))
-    .returning({ was_online: prev.online });
-  return row ? row.was_online : null;
+    .returning({
+      was_online: prev.online,
+      was_lost: sql<boolean>`${prev.connection_lost_at} is not null`,
+    });
+  return row;
+}
+
+/**
+ * The agent's stream closed without a goodbye: its connection is lost as of `at` (this
+ * instance's clock, as the flushes compare it). Only an online agent: one that signed off or
+ * went quiet is not lost again. Answers whether it was marked.
+ */
+export async function markConnectionLost(db: Db, agentId: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(n)
+    .set({ connection_lost_at: at })
+    .where(and(eq(n.rota_nodes_id, agentId), eq(n.online, true)))
+    .returning({ id: n.rota_nodes_id });
+  return rows.length > 0;
 }
 
 /**

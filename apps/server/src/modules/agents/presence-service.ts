@@ -2,6 +2,7 @@ import { AGENT_ACTIVE_WINDOW_SECONDS } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import {
   findAgentsByTokenHashes,
+  markConnectionLost,
   markQuietOffline,
   markSeen,
   markSeenMany,
@@ -25,6 +26,14 @@ export interface PresenceFlush {
   /** Rows written: one per agent heard since the previous flush, by one statement. */
   written: number;
   back: AgentBack[];
+  /** Agents heard again after their connection was lost (they may have stayed online). */
+  reconnected: AgentBack[];
+}
+
+/** What the presence service tells as it writes: agents back online, connections back. */
+export interface PresenceListener {
+  back?(agents: AgentBack[]): void;
+  reconnected?(agents: AgentBack[]): void;
 }
 
 /**
@@ -53,7 +62,7 @@ export class AgentPresenceService {
 
   constructor(
     private readonly db: Db,
-    private readonly onBack: (agents: AgentBack[]) => void = () => {},
+    private readonly listener: PresenceListener = {},
     private readonly options: {
       flushMs?: number;
       log?: { warn(obj: object, msg: string): void };
@@ -100,11 +109,16 @@ export class AgentPresenceService {
   }
 
   /**
-   * A hello (rare: the agent starts) writes at once, with what the agent runs on. Answers
-   * whether the agent came back (it was offline until now).
+   * A hello (rare: the agent starts, or is back after an outage) writes at once, with what the
+   * agent runs on. Answers whether the agent came back (it was offline until now) and whether
+   * its lost connection came back.
    */
-  async seen(agentId: number, facts?: AgentFacts): Promise<boolean> {
-    return (await markSeen(this.db, agentId, facts)) === false;
+  async seen(
+    agentId: number,
+    facts?: AgentFacts,
+  ): Promise<{ back: boolean; reconnected: boolean }> {
+    const row = await markSeen(this.db, agentId, facts);
+    return { back: row?.was_online === false, reconnected: row?.was_lost === true };
   }
 
   /**
@@ -115,7 +129,11 @@ export class AgentPresenceService {
   async flush(): Promise<PresenceFlush> {
     while (this.running) await this.running.catch(() => undefined);
     const heard = this.heardSince;
-    if (heard.size === 0) return { written: 0, back: [] };
+    if (heard.size === 0) {
+      // Nothing heard: the next gathering begins now, so what it hears is dated no earlier.
+      this.gatheredSince = Date.now();
+      return { written: 0, back: [], reconnected: [] };
+    }
     const since = this.gatheredSince;
     this.heardSince = new Map();
     this.gatheredSince = Date.now();
@@ -123,7 +141,8 @@ export class AgentPresenceService {
       try {
         // Agents signed off since `since` are left alone by the statement (markSeenMany).
         const result = await markSeenMany(this.db, [...heard.keys()], new Date(since));
-        if (result.back.length > 0) this.onBack(result.back);
+        if (result.back.length > 0) this.listener.back?.(result.back);
+        if (result.reconnected.length > 0) this.listener.reconnected?.(result.reconnected);
         return result;
       } catch (error) {
         // They wait for the next flush, which then covers their time too.
@@ -167,6 +186,12 @@ export class AgentPresenceService {
   signedOff(tx: Db, agentId: number): Promise<void> {
     this.heardSince.delete(agentId);
     return markSignedOff(tx, agentId, AGENT_ACTIVE_WINDOW_SECONDS, new Date());
+  }
+
+  /** The agent's stream closed without a goodbye (`at`: this instance's now). */
+  connectionLost(tx: Db, agentId: number, at: Date): Promise<boolean> {
+    this.heardSince.delete(agentId);
+    return markConnectionLost(tx, agentId, at);
   }
 
   markQuiet(): Promise<{ id: number; client: number }[]> {

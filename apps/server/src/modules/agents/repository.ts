@@ -25,6 +25,7 @@ function selectAgents(db: Db, scope: TenantScope) {
       rota_vms_name: vmNames.name,
       active: agentIsActive(rotaNodes.last_seen_at),
       last_seen_at: rotaNodes.last_seen_at,
+      connection_lost_at: rotaNodes.connection_lost_at,
       version: rotaNodes.version,
       hostname: rotaNodes.hostname,
       created_at: rotaNodes.created_at,

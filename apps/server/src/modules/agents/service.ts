@@ -33,6 +33,7 @@ export const toAgent = (row: AgentRow): Agent => ({
   rota_vms_name: row.rota_vms_name,
   connectivity: connectivityOf(row.active),
   last_seen_at: isoOrNull(row.last_seen_at),
+  connection_lost_at: isoOrNull(row.connection_lost_at),
   version: row.version,
   hostname: row.hostname,
   created_at: iso(row.created_at),

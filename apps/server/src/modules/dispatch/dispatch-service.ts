@@ -26,6 +26,7 @@ import {
 } from '../executions/settle-statements.js';
 import type { AgentIdentities } from './agent-identities.js';
 import type { ClaimWaiters } from './claim-waiters.js';
+import type { ConnectionWatch } from './connection-watch.js';
 import { FinishClaimBatcher, type BatcherLog } from './finish-claim-batcher.js';
 import type { EnginePublisher } from './live-events.js';
 import { newRunTokens, type RunHandout } from './run-handout.js';
@@ -66,6 +67,7 @@ export interface DispatchDeps {
   identities: AgentIdentities;
   handout: RunHandout;
   settlements: Settlements;
+  connections: ConnectionWatch;
   timings?: DispatchTimings;
   log?: BatcherLog;
 }
@@ -85,6 +87,7 @@ export class DispatchService {
   private readonly identities: AgentIdentities;
   private readonly handout: RunHandout;
   private readonly settlements: Settlements;
+  private readonly connections: ConnectionWatch;
   private readonly finishClaims: FinishClaimBatcher;
 
   constructor(deps: DispatchDeps) {
@@ -95,6 +98,7 @@ export class DispatchService {
     this.identities = deps.identities;
     this.handout = deps.handout;
     this.settlements = deps.settlements;
+    this.connections = deps.connections;
     this.timings = deps.timings ?? dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds);
     this.finishClaims = new FinishClaimBatcher(this.db, this.timings.leaseSeconds, deps.log);
   }
@@ -202,13 +206,27 @@ export class DispatchService {
       this.presence.heard(agent.rota_nodes_id, agent.rota_clients_id);
       return;
     }
-    if (await this.presence.seen(agent.rota_nodes_id, facts)) {
+    const seen = await this.presence.seen(agent.rota_nodes_id, facts);
+    if (seen.back) {
       this.publish.live(agent.rota_clients_id, {
         type: 'agent',
         rota_nodes_id: agent.rota_nodes_id,
         connectivity: 'active',
       });
     }
+    if (seen.reconnected) {
+      await this.connections.back([{ id: agent.rota_nodes_id, client: agent.rota_clients_id }]);
+    }
+  }
+
+  /**
+   * The agent's stream closed without a goodbye (its machine or network died): the agent and
+   * its runs show it at once; the leases still decide what becomes of them.
+   */
+  connectionLost(agent: AgentIdentity): Promise<void> {
+    return this.connections.lost(agent, (tx, at) =>
+      this.presence.connectionLost(tx, agent.rota_nodes_id, at),
+    );
   }
 
   /**

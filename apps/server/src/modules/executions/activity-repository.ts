@@ -78,6 +78,7 @@ const columns = {
   progress_message: e.progress_message,
   last_activity_at: e.last_activity_at,
   stalled: stalledNow,
+  connection_lost_at: e.connection_lost_at,
 };
 
 const sortable = {

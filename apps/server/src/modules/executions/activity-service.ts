@@ -38,6 +38,7 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
   start_date: isoOrNull(row.start_date),
   end_date: isoOrNull(row.end_date),
   last_activity_at: isoOrNull(row.last_activity_at),
+  connection_lost_at: isoOrNull(row.connection_lost_at),
   duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
   attempt_start_date: isoOrNull(row.attempt_start_date),
   pending_reason: null,

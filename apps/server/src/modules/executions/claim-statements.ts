@@ -37,6 +37,7 @@ export const claimPicks = (agent: (k: SQL) => SQL, vm: (k: SQL) => SQL) => sql`c
                  ${col(E.lease_expires_at)} = now() + make_interval(secs => ${sql.placeholder('lease')}),
                  ${col(E.run_token_hash)} = (${sql.placeholder('tokens')}::text[])[picks.k],
                  ${col(E.last_activity_at)} = now(), ${col(E.stalled)} = false,
+                 ${col(E.connection_lost_at)} = null,
                  ${col(E.progress_percent)} = null, ${col(E.progress_message)} = null,
                  ${col(E.rota_robot_versions_id)} = (select ${r.current_version_id} from ${r}
                                                       where ${r.rota_robots_id} = ${E.rota_robots_id})

@@ -121,3 +121,41 @@ export async function extendRunningLeases(db: Db, leaseSeconds: number): Promise
     .returning({ id: E.rota_executions_id });
   return extended.length;
 }
+
+/** A run whose agent's connection was lost or came back, for the live events it makes. */
+export type ConnectionRun = { id: number; robot: number; client: number };
+
+/**
+ * The agent's connection was lost at `at`: its processing runs say so (their status and leases
+ * stay: if the agent comes back within the lease, they go on). Answers the runs marked.
+ */
+export async function markRunsConnectionLost(
+  tx: Db,
+  agentId: number,
+  at: Date,
+): Promise<ConnectionRun[]> {
+  return rowsOf<ConnectionRun>(
+    tx,
+    sql`update ${E} set ${col(E.connection_lost_at)} = ${at.toISOString()}::timestamptz
+         where ${E.rota_nodes_id} = ${agentId} and ${E.status} = 'processing'
+           and ${E.connection_lost_at} is null
+        returning ${E.rota_executions_id} as id, ${E.rota_robots_id} as robot,
+                  ${E.rota_clients_id} as client`,
+  );
+}
+
+/** These agents were heard again: their runs no longer wait for them. Answers the runs. */
+export async function clearRunsConnectionLost(
+  db: Db,
+  agentIds: readonly number[],
+): Promise<ConnectionRun[]> {
+  if (agentIds.length === 0) return [];
+  return rowsOf<ConnectionRun>(
+    db,
+    sql`update ${E} set ${col(E.connection_lost_at)} = null
+         where ${E.rota_nodes_id} = any(${`{${agentIds.join(',')}}`}::integer[])
+           and ${E.status} = 'processing' and ${E.connection_lost_at} is not null
+        returning ${E.rota_executions_id} as id, ${E.rota_robots_id} as robot,
+                  ${E.rota_clients_id} as client`,
+  );
+}

@@ -23,6 +23,7 @@ export type ExecutionRow = Pick<
   | 'retries'
   | 'timeout_seconds'
   | 'cancel_requested_at'
+  | 'connection_lost_at'
 > & { status: ExecutionStatus };
 
 /** The same columns of any alias of rota_executions, for `returning` and `select` lists. */
@@ -39,6 +40,7 @@ export const executionColumns = (e: typeof rotaExecutions) =>
       e.retries,
       e.timeout_seconds,
       e.cancel_requested_at,
+      e.connection_lost_at,
     ].map((c) => sql`${c} as ${col(c)}`),
     sql`, `,
   );

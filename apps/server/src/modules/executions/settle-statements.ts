@@ -53,6 +53,8 @@ export async function settleAttempt(
   tx: Db,
   execution: ExecutionRow,
   result: AttemptResult,
+  /** When the attempt ended, if before now (its agent's connection was lost then). */
+  endedAt: Date | null = null,
 ): Promise<Settled> {
   const cancelled = execution.cancel_requested_at !== null || result.status === 'cancelled';
   const attemptStatus: ExecutionStatus = cancelled ? 'cancelled' : result.status;
@@ -60,12 +62,13 @@ export async function settleAttempt(
   const requeued = retryable && execution.attempts <= execution.retries;
   const status: ExecutionStatus = requeued ? 'queued' : attemptStatus;
   const coded = codeOf(result);
+  const ended = endedAt ? sql`${new Date(endedAt).toISOString()}::timestamptz` : sql`now()`;
   // One statement: the attempt's end, the run's held tasks back to pending, the run's state.
   await tx.execute(
     sql`with ended_attempt as (
           update ${A}
              set ${col(A.status)} = ${attemptStatus}, ${col(A.exit_code)} = ${result.exit_code},
-                 ${col(A.message)} = ${result.message}, ${col(A.ended_at)} = now(),
+                 ${col(A.message)} = ${result.message}, ${col(A.ended_at)} = ${ended},
                  ${col(A.message_code)} = ${coded.code},
                  ${col(A.message_params)} = ${coded.params}::jsonb,
                  ${col(A.ended_by)} = 'server'
@@ -78,8 +81,8 @@ export async function settleAttempt(
                ${col(E.message)} = ${result.message}, ${col(E.lease_expires_at)} = null,
                ${col(E.message_code)} = ${coded.code},
                ${col(E.message_params)} = ${coded.params}::jsonb,
-               ${col(E.run_token_hash)} = null,
-               ${col(E.ended_at)} = ${requeued ? sql`null` : sql`now()`}
+               ${col(E.run_token_hash)} = null, ${col(E.connection_lost_at)} = null,
+               ${col(E.ended_at)} = ${requeued ? sql`null` : ended}
          where ${E.rota_executions_id} = ${execution.rota_executions_id}`,
   );
   return { execution, status, requeued };
@@ -88,7 +91,8 @@ export async function settleAttempt(
 /**
  * Attempts whose agent is gone (lost, or stopped without them) end as application errors with
  * the run message `code` (its English text kept in `message`), each settled as `settleAttempt`
- * decides (retried while retries remain).
+ * decides (retried while retries remain). A lost agent's attempt ends when its connection was
+ * lost, if the server saw that, rather than when its lease ran out: the wait is not run time.
  */
 export async function settleAbandoned(
   tx: Db,
@@ -99,13 +103,18 @@ export async function settleAbandoned(
   const message = runMessageText(code);
   for (const execution of executions) {
     settled.push(
-      await settleAttempt(tx, execution, {
-        status: 'application_error',
-        exit_code: null,
-        message,
-        code,
-        params: {},
-      }),
+      await settleAttempt(
+        tx,
+        execution,
+        {
+          status: 'application_error',
+          exit_code: null,
+          message,
+          code,
+          params: {},
+        },
+        code === 'agent_lost' ? execution.connection_lost_at : null,
+      ),
     );
   }
   return settled;
@@ -142,6 +151,7 @@ export const settleCur = () => sql`att as (
                ${col(E.exit_code)} = d.exit_code, ${col(E.message)} = d.message,
                ${col(E.message_code)} = d.code, ${col(E.message_params)} = d.params,
                ${col(E.lease_expires_at)} = null, ${col(E.run_token_hash)} = null,
+               ${col(E.connection_lost_at)} = null,
                ${col(E.ended_at)} = case when d.requeued then null else now() end
           from decided d
          where ${E.rota_executions_id} = d.id
