@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -46,6 +47,12 @@ export const rotaNodes = pgTable(
      * its heartbeat window: this says the connection is gone before the window does.
      */
     connection_lost_at: timestamp('connection_lost_at', { withTimezone: true }),
+    /**
+     * What the machine said of itself in its last hello (OS version, architecture, CPUs, memory,
+     * free disk, mode), as the contract's agent facts; null until an agent that sends them says
+     * hello. Written on hello only, never by a heartbeat.
+     */
+    facts: jsonb('facts').$type<Record<string, unknown>>(),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

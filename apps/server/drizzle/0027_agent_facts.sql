@@ -1,0 +1,1 @@
+ALTER TABLE "rota_nodes" ADD COLUMN "facts" jsonb;
