@@ -226,6 +226,22 @@ describe('/node', { timeout: 20_000 }, () => {
     expect(callsTo(calls, '/node/api/v1/delete')[0]?.body).toEqual({ id: 2 });
   });
 
+  it.each([
+    ['pt', 'Conexão perdida', 'Ativo'],
+    ['en', 'Connection lost', 'Active'],
+  ] as const)(
+    '%s: shows an agent whose connection was lost as such, not as active',
+    async (lang, lost, active) => {
+      const lostAgent = makeAgent({ connection_lost_at: new Date().toISOString() });
+      await resetEnvironment(lang);
+      await openAgents(ALL, { lang, agents: [lostAgent] });
+      const table = await screen.findByRole('table', { name: /Agentes|Agents/ });
+      const row = within(table).getAllByRole('row')[1]!;
+      expect(within(row).getByTestId('agent-connection-lost')).toHaveTextContent(lost);
+      expect(within(row).queryByText(active)).not.toBeInTheDocument();
+    },
+  );
+
   it('refreshes connectivity and last seen when an agent event arrives', async () => {
     const { calls } = await openAgents(['AGENTES.LIST']);
     await screen.findByRole('table', { name: 'Agentes' });

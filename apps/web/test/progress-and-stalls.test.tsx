@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Dashboard, Execution, Language } from '@rota/contract';
 import {
+  ConnectionLostBadge,
   ExecutionProgress,
   StalledBadge,
 } from '../src/features/activity/components/execution-progress';
@@ -62,11 +63,29 @@ describe('ExecutionProgress', () => {
     expect(screen.queryByTestId('stalled-badge')).not.toBeInTheDocument();
   });
 
+  it.each([
+    ['pt', 'Conexão do agente perdida — aguardando o retorno'],
+    ['en', 'Agent connection lost — waiting for it to return'],
+  ] as const)(
+    '%s: says a run waits for its agent whose connection was lost',
+    async (lang, text) => {
+      await resetEnvironment(lang);
+      renderElement(
+        <ExecutionProgress
+          execution={{ ...stalledRun, stalled: false, connection_lost_at: minutesAgo(0) }}
+        />,
+      );
+      expect(await screen.findByTestId('connection-lost-badge')).toHaveTextContent(text);
+    },
+  );
+
   it('shows nothing for a run that is not processing', async () => {
     renderElement(
       <div data-testid="host">
         <ExecutionProgress execution={{ ...stalledRun, status: 'success' }} />
         <StalledBadge execution={{ stalled: false }} />
+        <ConnectionLostBadge execution={{ status: 'processing', connection_lost_at: null }} />
+        <ConnectionLostBadge execution={{ status: 'success', connection_lost_at: minutesAgo(1) }} />
       </div>,
     );
     expect(await screen.findByTestId('host')).toBeEmptyDOMElement();

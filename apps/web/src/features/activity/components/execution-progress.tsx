@@ -1,5 +1,5 @@
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlugConnectedX } from '@tabler/icons-react';
 import type { Execution } from '@rota/contract';
 import { useFormat } from '../../../lib/format';
 import { useNow } from '../../../lib/use-now';
@@ -27,6 +27,33 @@ export function StalledBadge({ execution }: { execution: Pick<Execution, 'stalle
 }
 
 /**
+ * A processing run whose agent's connection closed without a goodbye: it waits for the agent
+ * to come back within its lease (then it goes on) or is settled when the lease runs out.
+ */
+export function ConnectionLostBadge({
+  execution,
+}: {
+  execution: Pick<Execution, 'status' | 'connection_lost_at'>;
+}) {
+  const t = useActivityTranslation();
+  const format = useFormat();
+  if (execution.status !== 'processing' || !execution.connection_lost_at) return null;
+  return (
+    <Badge
+      color="red"
+      variant="light"
+      radius="sm"
+      tt="none"
+      leftSection={<IconPlugConnectedX size={12} aria-hidden />}
+      title={format.dateTime(execution.connection_lost_at)}
+      data-testid="connection-lost-badge"
+    >
+      {t('progress.connectionLost')}
+    </Badge>
+  );
+}
+
+/**
  * A running execution's progress (percent bar and message, as the robot reported them) and
  * when it was last active, relative and live. Nothing for a run not processing.
  */
@@ -36,7 +63,12 @@ export function ExecutionProgress({
 }: {
   execution: Pick<
     Execution,
-    'status' | 'progress_percent' | 'progress_message' | 'last_activity_at' | 'stalled'
+    | 'status'
+    | 'progress_percent'
+    | 'progress_message'
+    | 'last_activity_at'
+    | 'stalled'
+    | 'connection_lost_at'
   >;
   compact?: boolean;
 }) {
@@ -68,6 +100,7 @@ export function ExecutionProgress({
         </Text>
       ) : null}
       <Group gap={6} wrap="wrap">
+        <ConnectionLostBadge execution={execution} />
         <StalledBadge execution={execution} />
         {execution.last_activity_at ? (
           <Text

@@ -47,7 +47,11 @@ import { useExecutionDuration, useWaitingTime } from '../components/execution-du
 import { ExecutionEvidence } from '../components/execution-evidence';
 import { ExecutionLogsTab } from '../components/execution-logs-tab';
 import { ExecutionStatusBadge, isFinalStatus } from '../components/execution-status';
-import { ExecutionProgress, StalledBadge } from '../components/execution-progress';
+import {
+  ConnectionLostBadge,
+  ExecutionProgress,
+  StalledBadge,
+} from '../components/execution-progress';
 import { PendingReasonNote } from '../components/pending-reason';
 import { RunMessage } from '../components/run-message';
 import { useActivityTranslation } from '../i18n';
@@ -287,6 +291,7 @@ export default function ExecutionPage() {
           <>
             <ExecutionStatusBadge status={data.status} size="lg" />
             <StalledBadge execution={data} />
+            <ConnectionLostBadge execution={data} />
             <LiveIndicator />
             {cancellable ? (
               <Menu position="bottom-end">

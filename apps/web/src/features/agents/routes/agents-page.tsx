@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Code, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Select, Stack, Text } from '@mantine/core';
 import { IconDevices, IconKey, IconServer } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import {
   useStandardRowActions,
 } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
+import { useFormat } from '../../../lib/format';
 import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { useCan } from '../../auth';
@@ -38,6 +39,7 @@ function isConnectivity(value: string | undefined): value is Connectivity {
  */
 export default function AgentsPage() {
   const t = useAgentsTranslation();
+  const format = useFormat();
   const { t: tc } = useTranslation();
   const can = useCan();
   const list = useListState({
@@ -102,9 +104,24 @@ export default function AgentsPage() {
     {
       key: 'connectivity',
       header: t('columns.connectivity'),
-      render: (agent) => (
-        <ConnectivityBadge value={agent.connectivity} labels={connectivityLabels} />
-      ),
+      render: (agent) =>
+        agent.connectivity === 'active' && agent.connection_lost_at ? (
+          <Badge
+            color="red"
+            variant="light"
+            radius="sm"
+            tt="none"
+            miw="max-content"
+            title={t('connectivity.connectionLostSince', {
+              when: format.dateTime(agent.connection_lost_at),
+            })}
+            data-testid="agent-connection-lost"
+          >
+            {t('connectivity.connectionLost')}
+          </Badge>
+        ) : (
+          <ConnectivityBadge value={agent.connectivity} labels={connectivityLabels} />
+        ),
     },
     {
       key: 'last_seen_at',
