@@ -38,7 +38,7 @@ describe('the systemd unit', () => {
         '[Service]',
         'User=rota-agent',
         'Group=rota-agent',
-        'ExecStart=/opt/rota-agent/rota-agent --server https://rota.example.com,https://rota-2.example.com --token-file %d/token --work-dir /var/lib/rota-agent --mode service',
+        'ExecStart=/opt/rota-agent/rota-agent --server https://rota.example.com,https://rota-2.example.com --work-dir /var/lib/rota-agent --mode service',
         'LoadCredential=token:/etc/rota-agent/token',
         'StateDirectory=rota-agent',
         'WorkingDirectory=/var/lib/rota-agent',
@@ -62,7 +62,7 @@ describe('the systemd unit', () => {
     });
     expect(lines(unit)).toEqual(
       expect.arrayContaining([
-        'ExecStart=/opt/agent-2/rota-agent --server https://rota.example.com/a%%20b --token-file %d/token --work-dir "/srv/robot work" --mode service',
+        'ExecStart=/opt/agent-2/rota-agent --server https://rota.example.com/a%%20b --work-dir "/srv/robot work" --mode service',
         'LoadCredential=token:/etc/agent-2/token',
         'WorkingDirectory=/srv/robot work',
       ]),

@@ -26,8 +26,9 @@ function unitWord(word: string): string {
 
 /**
  * The unit. The token reaches the agent as a systemd credential: root's 0600 file, copied by
- * systemd into a directory only the service sees (`%d`), so it is on no command line and the
- * service user cannot read the original. KillMode=mixed sends SIGTERM to the agent alone, whose
+ * systemd into a directory only the service sees ($CREDENTIALS_DIRECTORY, where the agent looks
+ * when no token is given), so it is on no command line and the service user cannot read the
+ * original. KillMode=mixed sends SIGTERM to the agent alone, whose
  * grace lets running robots finish; whatever is left is killed when the stop times out.
  */
 export function systemdUnit(settings: InstallSettings): string {
@@ -37,8 +38,6 @@ export function systemdUnit(settings: InstallSettings): string {
     paths.executable,
     '--server',
     settings.servers.join(','),
-    '--token-file',
-    '%d/token',
     '--work-dir',
     workDir,
     '--mode',
@@ -54,11 +53,8 @@ export function systemdUnit(settings: InstallSettings): string {
     'Type=simple',
     `User=${SERVICE_USER}`,
     `Group=${SERVICE_USER}`,
-    // The first word is not escaped: systemd takes it as the path, and it has no % or spaces.
-    `ExecStart=${paths.executable} ${exec
-      .slice(1)
-      .map((w) => (w === '%d/token' ? w : unitWord(w)))
-      .join(' ')}`,
+    `ExecStart=${exec.map(unitWord).join(' ')}`,
+    // The agent reads $CREDENTIALS_DIRECTORY/token by itself (LoadCredential: systemd 247 on).
     `LoadCredential=token:${paths.token}`,
     ...(settings.workDir === undefined ? [`StateDirectory=${settings.name}`] : []),
     // A path setting, not a command line: taken whole, spaces and all; only specifiers expand.
