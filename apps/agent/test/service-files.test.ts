@@ -130,6 +130,21 @@ describe('the Windows service (WinSW)', () => {
     expect(describePlan(plan)).not.toContain(TOKEN);
     expect(commandLines(plan)).not.toContain(TOKEN);
   });
+
+  it('with --winsw copies WinSW next to its definition and registers the service', () => {
+    const plan = windowsInstallPlan({ ...windows, winsw: 'C:\\Users\\ana\\WinSW-x64.exe' });
+    const winsw = 'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.exe';
+    expect(plan.files).toContainEqual({
+      path: winsw,
+      action: 'copy',
+      from: 'C:\\Users\\ana\\WinSW-x64.exe',
+    });
+    expect(plan.after.slice(1)).toEqual([
+      expect.objectContaining({ argv: [winsw, 'install'], ifExists: undefined }),
+      expect.objectContaining({ argv: [winsw, 'start'], ifExists: undefined }),
+    ]);
+    expect(plan.notes.join('\n')).not.toContain('give it with --winsw');
+  });
 });
 
 describe('the logon task (--desktop)', () => {

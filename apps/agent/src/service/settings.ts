@@ -19,6 +19,8 @@ export interface InstallSettings {
   user?: string;
   /** The agent executable the service starts, copied into the service's folder. */
   executable: string;
+  /** WinSW's executable, copied next to the service definition (Windows service). */
+  winsw?: string;
   print: boolean;
   root?: string;
 }
@@ -55,6 +57,8 @@ export const SERVICE_USAGE = `Usage:
   --root <dir>        write the files under <dir> instead of /, and run no command
   --platform <p>      linux or win32: the platform whose files to make (default this one)
   --exec <path>       the executable the service starts (default this executable)
+  --winsw <path>      Windows: WinSW-x64.exe (github.com/winsw/winsw/releases), copied
+                      next to the service definition, which then registers and starts the service
 `;
 
 const BOOLEAN_FLAGS = { '--desktop': 'desktop', '--print': 'print' } as const;
@@ -67,6 +71,7 @@ const VALUE_FLAGS = {
   '--root': 'root',
   '--platform': 'platform',
   '--exec': 'executable',
+  '--winsw': 'winsw',
 } as const;
 type ValueKey = (typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS];
 type BooleanKey = (typeof BOOLEAN_FLAGS)[keyof typeof BOOLEAN_FLAGS];
@@ -120,6 +125,7 @@ const installSchema = z.object({
   root: z.string().min(1).optional(),
   platform: platformSchema,
   executable: z.string().min(1).optional(),
+  winsw: z.string().min(1).optional(),
   desktop: z.boolean(),
   print: z.boolean(),
 });
@@ -200,6 +206,9 @@ export function parseInstall(
     problems.push("--desktop is for Windows, where desktop robots need the user's session");
   }
   if (data.user !== undefined && !data.desktop) problems.push('--user goes with --desktop');
+  if (data.winsw !== undefined && (data.platform !== 'win32' || data.desktop)) {
+    problems.push('--winsw is for the Windows service (not --desktop)');
+  }
   const executable = data.executable ?? context.ownExecutable;
   if (executable === undefined) {
     problems.push(
@@ -236,6 +245,7 @@ export function parseInstall(
       desktop: data.desktop,
       user,
       executable: executable as string,
+      winsw: data.winsw,
       print: data.print,
       root: data.root === undefined ? undefined : path.resolve(data.root),
     },

@@ -184,6 +184,9 @@ export function windowsInstallPlan(settings: InstallSettings): Plan {
     };
   }
   files.push({ path: paths.serviceXml, action: 'write', content: winswXml(settings) });
+  if (settings.winsw !== undefined) {
+    files.push({ path: paths.winsw, action: 'copy', from: settings.winsw });
+  }
   return {
     platform: 'win32',
     before: [],
@@ -193,12 +196,20 @@ export function windowsInstallPlan(settings: InstallSettings): Plan {
       {
         argv: [paths.winsw, 'install'],
         why: `the Windows service ${settings.name}, started at boot`,
-        ifExists: paths.winsw,
+        ifExists: settings.winsw === undefined ? paths.winsw : undefined,
       },
-      { argv: [paths.winsw, 'start'], why: 'started now', ifExists: paths.winsw },
+      {
+        argv: [paths.winsw, 'start'],
+        why: 'started now',
+        ifExists: settings.winsw === undefined ? paths.winsw : undefined,
+      },
     ],
     notes: [
-      `WinSW (WinSW-x64.exe 2.12 or later, ${WINSW_RELEASES}) goes next to ${paths.serviceXml} as ${paths.winsw}; when it is not there yet, place it and run "${paths.winsw}" install, then start`,
+      ...(settings.winsw === undefined
+        ? [
+            `WinSW (WinSW-x64.exe 2.12 or later, ${WINSW_RELEASES}) goes next to ${paths.serviceXml} as ${paths.winsw}: give it with --winsw, or place it there and run "${paths.winsw}" install, then start`,
+          ]
+        : []),
       `logs: ${paths.logs}; state: rota-agent status${settings.name === 'rota-agent' ? '' : ` --name ${settings.name}`}`,
     ],
   };
