@@ -302,6 +302,36 @@ describe('new task form', { timeout: 20_000 }, () => {
     expect(callsTo(calls, '/task/api/v1/create')).toHaveLength(0);
   });
 
+  it.each([
+    ['pt', 'Dados (JSON)', 'Deve ser um objeto JSON, como {"fatura": 123}', 'Criar tarefa'],
+    ['en', 'Data (JSON)', 'Must be a JSON object, such as {"invoice": 123}', 'Create task'],
+  ] as const)(
+    '%s: a robot without fields takes any JSON object as its data',
+    async (lang, label, notObject, create) => {
+      const { user, dialog, calls } = await openForm({
+        lang,
+        handler: ({ url }) =>
+          url.endsWith('/field/api/v1/index') ? { status: 200, body: page([]) } : undefined,
+      });
+      await chooseRobot(user, dialog);
+      const data = await within(dialog).findByRole('textbox', { name: label });
+      await user.click(data);
+      await user.paste('[1, 2]');
+      await user.click(within(dialog).getByRole('button', { name: create }));
+      expect(await within(dialog).findByText(notObject)).toBeInTheDocument();
+      expect(callsTo(calls, '/task/api/v1/create')).toHaveLength(0);
+      await user.clear(data);
+      await user.click(data);
+      await user.paste('{"invoice": 123, "lines": [{"sku": "A"}]}');
+      await user.click(within(dialog).getByRole('button', { name: create }));
+      await waitFor(() => expect(callsTo(calls, '/task/api/v1/create')).toHaveLength(1));
+      expect(callsTo(calls, '/task/api/v1/create')[0]?.body).toMatchObject({
+        rota_robots_id: 1,
+        data: { invoice: 123, lines: [{ sku: 'A' }] },
+      });
+    },
+  );
+
   it('shows the server’s data.<field> errors under that field', async () => {
     const { user, dialog } = await openForm({
       handler: ({ url }) =>

@@ -70,6 +70,7 @@ const en = {
   invalid_type_boolean: 'Must be true or false',
   invalid_type_date: 'Must be a date (YYYY-MM-DD)',
   invalid_type_json: 'Must be JSON',
+  invalid_type_json_object: 'Must be a JSON object, such as {"invoice": 123}',
   unknown_field: 'This robot has no such field',
   expiration_in_past: 'The expiration date must be in the future',
   package_format: 'The package must be a .zip or .tar.gz file',
@@ -252,6 +253,8 @@ const en = {
   too_many_domains: 'At most 50 domains',
   session_revoked: 'Session ended',
   sessions_revoked: 'Other sessions ended',
+  agent_build_missing:
+    'No agent was packaged on this server yet: run npm run package:agent where the server is installed',
   // Password recovery mail
   mail_recover_subject: 'Rota: set a new password',
   mail_recover_body:
@@ -322,6 +325,7 @@ const pt: Record<MessageKey, string> = {
   invalid_type_boolean: 'Deve ser verdadeiro ou falso',
   invalid_type_date: 'Deve ser uma data (AAAA-MM-DD)',
   invalid_type_json: 'Deve ser JSON',
+  invalid_type_json_object: 'Deve ser um objeto JSON, como {"fatura": 123}',
   unknown_field: 'Este robô não tem esse campo',
   expiration_in_past: 'A data de expiração deve estar no futuro',
   package_format: 'O pacote deve ser um arquivo .zip ou .tar.gz',
@@ -505,6 +509,8 @@ const pt: Record<MessageKey, string> = {
   too_many_domains: 'No máximo 50 domínios',
   session_revoked: 'Sessão encerrada',
   sessions_revoked: 'Outras sessões encerradas',
+  agent_build_missing:
+    'Nenhum agente foi empacotado neste servidor ainda: rode npm run package:agent onde o servidor está instalado',
   mail_recover_subject: 'Rota: defina uma nova senha',
   mail_recover_body:
     'Olá {{name}},\n\nAlguém pediu para definir uma nova senha para sua conta Rota. Abra o link abaixo em até 30 minutos para escolher uma nova:\n\n{{link}}\n\nSeu código: {{code}}\n\nSe não foi você, ignore esta mensagem; sua senha continua a mesma.',

@@ -7,6 +7,7 @@ import { makeRobot, makeRobotField } from '../../../test/fixtures';
 import { page, type MockCall, type MockReply } from '../../../test/http-mock';
 import { callsTo, openPage, openRowAction } from '../../../test/operations-fixtures';
 import { resetEnvironment } from '../../../test/render';
+import { exampleTaskData, triggerFireExample } from './components/trigger-fire-example';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const TOKEN = 'rota_trg_T0k3nShownOnlyOnce';
@@ -92,6 +93,22 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('the fire example’s task data', () => {
+  it('gives each declared field a value of its type, and any object to a robot without fields', () => {
+    expect(
+      exampleTaskData([
+        makeRobotField({ name: 'invoice', type: 'number' }),
+        makeRobotField({ name: 'urgent', type: 'boolean' }),
+        makeRobotField({ name: 'due', type: 'date' }),
+      ]),
+    ).toEqual({ invoice: 0, urgent: false, due: '2030-01-31' });
+    expect(exampleTaskData([])).toEqual({ order: 1234 });
+    expect(triggerFireExample('tok', [makeRobotField({ name: "it's" })], 'https://r')).toContain(
+      `-d '{"tasks":[{"label":"Order 1234","data":{"it'\\''s":"text"}}]}'`,
+    );
+  });
+});
+
 describe('a robot’s triggers', { timeout: 30_000 }, () => {
   it('lists the robot’s triggers with the token’s hint, last fire and status', async () => {
     const { calls } = await openRobot();
@@ -131,6 +148,9 @@ describe('a robot’s triggers', { timeout: 30_000 }, () => {
     expect(example).toHaveTextContent(`Authorization: Bearer ${TOKEN}`);
     expect(example).toHaveTextContent('Idempotency-Key: order-1234');
     expect(example).toHaveTextContent('"tasks":[');
+    // Its task's data fits the robot: one value per declared field.
+    const field = makeRobotField();
+    expect(example).toHaveTextContent(`"data":{"${field.name}":`);
     await user.click(within(reveal).getByRole('button', { name: 'Já copiei' }));
     await waitFor(() => expect(screen.queryByDisplayValue(TOKEN)).toBeNull());
     expect(screen.queryByText(TOKEN, { exact: false })).toBeNull();

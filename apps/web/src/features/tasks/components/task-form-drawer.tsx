@@ -43,8 +43,11 @@ export type TaskFormValues = FormValues<
   {
     rota_robots_id: number | null;
     label: string;
-    /** By field name: text and dates as typed, numbers, booleans, JSON as text. */
-    data: Record<string, unknown>;
+    /**
+     * By field name: text and dates as typed, numbers, booleans, JSON as text. A robot that
+     * declares no fields takes any JSON object: then the whole object as text.
+     */
+    data: Record<string, unknown> | string;
     priority: number | string;
     /** `<input type="datetime-local">` value, in the browser's time zone. */
     expiration_date: string;
@@ -113,6 +116,23 @@ export function taskDataOf(
   return { data, issues };
 }
 
+/** A fieldless robot's data as typed: blank is none, else a JSON object (not a list or value). */
+export function freeTaskDataOf(raw: unknown): {
+  data: Record<string, unknown>;
+  issue: MessageKey | null;
+} {
+  if (typeof raw !== 'string' || raw.trim() === '') return { data: {}, issue: null };
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return { data: parsed as Record<string, unknown>, issue: null };
+    }
+  } catch {
+    // Not JSON: the same message as a value that is no object.
+  }
+  return { data: {}, issue: 'invalid_type_json_object' };
+}
+
 /**
  * Converts the inputs, then validates with the contract: taskCreateSchema for the task and
  * validateTaskData for `data` against the robot's fields (both are what the server runs).
@@ -126,7 +146,10 @@ function taskResolver(queryClient: QueryClient): Resolver<TaskFormValues, unknow
             .ensureQueryData(robotFieldsOfRobotQueryOptions(robotId))
             .catch(() => [] as RobotField[])
         : [];
-    const { data, issues } = taskDataOf(fields, values.data);
+    const free = fields.length === 0 ? freeTaskDataOf(values.data) : null;
+    const { data, issues } = free
+      ? { data: free.data, issues: [] }
+      : taskDataOf(fields, typeof values.data === 'string' ? {} : values.data);
     const expiration = expirationInstantOf(values.expiration_date);
     const base = zodResolver(
       formSchema(taskCreateSchema, (inputs: TaskFormValues) => ({
@@ -152,7 +175,9 @@ function taskResolver(queryClient: QueryClient): Resolver<TaskFormValues, unknow
     if (!errors.expiration_date && expiration && Date.parse(expiration) <= Date.now()) {
       errors.expiration_date = { type: 'validate', message: 'expiration_in_past' };
     }
-    if (Object.keys(dataErrors).length > 0) errors.data = dataErrors;
+    // Errors by field of `data`; for a fieldless robot, whose one input is `data` itself, its own.
+    if (Object.keys(dataErrors).length > 0) Object.assign(errors, { data: dataErrors });
+    if (free?.issue) Object.assign(errors, { data: { type: 'validate', message: free.issue } });
     // No error of its own: the schema's answer, its parsed body when it found none either.
     if (Object.keys(errors).length === 0) return result;
     return { values: {}, errors };
@@ -303,11 +328,7 @@ function DataInputs({ form }: { form: UseFormReturn<TaskFormValues, unknown, Tas
       </Alert>
     );
   } else if (fields.data.length === 0) {
-    content = (
-      <Text size="sm" c="dimmed">
-        {t('form.noFields')}
-      </Text>
-    );
+    return <FreeDataInput form={form} />;
   } else {
     content = fields.data.map((field) => (
       <DataInput key={`${robotId}:${field.name}`} field={field} form={form} />
@@ -326,6 +347,33 @@ function DataInputs({ form }: { form: UseFormReturn<TaskFormValues, unknown, Tas
         ) : null}
       </div>
     </Fieldset>
+  );
+}
+
+/** A robot without fields takes any JSON object as its task's data. */
+function FreeDataInput({ form }: { form: UseFormReturn<TaskFormValues, unknown, TaskCreate> }) {
+  const { t } = useTranslation('tasks');
+  return (
+    <Controller
+      control={form.control}
+      name="data"
+      render={({ field: input }) => (
+        <Textarea
+          label={t('form.freeData')}
+          description={t('form.noFields')}
+          placeholder='{"invoice": 123}'
+          autosize
+          minRows={3}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          value={typeof input.value === 'string' ? input.value : ''}
+          onChange={input.onChange}
+          onBlur={input.onBlur}
+          name={input.name}
+          ref={input.ref}
+          error={fieldError(form.formState.errors.data as FieldError | undefined)}
+        />
+      )}
+    />
   );
 }
 

@@ -16,6 +16,7 @@ import { useListState } from '../../../lib/use-list-state';
 import { useNow } from '../../../lib/use-now';
 import { OneTimeSecretModal, TimeAgo } from '../../api-keys';
 import { useCan } from '../../auth';
+import { robotFieldsOfRobotQueryOptions } from '../../robots';
 import { useDeleteTrigger } from '../api/delete-trigger';
 import { TRIGGER_SORTS, triggersQueryOptions } from '../api/list-triggers';
 import { useRevokeTrigger } from '../api/revoke-trigger';
@@ -43,6 +44,8 @@ export function RobotTriggers({ robot }: { robot: Robot }) {
   const query = useQuery(
     triggersQueryOptions({ ...list.query, rota_robots_id: robot.rota_robots_id }),
   );
+  // The example fire's task data takes the robot's fields (any object when it has none).
+  const fields = useQuery(robotFieldsOfRobotQueryOptions(robot.rota_robots_id));
   const form = useDialog<Trigger | null>();
   const rotate = useDialog<Trigger>();
   const revoke = useDialog<Trigger>();
@@ -179,7 +182,7 @@ export function RobotTriggers({ robot }: { robot: Robot }) {
         label={t('token.label')}
         secret={revealed?.token ?? ''}
         warning={t('token.warning')}
-        example={triggerFireExample(revealed?.token ?? '')}
+        example={triggerFireExample(revealed?.token ?? '', fields.data)}
         exampleHint={t('token.exampleHint')}
       />
       <ConfirmDialog
