@@ -8,6 +8,8 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      // The packaged agent (npm run package:agent): a bundle of code linted at its source.
+      'apps/agent/release/**',
       '**/node_modules/**',
       '**/drizzle/**',
       'data/**',

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import type { SupervisorConfig, SupervisorMessage } from '../src/supervisor.js';
 const RELEASE = fileURLToPath(new URL('../release/', import.meta.url));
 const EXECUTABLE = `${RELEASE}rota-agent-linux-x64`;
 const BUNDLE = `${RELEASE}rota-agent.cjs`;
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const built = existsSync(EXECUTABLE) && existsSync(BUNDLE);
 if (!built)
   console.warn(`packaged-agent.test.ts skipped: ${EXECUTABLE} is missing (npm run package:agent)`);
@@ -38,6 +40,24 @@ describe.skipIf(!built)('the packaged agent', () => {
       encoding: 'utf8',
     });
     expect(bundle.stdout).toBe(`${manifestVersion()}\n`);
+  });
+
+  it('both executables carry the application: their fuse is flipped, their manifest right', () => {
+    const manifest = JSON.parse(readFileSync(`${RELEASE}manifest.json`, 'utf8')) as {
+      files: Record<string, { file: string; sha256: string; bytes: number }>;
+    };
+    expect(Object.keys(manifest.files).sort()).toEqual(['linux-x64', 'win-x64']);
+    for (const { file, sha256, bytes } of Object.values(manifest.files)) {
+      const content = readFileSync(`${RELEASE}${file}`);
+      expect(content.length).toBe(bytes);
+      expect(createHash('sha256').update(content).digest('hex')).toBe(sha256);
+      // postject turns the fuse's last character from 0 to 1 when it injects the blob; a Node
+      // binary without an application in it keeps 0 and runs as plain node.
+      expect(content.includes(`${SEA_FUSE}:1`)).toBe(true);
+    }
+    // The Windows one is a PE file (MZ), the Linux one an ELF file.
+    expect(readFileSync(`${RELEASE}rota-agent-win-x64.exe`).subarray(0, 2).toString()).toBe('MZ');
+    expect(readFileSync(EXECUTABLE).subarray(1, 4).toString()).toBe('ELF');
   });
 
   it('as a supervisor, reports the robot and kills its tree when the agent goes', async () => {
