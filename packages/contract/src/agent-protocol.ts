@@ -20,11 +20,30 @@ export const AGENT_PROTOCOL_BASE = '/api/rota/agent/api/v1';
 
 const shortText = (max: number) => storableString().trim().max(max);
 
-/** `POST hello`: said at start and after every reconnect. */
+/** How an agent was started: by a service manager, by a logon task in a desktop session, by hand. */
+export const AGENT_MODES = ['service', 'desktop', 'console'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+
+const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * `POST hello`: said at start and after every reconnect. The machine's facts after `os` are
+ * optional: agents of this major version that predate them are still welcome, and an agent
+ * sends them with every hello (free disk changes between two).
+ */
 export const agentHelloSchema = z.object({
   hostname: shortText(255),
   version: shortText(64),
   os: shortText(120),
+  /** The operating system's own name and version, e.g. "Debian GNU/Linux 12", "Windows 11 Pro". */
+  os_version: shortText(255).optional(),
+  /** Node's name of the processor architecture: x64, arm64. */
+  arch: shortText(32).optional(),
+  cpus: z.number().int().min(0).max(65_536).optional(),
+  memory_bytes: byteCount.optional(),
+  /** Free space, for an unprivileged user, on the disk of the agent's work dir. */
+  free_disk_bytes: byteCount.optional(),
+  mode: z.enum(AGENT_MODES, { error: msg('invalid_value') }).optional(),
 });
 export type AgentHello = z.infer<typeof agentHelloSchema>;
 

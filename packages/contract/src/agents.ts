@@ -1,7 +1,28 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredIdSchema, requiredTextSchema } from './common.js';
+import { AGENT_MODES } from './agent-protocol.js';
 import { msg } from './messages.js';
 import { CONNECTIVITY } from './vms.js';
+
+/** Under this much free disk in its work dir an agent shows "low disk space". */
+export const AGENT_LOW_DISK_BYTES = 1024 ** 3;
+
+/**
+ * What an agent said of its machine in its last hello. Fields an older agent did not send are
+ * null.
+ */
+export const agentFactsSchema = z.object({
+  os: z.string().nullable(),
+  os_version: z.string().nullable(),
+  arch: z.string().nullable(),
+  hostname: z.string().nullable(),
+  cpus: z.number().int().nullable(),
+  memory_bytes: z.number().int().nullable(),
+  free_disk_bytes: z.number().int().nullable(),
+  agent_version: z.string().nullable(),
+  mode: z.enum(AGENT_MODES).nullable(),
+});
+export type AgentFacts = z.infer<typeof agentFactsSchema>;
 
 /** An agent (node): the program on a VM that runs robots. Its token is shown once. */
 export const agentSchema = z.object({
@@ -18,6 +39,10 @@ export const agentSchema = z.object({
   connection_lost_at: z.string().nullable(),
   version: z.string().nullable(),
   hostname: z.string().nullable(),
+  /** Null: the agent has not said hello since the server began keeping them. */
+  facts: agentFactsSchema.nullable(),
+  /** Its last hello said under AGENT_LOW_DISK_BYTES free in its work dir. */
+  low_disk: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });

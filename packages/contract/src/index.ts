@@ -32,3 +32,4 @@ export * from './triggers.js';
 export * from './api-keys.js';
 export * from './account.js';
 export * from './identity.js';
+export * from './agent-download.js';

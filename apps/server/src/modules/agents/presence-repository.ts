@@ -49,8 +49,12 @@ export async function findAgentsByTokenHashes(
   return new Map(rows.map(({ hash, ...identity }) => [hash, identity]));
 }
 
+/**
+ * What a hello says of the agent: its columns, and `facts` (the machine's other facts, written
+ * whole on every hello so none outlives the agent that said it).
+ */
 export type AgentFacts = Partial<
-  Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os'>
+  Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os' | 'facts'>
 >;
 
 const prev = alias(rotaNodes, 'prev');

@@ -28,6 +28,8 @@ function selectAgents(db: Db, scope: TenantScope) {
       connection_lost_at: rotaNodes.connection_lost_at,
       version: rotaNodes.version,
       hostname: rotaNodes.hostname,
+      os: rotaNodes.os,
+      facts: rotaNodes.facts,
       created_at: rotaNodes.created_at,
       updated_at: rotaNodes.updated_at,
     })

@@ -15,6 +15,7 @@ import { generateToken, hashToken } from '../../lib/tokens.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { VmService } from '../vms/service.js';
 import { connectivityOf } from './connectivity.js';
+import { factsOf, isLowDisk } from './facts.js';
 import {
   deleteAgent,
   findAgent,
@@ -26,19 +27,24 @@ import {
   countAgents,
 } from './repository.js';
 
-export const toAgent = (row: AgentRow): Agent => ({
-  rota_nodes_id: row.rota_nodes_id,
-  name: row.name,
-  rota_vms_id: row.rota_vms_id,
-  rota_vms_name: row.rota_vms_name,
-  connectivity: connectivityOf(row.active),
-  last_seen_at: isoOrNull(row.last_seen_at),
-  connection_lost_at: isoOrNull(row.connection_lost_at),
-  version: row.version,
-  hostname: row.hostname,
-  created_at: iso(row.created_at),
-  updated_at: iso(row.updated_at),
-});
+export const toAgent = (row: AgentRow): Agent => {
+  const facts = factsOf(row);
+  return {
+    rota_nodes_id: row.rota_nodes_id,
+    name: row.name,
+    rota_vms_id: row.rota_vms_id,
+    rota_vms_name: row.rota_vms_name,
+    connectivity: connectivityOf(row.active),
+    last_seen_at: isoOrNull(row.last_seen_at),
+    connection_lost_at: isoOrNull(row.connection_lost_at),
+    version: row.version,
+    hostname: row.hostname,
+    facts,
+    low_disk: isLowDisk(facts),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+};
 
 const duplicateName = () =>
   new AppError('conflict', [{ field: 'name', message: 'duplicate_agent_name' }]);

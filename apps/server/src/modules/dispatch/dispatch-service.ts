@@ -113,7 +113,8 @@ export class DispatchService {
   }
 
   async hello(agent: AgentIdentity, hello: AgentHello) {
-    await this.touch(agent, { hostname: hello.hostname, version: hello.version, os: hello.os });
+    const { hostname, version, os, ...facts } = hello;
+    await this.touch(agent, { hostname, version, os, facts });
     return {
       rota_nodes_id: agent.rota_nodes_id,
       name: agent.name,
