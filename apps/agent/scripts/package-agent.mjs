@@ -10,7 +10,18 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -141,8 +152,8 @@ async function bundle(version) {
  * version); without a code cache or snapshot, which would tie it to the building platform.
  */
 async function seaBlob(bundleFile, linuxNode) {
-  const work = path.join(CACHE, 'work');
-  await mkdir(work, { recursive: true });
+  // A folder of this build's own, so two builds at once do not share a blob.
+  const work = await mkdtemp(path.join(os.tmpdir(), 'rota-agent-sea-'));
   const blob = path.join(work, 'sea-prep.blob');
   const config = path.join(work, 'sea-config.json');
   await writeFile(
@@ -155,10 +166,14 @@ async function seaBlob(bundleFile, linuxNode) {
       useCodeCache: false,
     }),
   );
-  execFileSync(linuxNode, ['--experimental-sea-config', config], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return readFile(blob);
+  try {
+    execFileSync(linuxNode, ['--experimental-sea-config', config], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    return await readFile(blob);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 async function sha256(file) {

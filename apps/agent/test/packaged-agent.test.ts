@@ -1,6 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SupervisorConfig, SupervisorMessage } from '../src/supervisor.js';
@@ -13,6 +16,7 @@ import type { SupervisorConfig, SupervisorMessage } from '../src/supervisor.js';
 const RELEASE = fileURLToPath(new URL('../release/', import.meta.url));
 const EXECUTABLE = `${RELEASE}rota-agent-linux-x64`;
 const BUNDLE = `${RELEASE}rota-agent.cjs`;
+const SCRIPT = fileURLToPath(new URL('../scripts/package-agent.mjs', import.meta.url));
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const built = existsSync(EXECUTABLE) && existsSync(BUNDLE);
 if (!built)
@@ -59,6 +63,38 @@ describe.skipIf(!built)('the packaged agent', () => {
     expect(readFileSync(`${RELEASE}rota-agent-win-x64.exe`).subarray(0, 2).toString()).toBe('MZ');
     expect(readFileSync(EXECUTABLE).subarray(1, 4).toString()).toBe('ELF');
   });
+
+  it('a second build stamps another version, elsewhere, leaving the release as it was', async () => {
+    const before = readFileSync(`${RELEASE}manifest.json`, 'utf8');
+    const out = await mkdtemp(path.join(os.tmpdir(), 'rota-agent-build-'));
+    try {
+      const build = spawnSync(process.execPath, [SCRIPT], {
+        env: {
+          ...process.env,
+          ROTA_AGENT_VERSION: '9.9.9-second',
+          ROTA_AGENT_TARGETS: 'linux-x64',
+          ROTA_AGENT_RELEASE_DIR: out,
+        },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect(build.status).toBe(0);
+      const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as {
+        version: string;
+        files: Record<string, unknown>;
+      };
+      expect(manifest.version).toBe('9.9.9-second');
+      expect(Object.keys(manifest.files)).toEqual(['linux-x64']);
+      const second = spawnSync(path.join(out, 'rota-agent-linux-x64'), ['--version'], {
+        env: { PATH: '/usr/bin:/bin' },
+        encoding: 'utf8',
+      });
+      expect(second.stdout).toBe('9.9.9-second\n');
+      expect(readFileSync(`${RELEASE}manifest.json`, 'utf8')).toBe(before);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 150_000);
 
   it('as a supervisor, reports the robot and kills its tree when the agent goes', async () => {
     const config: SupervisorConfig = {
