@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { executionOf, runNow } from './helpers/engine.js';
 import {
   createPackagedRobot,
   RELEASE,
+  releaseManifest,
   startExecutable,
   startServerForPackagedAgent,
   type PackagedAgentServer,
@@ -33,13 +34,27 @@ function unavailable(): string | undefined {
   if (WINE === undefined) return 'wine64 is not installed';
   const wine = (args: string[]) =>
     spawnSync(WINE, args, { env: WINE_ENV, encoding: 'utf8', timeout: 120_000 });
+  // A probe takes wine's start (some 20 s): its verdict is kept for this wine and this Node.
+  const wineVersion = wine(['--version']).stdout.trim();
+  const verdict = path.join(
+    WINEPREFIX,
+    `rota-probe-${wineVersion}-node-${releaseManifest()?.node ?? 'unknown'}.txt`.replace(
+      /[^\w.-]/g,
+      '_',
+    ),
+  );
+  if (existsSync(verdict)) return readFileSync(verdict, 'utf8') || undefined;
   // Node 24 starts only on what says it is Windows 10 or later; wine's prefix says 7 by default.
   wine(['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f']);
   const probe = wine([EXECUTABLE, '--version']);
   const said = `${probe.stdout}${probe.stderr}`;
-  if (probe.status === 0 && /^\d+\.\d+/.test(probe.stdout.trim())) return undefined;
-  const fatal = /Fatal process out of memory: [^\n]*/.exec(said)?.[0];
-  return `wine64 cannot start the Windows agent (exit ${probe.status}${fatal ? `: ${fatal}` : ''})`;
+  let why: string | undefined;
+  if (probe.status !== 0 || !/^\d+\.\d+/.test(probe.stdout.trim())) {
+    const fatal = /Fatal process out of memory: [^\n]*/.exec(said)?.[0];
+    why = `${wineVersion} cannot start the Windows agent (exit ${probe.status}${fatal ? `: ${fatal}` : ''})`;
+  }
+  writeFileSync(verdict, why ?? '');
+  return why;
 }
 
 const reason = unavailable();

@@ -23,6 +23,8 @@ export const RELEASE = path.join(ROOT, 'apps/agent/release');
 
 export interface ReleaseManifest {
   version: string;
+  /** The Node version the executables are built on. */
+  node: string;
   files: Record<'linux-x64' | 'win-x64', { file: string; sha256: string; bytes: number }>;
 }
 
