@@ -1,7 +1,8 @@
 import net from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLogs, rotaEnvironments } from '../src/db/schema/index.js';
+import { rateLimits } from '../src/db/schema/lib/rate-limiter.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { createProfile, createUser } from './helpers/fixtures.js';
 import { startPgliteServer } from './helpers/pglite-server.js';
@@ -260,10 +261,14 @@ describe('environment connection test', () => {
   const REFUSED = 'Connection refused: no PostgreSQL server accepted it at this address';
   const TIMED_OUT = 'No answer within 5 s';
   const AUTH_FAILED = 'Authentication failed: check the user, the password and the database';
-  /** A fresh administrator per test: each user may run only 10 tests a minute. */
+  /**
+   * A fresh administrator per test: each user may run only 10 tests a minute; and the client's
+   * own budget (30 a minute) starts afresh, as every test here tries in the same client.
+   */
   let tester: Caller;
   beforeEach(async () => {
     tester = await clientAdmin(c.defaultClientId);
+    await t.db.delete(rateLimits).where(like(rateLimits.key, 'environment-test:client:%'));
   });
   const test = (id: number, extra: object = {}, as: Caller = tester) =>
     as.post(`${B}/test`, { id, ...extra });
@@ -533,6 +538,23 @@ describe('environment connection test', () => {
     expect(limited.headers['retry-after']).toBe('60');
     // Per user: another administrator is not held back.
     expect((await test(id, {}, await clientAdmin(c.defaultClientId))).status).toBe(200);
+  });
+
+  it('lets a client try 30 times a minute, all its users together, then answers 429', async () => {
+    const id = await createEnvironment(c.admin, { title: 'Client rate limited' });
+    for (let user = 0; user < 3; user++) {
+      const as = await clientAdmin(c.defaultClientId);
+      for (let i = 0; i < 10; i++) expect((await test(id, {}, as)).status).toBe(200);
+    }
+    // A fourth user, with all of their own budget: the client's is spent.
+    const fresh = await clientAdmin(c.defaultClientId);
+    const limited = await test(id, {}, fresh);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('60');
+    // Per client: the other client's users are not held back.
+    const otherAdmin = await clientAdmin(c.otherClientId);
+    const other = await createEnvironment(otherAdmin, { title: 'Other client' });
+    expect((await test(other, {}, otherAdmin)).status).toBe(200);
   });
 });
 

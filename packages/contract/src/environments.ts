@@ -81,6 +81,11 @@ export const ENVIRONMENT_TEST_TIMEOUT_MS = 5000;
 /** Connection tests one user may run per minute. */
 export const ENVIRONMENT_TESTS_PER_MINUTE = 10;
 /**
+ * Connection tests one client may run per minute, all its users together: many accounts of one
+ * tenant cannot turn the button into a scanner either.
+ */
+export const ENVIRONMENT_TESTS_PER_CLIENT_PER_MINUTE = 30;
+/**
  * The stored `db_pass` is sent only to the host, port, user and database it was saved for; to
  * try another target (the settings changed since), the password is typed again here. A typed
  * password is used for this try only, not saved.

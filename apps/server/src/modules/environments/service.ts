@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
   ENVIRONMENT_TEST_TIMEOUT_MS,
+  ENVIRONMENT_TESTS_PER_CLIENT_PER_MINUTE,
   ENVIRONMENT_TESTS_PER_MINUTE,
   translateMessage,
   type Environment,
@@ -245,7 +246,8 @@ export class EnvironmentService {
    * ALERT_ALLOWED_NETWORKS lists it) is a 400, the name resolved once and the checked address
    * connected to; the answer is one of four (connected, refused, timed out, authentication
    * failed), the server's own words in the log only; each user may try
-   * ENVIRONMENT_TESTS_PER_MINUTE a minute (429).
+   * ENVIRONMENT_TESTS_PER_MINUTE a minute and each client ENVIRONMENT_TESTS_PER_CLIENT_PER_MINUTE
+   * (429).
    */
   async test(
     scope: TenantScope,
@@ -254,8 +256,14 @@ export class EnvironmentService {
     lang: Language,
     log: FastifyBaseLogger,
   ): Promise<EnvironmentTestResult> {
-    const tries = await this.testLimiter.hit(`environment-test:${usersId}`);
-    if (tries > ENVIRONMENT_TESTS_PER_MINUTE) {
+    const [byUser, byClient] = await Promise.all([
+      this.testLimiter.hit(`environment-test:${usersId}`),
+      this.testLimiter.hit(`environment-test:client:${scope.clientId}`),
+    ]);
+    if (
+      byUser > ENVIRONMENT_TESTS_PER_MINUTE ||
+      byClient > ENVIRONMENT_TESTS_PER_CLIENT_PER_MINUTE
+    ) {
       throw new AppError('connection_tests_too_many', undefined, 60);
     }
     const row = await readConnection(this.db, scope, input.id);
