@@ -216,7 +216,10 @@ function split(key: string) {
 
 function call(as: Caller, key: string, endpoint: Endpoint, rows: Rows) {
   const { method, path } = split(key);
-  const url = path.replace('{sha256}', rows.versionSha).replace('{file}', 'none.png');
+  const url = path
+    .replace('{sha256}', rows.versionSha)
+    .replace('{file}', 'none.png')
+    .replace('{platform}', 'linux-x64');
   const body = endpoint.body ? endpoint.body(rows) : {};
   if (method === 'GET') {
     const query = new URLSearchParams(body as Record<string, string>).toString();

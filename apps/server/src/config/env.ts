@@ -73,6 +73,11 @@ const envSchema = z.object({
       }
     }),
   ),
+  /**
+   * The folder `npm run package:agent` wrote the agent executables and their manifest to,
+   * which the console's "Download agent" serves; unset, apps/agent/release beside the server.
+   */
+  AGENT_RELEASE_DIR: optional(z.string().min(1)),
   /** OpenID Connect sign-in: unset, only local accounts sign in. */
   OIDC_ISSUER: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })),
   OIDC_CLIENT_ID: optional(z.string().min(1).max(500)),

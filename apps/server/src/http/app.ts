@@ -37,7 +37,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY' | 'METRICS_TOKEN'> &
-    Partial<Pick<Config, 'ALERT_ALLOWED_NETWORKS'>>;
+    Partial<Pick<Config, 'ALERT_ALLOWED_NETWORKS' | 'AGENT_RELEASE_DIR'>>;
   db: Db;
   /** Folder of the built console; null serves none. */
   webRoot: string | null;

@@ -7,6 +7,7 @@ import { AccessRequestService } from '../modules/users/access-request-service.js
 import { AccountService } from '../modules/users/account-service.js';
 import { AgentPresenceService } from '../modules/agents/presence-service.js';
 import { AgentService } from '../modules/agents/service.js';
+import { AgentDownloadService, agentReleaseDir } from '../modules/agent-download/service.js';
 import { AlertWorker } from '../modules/alerts/alert-worker.js';
 import { AlertService } from '../modules/alerts/service.js';
 import { ApiKeyService } from '../modules/api-keys/service.js';
@@ -235,6 +236,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     tasks,
     vms,
     agents,
+    agentDownloads: new AgentDownloadService(agentReleaseDir(config.AGENT_RELEASE_DIR), log),
     schedulings,
     calendars: new CalendarService(db, audit, schedulings),
     schedulingVms: new SchedulingVmService(db, audit, vms),

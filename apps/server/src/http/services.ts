@@ -37,6 +37,7 @@ import type { BlobSweeper } from '../modules/blobs/sweeper.js';
 import type { TriggerService } from '../modules/triggers/service.js';
 import type { ApiKeyService } from '../modules/api-keys/service.js';
 import type { AlertService } from '../modules/alerts/service.js';
+import type { AgentDownloadService } from '../modules/agent-download/service.js';
 
 /** The app's services, built once by http/compose.ts: each route plugin is handed the ones it uses. */
 export interface Services {
@@ -57,6 +58,8 @@ export interface Services {
   tasks: TaskService;
   vms: VmService;
   agents: AgentService;
+  /** The packaged agent executables (AGENT_RELEASE_DIR) the console offers for download. */
+  agentDownloads: AgentDownloadService;
   schedulings: SchedulingService;
   calendars: CalendarService;
   schedulingVms: SchedulingVmService;

@@ -42,6 +42,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   service_unavailable: 503,
   oidc_not_configured: 404,
+  /** No agent was packaged (or its manifest is corrupt): nothing to download. */
+  agent_build_missing: 404,
 } as const satisfies Partial<Record<MessageKey, number>>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

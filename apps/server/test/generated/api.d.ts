@@ -1664,6 +1664,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/agent/download/api/v1/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The packaged agent: its version and, per platform, the file, its SHA-256 and size (404 agent_build_missing when none was packaged) */
+        get: operations["agentDownloadsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/agent/download/api/v1/{platform}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent executable for a platform, as an attachment, its SHA-256 (hex) in X-Rota-SHA256 (404 agent_build_missing when none was packaged) */
+        get: operations["agentDownloads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/scheduling/api/v1/index": {
         parameters: {
             query?: never;
@@ -10943,6 +10977,19 @@ export interface operations {
                             connection_lost_at: string | null;
                             version: string | null;
                             hostname: string | null;
+                            facts: {
+                                os: string | null;
+                                os_version: string | null;
+                                arch: string | null;
+                                hostname: string | null;
+                                cpus: number | null;
+                                memory_bytes: number | null;
+                                free_disk_bytes: number | null;
+                                agent_version: string | null;
+                                /** @enum {string|null} */
+                                mode: "service" | "desktop" | "console" | null;
+                            } | null;
+                            low_disk: boolean;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -11043,6 +11090,19 @@ export interface operations {
                             connection_lost_at: string | null;
                             version: string | null;
                             hostname: string | null;
+                            facts: {
+                                os: string | null;
+                                os_version: string | null;
+                                arch: string | null;
+                                hostname: string | null;
+                                cpus: number | null;
+                                memory_bytes: number | null;
+                                free_disk_bytes: number | null;
+                                agent_version: string | null;
+                                /** @enum {string|null} */
+                                mode: "service" | "desktop" | "console" | null;
+                            } | null;
+                            low_disk: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -11140,6 +11200,19 @@ export interface operations {
                             connection_lost_at: string | null;
                             version: string | null;
                             hostname: string | null;
+                            facts: {
+                                os: string | null;
+                                os_version: string | null;
+                                arch: string | null;
+                                hostname: string | null;
+                                cpus: number | null;
+                                memory_bytes: number | null;
+                                free_disk_bytes: number | null;
+                                agent_version: string | null;
+                                /** @enum {string|null} */
+                                mode: "service" | "desktop" | "console" | null;
+                            } | null;
+                            low_disk: boolean;
                             created_at: string;
                             updated_at: string;
                             token: string;
@@ -11394,6 +11467,167 @@ export interface operations {
                             token: string;
                         };
                     };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    agentDownloadsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            version: string;
+                            platforms: {
+                                /** @enum {string} */
+                                platform: "linux-x64" | "win-x64";
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    agentDownloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                platform: "linux-x64" | "win-x64";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The executable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Invalid input; `errors` lists each field */
@@ -17783,6 +18017,13 @@ export interface operations {
                     hostname: string;
                     version: string;
                     os: string;
+                    os_version?: string;
+                    arch?: string;
+                    cpus?: number;
+                    memory_bytes?: number;
+                    free_disk_bytes?: number;
+                    /** @enum {string} */
+                    mode?: "service" | "desktop" | "console";
                 };
             };
         };

@@ -379,6 +379,9 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.agent }),
     foreign: 404,
   },
+  // The packaged agent: the same files for every client
+  'GET /api/rota/agent/download/api/v1/index': { guard: 'AGENTES.LIST', foreign: PLATFORM },
+  'GET /api/rota/agent/download/api/v1/{platform}': { guard: 'AGENTES.LIST', foreign: PLATFORM },
 
   // Schedulings
   'POST /api/rota/scheduling/api/v1/index': {

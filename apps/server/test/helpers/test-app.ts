@@ -59,6 +59,8 @@ export async function createTestApp(
     logger?: AppOptions['logger'];
     /** LOG_REQUESTS; on by default when a logger is given. */
     logRequests?: boolean;
+    /** AGENT_RELEASE_DIR: where the packaged agent is read from (apps/agent/release if unset). */
+    agentReleaseDir?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -81,6 +83,7 @@ export async function createTestApp(
         options.allowedNetworks === undefined
           ? TEST_ALLOWED_NETWORKS
           : (options.allowedNetworks ?? undefined),
+      AGENT_RELEASE_DIR: options.agentReleaseDir,
     },
     db: database.db,
     webRoot: options.webRoot ?? null,
