@@ -215,8 +215,10 @@ export class ExecutionRun {
       ...this.claimed.environment,
       ROTA_API_URL: `${this.context.server}/api`,
     };
-    // The agent's own credential is not the robot's business.
+    // The agent's own credential is not the robot's business, nor where it is kept.
     delete env.ROTA_AGENT_TOKEN;
+    delete env.ROTA_AGENT_TOKEN_FILE;
+    delete env.CREDENTIALS_DIRECTORY;
 
     this.system('starting', { executor, dir });
     const { execution_id, attempt } = this.ref;

@@ -17,7 +17,7 @@ const mode = process.argv[2];
 console.log('hello from ' + process.env.ROTA_EXECUTION_ID);
 console.log('api ' + process.env.ROTA_API_URL);
 console.log('param ' + process.env.ROTA_PARAM_GREETING);
-console.log('agent token visible: ' + (process.env.ROTA_AGENT_TOKEN !== undefined));
+console.log('agent token visible: ' + ['ROTA_AGENT_TOKEN', 'ROTA_AGENT_TOKEN_FILE', 'CREDENTIALS_DIRECTORY'].some((name) => process.env[name] !== undefined));
 if (mode === 'loop') {
   let i = 0;
   setInterval(() => console.log('tick ' + i++), 50);
@@ -154,6 +154,9 @@ describe('Agent', () => {
     );
     server.packages.set('/other', PACKAGE);
     process.env.ROTA_AGENT_TOKEN = 'must-not-leak';
+    // Where a token file or systemd's credential is, too (a service's environment).
+    process.env.ROTA_AGENT_TOKEN_FILE = '/etc/rota-agent/token';
+    process.env.CREDENTIALS_DIRECTORY = '/run/credentials/rota-agent.service';
 
     const agent = makeAgent();
     const running = agent.run();
@@ -161,6 +164,8 @@ describe('Agent', () => {
       await server.until(finished([1, 2, 3, 4, 5]), 'all finishes');
     } finally {
       delete process.env.ROTA_AGENT_TOKEN;
+      delete process.env.ROTA_AGENT_TOKEN_FILE;
+      delete process.env.CREDENTIALS_DIRECTORY;
       agent.stop();
     }
     await running;
