@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,9 +52,11 @@ describe.skipIf(!built)('the packaged Linux agent, alone in an empty folder', ()
   let folder: string;
   let outside: string;
   let agent: RunningExecutable;
+  const upgrades: string[] = [];
 
   beforeAll(async () => {
     server = await startServerForPackagedAgent('Executable');
+    server.app.server.on('upgrade', (req: IncomingMessage) => upgrades.push(req.url ?? ''));
     folder = await mkdtemp(path.join(os.tmpdir(), 'rota-packaged-'));
     // The token file and the work folder live elsewhere: the executable's folder holds it alone.
     outside = await mkdtemp(path.join(os.tmpdir(), 'rota-packaged-state-'));
@@ -100,6 +103,9 @@ describe.skipIf(!built)('the packaged Linux agent, alone in an empty folder', ()
     const shown = await server.admin.post('/api/rota/node/api/v1/show', { id: server.agentId });
     expect(shown.status).toBe(200);
     expect(shown.body.data).toMatchObject({ version: releaseManifest()?.version });
+    // The bundled WebSocket client works: the agent talks over the stream, not HTTP alone.
+    expect(upgrades).toContain('/api/rota/agent/api/v1/stream');
+    expect(agent.output()).not.toContain('offers no stream');
     // Its token went by file only: not in its output, not on its command line.
     expect(agent.output()).not.toContain(server.token);
     const cmdline = readFileSync(`/proc/${agent.process.pid}/cmdline`, 'utf8');
