@@ -1,12 +1,13 @@
-import os from 'node:os';
 import path from 'node:path';
 import {
   ENGINE_TIMINGS,
   type AgentFinish,
+  type AgentMode,
   type AgentRunRef,
   type ClaimedRun,
 } from '@rota/contract';
 import { Backoff, DEFAULT_BACKOFF, pause, type BackoffOptions } from './backoff.js';
+import { collectFacts, modeFromEnv } from './facts.js';
 import { systemClock, type Clock } from './clock.js';
 import { errorMessage, type Logger } from './logger.js';
 import { Outbox } from './outbox.js';
@@ -19,7 +20,6 @@ import {
   UnauthorizedError,
 } from './protocol-client.js';
 import { DEFAULT_RUN_TIMINGS, ExecutionRun, type RunTimings } from './run-execution.js';
-import { agentVersion } from './version.js';
 
 interface AgentTimings extends RunTimings {
   /** After the last robot ended on shutdown, how long results and logs may still take to send. */
@@ -56,6 +56,8 @@ export interface AgentConfig {
   timings?: Partial<AgentTimings>;
   /** What the heartbeat's interval and the leases are counted by; the system's by default. */
   clock?: Clock;
+  /** How it was started (--mode), said in every hello; unset, ROTA_AGENT_MODE or console. */
+  mode?: AgentMode;
 }
 
 const keyOf = (ref: AgentRunRef) => `${ref.execution_id}-${ref.attempt}`;
@@ -262,10 +264,8 @@ export class Agent {
   }
 
   private async sayHello(): Promise<void> {
-    const answer = await this.client.hello(
-      { hostname: os.hostname(), version: agentVersion(), os: `${os.platform()} ${os.release()}` },
-      this.stopping.signal,
-    );
+    const facts = await collectFacts(this.config.workDir, this.config.mode ?? modeFromEnv());
+    const answer = await this.client.hello(facts, this.stopping.signal);
     this.heartbeatMs = Math.max(1, answer.heartbeat_seconds) * 1000;
     this.leaseMs = Math.max(1, answer.lease_seconds) * 1000;
     this.claimIsHeartbeat = answer.claim_is_heartbeat === true;
