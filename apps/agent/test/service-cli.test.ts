@@ -78,7 +78,14 @@ describe('rota-agent install --print', () => {
     expect(service.stdout).toContain(
       '# would write C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.xml:\n<service>',
     );
-    expect(service.stdout).toContain('icacls');
+    // The token's folder is closed before the token is written into it.
+    const order = [
+      '# would make the folder C:\\ProgramData\\Rota Agent\\rota-agent\\credentials',
+      'icacls "C:\\ProgramData\\Rota Agent\\rota-agent\\credentials" /inheritance:r',
+      '# would write C:\\ProgramData\\Rota Agent\\rota-agent\\credentials\\token: the token (not shown)',
+    ].map((line) => service.stdout.indexOf(line));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
     const desktop = await runCli([...windowsArgs, '--desktop', '--user', 'ACME\\ana']);
     expect(desktop.code).toBe(0);
     expect(desktop.stdout).toContain('<LogonType>InteractiveToken</LogonType>');
@@ -125,6 +132,7 @@ describe('rota-agent install --root', () => {
     const token = path.join(root, 'etc/rota-agent/token');
     expect(await readFile(token, 'utf8')).toBe(TOKEN);
     expect((await stat(token)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(token))).mode & 0o777).toBe(0o700);
     expect((await stat(path.join(root, 'opt/rota-agent/rota-agent'))).mode & 0o777).toBe(0o755);
     const unit = await readFile(path.join(root, 'etc/systemd/system/rota-agent.service'), 'utf8');
     expect(unit).not.toContain(TOKEN);

@@ -28,7 +28,9 @@ const lines = (text: string) => text.split(/\r?\n/);
 
 /** Every command line a plan would run, as one text. */
 const commandLines = (plan: ReturnType<typeof linuxInstallPlan>) =>
-  [...plan.before, ...plan.after].map((step) => step.argv.join(' ')).join('\n');
+  [...plan.before, ...plan.files.flatMap((file) => file.then ?? []), ...plan.after]
+    .map((step) => step.argv.join(' '))
+    .join('\n');
 
 describe('the systemd unit', () => {
   it('runs as its own user, restarts always, and takes the token as a credential', () => {
@@ -100,7 +102,7 @@ describe('the Windows service (WinSW)', () => {
         '<service>',
         '  <id>rota-agent</id>',
         '  <executable>C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe</executable>',
-        '  <arguments>--server https://rota.example.com --token-file &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\token&quot; --work-dir &quot;D:\\Robot \\&quot;work\\&quot;&quot; --mode service</arguments>',
+        '  <arguments>--server https://rota.example.com --token-file &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\credentials\\token&quot; --work-dir &quot;D:\\Robot \\&quot;work\\&quot;&quot; --mode service</arguments>',
         '  <startmode>Automatic</startmode>',
         '  <onfailure action="restart" delay="10 sec"/>',
         '  <stoptimeout>90 sec</stoptimeout>',
@@ -109,17 +111,27 @@ describe('the Windows service (WinSW)', () => {
     );
   });
 
-  it('ACLs the token to SYSTEM and Administrators; WinSW runs only when it was placed', () => {
+  it('closes the token folder to SYSTEM and Administrators before the token is written', () => {
     const plan = windowsInstallPlan(windows);
-    expect(plan.after[0]?.argv).toEqual([
-      'icacls',
-      'C:\\ProgramData\\Rota Agent\\rota-agent\\token',
-      '/inheritance:r',
-      '/grant:r',
-      '*S-1-5-18:F',
-      '*S-1-5-32-544:F',
+    const folder = 'C:\\ProgramData\\Rota Agent\\rota-agent\\credentials';
+    const at = plan.files.findIndex((file) => file.path === folder);
+    expect(plan.files[at]).toMatchObject({ action: 'folder' });
+    expect(plan.files[at]?.then?.map((step) => step.argv)).toEqual([
+      [
+        'icacls',
+        folder,
+        '/inheritance:r',
+        '/grant:r',
+        '*S-1-5-18:(OI)(CI)F',
+        '*S-1-5-32-544:(OI)(CI)F',
+      ],
     ]);
-    expect(plan.after[1]).toMatchObject({
+    expect(plan.files[at + 1]).toMatchObject({ path: `${folder}\\token`, secret: true });
+  });
+
+  it('runs WinSW only when it was placed', () => {
+    const plan = windowsInstallPlan(windows);
+    expect(plan.after[0]).toMatchObject({
       argv: ['C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.exe', 'install'],
       ifExists: 'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent-service.exe',
     });
@@ -139,7 +151,7 @@ describe('the Windows service (WinSW)', () => {
       action: 'copy',
       from: 'C:\\Users\\ana\\WinSW-x64.exe',
     });
-    expect(plan.after.slice(1)).toEqual([
+    expect(plan.after).toEqual([
       expect.objectContaining({ argv: [winsw, 'install'], ifExists: undefined }),
       expect.objectContaining({ argv: [winsw, 'start'], ifExists: undefined }),
     ]);
@@ -162,7 +174,7 @@ describe('the logon task (--desktop)', () => {
         '    <ExecutionTimeLimit>PT0S</ExecutionTimeLimit>',
         '    <MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>',
         '      <Command>C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe</Command>',
-        '      <Arguments>--server https://rota.example.com --token-file &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\token&quot; --work-dir &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\work&quot; --mode desktop</Arguments>',
+        '      <Arguments>--server https://rota.example.com --token-file &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\credentials\\token&quot; --work-dir &quot;C:\\ProgramData\\Rota Agent\\rota-agent\\work&quot; --mode desktop</Arguments>',
       ]),
     );
   });
@@ -171,16 +183,17 @@ describe('the logon task (--desktop)', () => {
     const plan = windowsInstallPlan(desktop);
     const task = plan.files.find((file) => file.path.endsWith('rota-agent-logon-task.xml'));
     expect(task).toMatchObject({ action: 'write', utf16: true });
+    const folder = plan.files.find((file) => file.action === 'folder');
+    expect(folder?.then?.[0]?.argv).toEqual([
+      'icacls',
+      'C:\\ProgramData\\Rota Agent\\rota-agent\\credentials',
+      '/inheritance:r',
+      '/grant:r',
+      '*S-1-5-18:(OI)(CI)F',
+      '*S-1-5-32-544:(OI)(CI)F',
+      'ACME\\ana:(OI)(CI)R',
+    ]);
     expect(plan.after.map((step) => step.argv)).toEqual([
-      [
-        'icacls',
-        'C:\\ProgramData\\Rota Agent\\rota-agent\\token',
-        '/inheritance:r',
-        '/grant:r',
-        '*S-1-5-18:F',
-        '*S-1-5-32-544:F',
-        'ACME\\ana:R',
-      ],
       [
         'schtasks',
         '/Create',

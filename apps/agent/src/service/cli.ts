@@ -156,6 +156,12 @@ async function applyPlan(plan: Plan, root: string | undefined, io: ServiceIo): P
       await rm(target, { force: true });
       continue;
     }
+    if (file.action === 'folder') {
+      await mkdir(target, { recursive: true, mode: file.mode ?? 0o755 });
+      if (file.mode !== undefined) await chmod(target, file.mode);
+      for (const command of file.then ?? []) step(command);
+      continue;
+    }
     await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
     // Beside the target, then renamed over it: a running executable can be replaced this way.
     const partial = `${target}.partial-${process.pid}`;
@@ -169,6 +175,7 @@ async function applyPlan(plan: Plan, root: string | undefined, io: ServiceIo): P
     if (file.mode !== undefined) await chmod(partial, file.mode);
     await rename(partial, target);
     io.out(`wrote ${target}\n`);
+    for (const command of file.then ?? []) step(command);
   }
   for (const command of plan.after) step(command);
 }

@@ -8,8 +8,11 @@
 export interface PlannedFile {
   /** Where it goes, on the target platform's own path syntax. */
   path: string;
-  /** 'write' puts `content`, 'copy' copies `from`, 'remove' deletes the file if it is there. */
-  action: 'write' | 'copy' | 'remove';
+  /**
+   * 'write' puts `content`, 'copy' copies `from`, 'remove' deletes the file if it is there,
+   * 'folder' makes the folder (with `mode`, and `then` run before anything is put in it).
+   */
+  action: 'write' | 'copy' | 'remove' | 'folder';
   content?: string | Buffer;
   from?: string;
   /** POSIX mode, on Linux. */
@@ -18,6 +21,8 @@ export interface PlannedFile {
   secret?: boolean;
   /** Written as UTF-16 with a byte order mark (what schtasks reads) instead of UTF-8. */
   utf16?: boolean;
+  /** Commands run right after this step (a folder's ACL, before the token goes in it). */
+  then?: PlannedCommand[];
 }
 
 export interface PlannedCommand {
@@ -67,6 +72,8 @@ export function describePlan(plan: Plan, verb: 'would' | 'will' = 'would'): stri
       plan.platform === 'linux' && file.mode !== undefined ? ` (mode ${octal(file.mode)})` : '';
     if (file.action === 'remove') {
       out.push(`# ${verb} remove ${file.path}`);
+    } else if (file.action === 'folder') {
+      out.push(`# ${verb} make the folder ${file.path}${mode}`);
     } else if (file.action === 'copy') {
       out.push(`# ${verb} copy ${file.from} to ${file.path}${mode}`);
     } else if (file.secret) {
@@ -77,6 +84,7 @@ export function describePlan(plan: Plan, verb: 'would' | 'will' = 'would'): stri
         `# ${verb} write ${file.path}${mode}:\n${text.replace(/\n$/, '')}\n# end of ${file.path}`,
       );
     }
+    for (const step of file.then ?? []) out.push(command(step));
   }
   for (const step of plan.after) out.push(command(step));
   for (const note of plan.notes) out.push(`# note: ${note}`);

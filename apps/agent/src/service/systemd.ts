@@ -123,6 +123,7 @@ export function linuxInstallPlan(settings: InstallSettings): Plan {
     before,
     files: [
       { path: paths.executable, action: 'copy', from: settings.executable, mode: 0o755 },
+      { path: path.posix.dirname(paths.token), action: 'folder', mode: 0o700 },
       {
         path: paths.token,
         action: 'write',
@@ -166,6 +167,3 @@ export function linuxUninstallPlan(settings: UninstallSettings): Plan {
     ],
   };
 }
-
-/** The folder of a Linux path, for creating it before a file is written there. */
-export const linuxDir = (file: string) => path.posix.dirname(file);

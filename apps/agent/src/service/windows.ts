@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { windowsArgument, type Plan, type PlannedCommand } from './plan.js';
+import { windowsArgument, type Plan, type PlannedCommand, type PlannedFile } from './plan.js';
 import type { InstallSettings, UninstallSettings } from './settings.js';
 
 /** Well-known SIDs, so the ACL does not depend on the language Windows names its accounts in. */
@@ -20,7 +20,8 @@ export function windowsPaths(name: string) {
     winsw: path.win32.join(program, `${name}-service.exe`),
     taskXml: path.win32.join(program, `${name}-logon-task.xml`),
     taskName: `Rota\\${name}`,
-    token: path.win32.join(data, 'token'),
+    credentials: path.win32.join(data, 'credentials'),
+    token: path.win32.join(data, 'credentials', 'token'),
     workDir: path.win32.join(data, 'work'),
     logs: path.win32.join(data, 'logs'),
   };
@@ -136,19 +137,30 @@ export function logonTaskXml(settings: InstallSettings): string {
   ].join('\r\n');
 }
 
-/** Only SYSTEM and Administrators (and with --desktop the task's user, to read) see the token. */
-function tokenAcl(token: string, reader?: string): PlannedCommand {
+/**
+ * The token's folder, made and closed before the token is written in it, so the file is never
+ * readable through ProgramData's inherited ACL (Users may read there): only SYSTEM and
+ * Administrators, and with --desktop the task's user, to read.
+ */
+function credentialsFolder(folder: string, reader?: string): PlannedFile {
+  const grant = (who: string, right: string) => `${who}:(OI)(CI)${right}`;
   return {
-    argv: [
-      'icacls',
-      token,
-      '/inheritance:r',
-      '/grant:r',
-      `${SYSTEM_SID}:F`,
-      `${ADMINISTRATORS_SID}:F`,
-      ...(reader === undefined ? [] : [`${reader}:R`]),
+    path: folder,
+    action: 'folder',
+    then: [
+      {
+        argv: [
+          'icacls',
+          folder,
+          '/inheritance:r',
+          '/grant:r',
+          grant(SYSTEM_SID, 'F'),
+          grant(ADMINISTRATORS_SID, 'F'),
+          ...(reader === undefined ? [] : [grant(reader, 'R')]),
+        ],
+        why: `only SYSTEM and Administrators${reader === undefined ? '' : ` and ${reader} (to read)`} may open the token`,
+      },
     ],
-    why: `only SYSTEM and Administrators${reader === undefined ? '' : ` and ${reader} (to read)`} may open the token`,
   };
 }
 
@@ -156,6 +168,7 @@ export function windowsInstallPlan(settings: InstallSettings): Plan {
   const paths = windowsPaths(settings.name);
   const files: Plan['files'] = [
     { path: paths.executable, action: 'copy', from: settings.executable },
+    credentialsFolder(paths.credentials, settings.desktop ? settings.user : undefined),
     { path: paths.token, action: 'write', content: settings.token, secret: true },
   ];
   if (settings.desktop) {
@@ -171,7 +184,6 @@ export function windowsInstallPlan(settings: InstallSettings): Plan {
       before: [],
       files,
       after: [
-        tokenAcl(paths.token, settings.user),
         {
           argv: ['schtasks', '/Create', '/TN', paths.taskName, '/XML', paths.taskXml, '/F'],
           why: `the task that starts the agent at ${settings.user}'s logon`,
@@ -192,7 +204,6 @@ export function windowsInstallPlan(settings: InstallSettings): Plan {
     before: [],
     files,
     after: [
-      tokenAcl(paths.token),
       {
         argv: [paths.winsw, 'install'],
         why: `the Windows service ${settings.name}, started at boot`,
@@ -244,6 +255,6 @@ export function windowsUninstallPlan(settings: UninstallSettings): Plan {
       { path: settings.desktop ? paths.taskXml : paths.serviceXml, action: 'remove' },
     ],
     after: [],
-    notes: [`kept: the work folder and logs under ${path.win32.dirname(paths.token)}`],
+    notes: [`kept: the work folder and logs under ${path.win32.dirname(paths.credentials)}`],
   };
 }
