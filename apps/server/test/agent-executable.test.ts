@@ -104,7 +104,10 @@ describe.skipIf(!built)('the packaged Linux agent, alone in an empty folder', ()
     expect(shown.status).toBe(200);
     expect(shown.body.data).toMatchObject({ version: releaseManifest()?.version });
     // The bundled WebSocket client works: the agent talks over the stream, not HTTP alone.
-    expect(upgrades).toContain('/api/rota/agent/api/v1/stream');
+    // (It opens the stream after its hello: waited for, not expected at once.)
+    await until('the packaged agent to open its stream', async () =>
+      upgrades.includes('/api/rota/agent/api/v1/stream'),
+    );
     expect(agent.output()).not.toContain('offers no stream');
     // Its token went by file only: not in its output, not on its command line.
     expect(agent.output()).not.toContain(server.token);
