@@ -40,7 +40,8 @@ Options:
                          default ~/.rota-agent)
   --concurrency <n>      robots run at once, 1 to 64                  (default 1)
   --grace-seconds <n>    on SIGTERM, how long running robots may go on (default 60)
-  --mode <mode>          service, desktop or console: how it was started (default console)
+  --mode <mode>          service, desktop or console: how it was started (env
+                         ROTA_AGENT_MODE, default console)
   --version              print the agent's version
   --help                 show this help
 `;
@@ -64,7 +65,7 @@ const FLAG_OF: Record<OptionKey, string> = {
   workDir: '--work-dir (or ROTA_WORK_DIR)',
   concurrency: '--concurrency',
   graceSeconds: '--grace-seconds',
-  mode: '--mode',
+  mode: '--mode (or ROTA_AGENT_MODE)',
 };
 
 const integerText = (min: number, max: number) =>
@@ -223,7 +224,7 @@ export function parseOptions(
     workDir: given.workDir ?? fromEnv('ROTA_WORK_DIR'),
     concurrency: given.concurrency,
     graceSeconds: given.graceSeconds,
-    mode: given.mode,
+    mode: given.mode ?? fromEnv('ROTA_AGENT_MODE'),
   });
   if (!result.success) {
     for (const issue of result.error.issues) {

@@ -79,13 +79,21 @@ describe('the token from a file', () => {
     });
   });
 
-  it('takes --mode and answers --version', () => {
+  it('takes --mode (or ROTA_AGENT_MODE) and answers --version', () => {
     expect(parsed(['--token', 't', '--mode', 'service'])).toMatchObject({
       options: { mode: 'service' },
     });
     expect(parsed(['--token', 't', '--mode', 'daemon'])).toEqual({
       kind: 'invalid',
-      problems: ['--mode must be one of service, desktop, console'],
+      problems: ['--mode (or ROTA_AGENT_MODE) must be one of service, desktop, console'],
+    });
+    expect(parsed(['--token', 't'], { ROTA_AGENT_MODE: 'desktop' })).toMatchObject({
+      options: { mode: 'desktop' },
+    });
+    expect(
+      parsed(['--token', 't', '--mode', 'service'], { ROTA_AGENT_MODE: 'desktop' }),
+    ).toMatchObject({
+      options: { mode: 'service' },
     });
     expect(parseOptions(['--version'], {})).toEqual({ kind: 'version' });
   });
