@@ -16,6 +16,27 @@ const agente02 = makeAgent({
   hostname: null,
 });
 const vms = [makeVm(), makeVm({ rota_vms_id: 2, name: 'vm-rh', agents: 0 })];
+const DOWNLOADS = {
+  version: '3.2.0',
+  platforms: [
+    { platform: 'linux-x64', file: 'rota-agent-linux-x64', sha256: 'c'.repeat(64), bytes: 1024 },
+  ],
+};
+const GIB = 1024 ** 3;
+const withFacts = makeAgent({
+  facts: {
+    os: 'win32 10.0.22631',
+    os_version: 'Windows 11 Pro',
+    arch: 'x64',
+    hostname: 'rpa-win-01',
+    cpus: 8,
+    memory_bytes: 16 * GIB,
+    free_disk_bytes: 512 * 1024 ** 2,
+    agent_version: '3.0.1',
+    mode: 'service',
+  },
+  low_disk: true,
+});
 
 let live = createLiveServer();
 
@@ -53,6 +74,9 @@ async function openAgents(
         };
       }
       if (url.endsWith('/rota/node/api/v1/update')) return { status: 204 };
+      if (url.endsWith('/rota/agent/download/api/v1/index')) {
+        return { status: 200, body: { data: DOWNLOADS } };
+      }
       if (url.endsWith('/events/api/v1/stream')) return live.reply();
       if (url.endsWith('/rota/node/api/v1/delete')) {
         return { status: 202, body: { message: 'Removido!' } };
@@ -241,6 +265,64 @@ describe('/node', { timeout: 20_000 }, () => {
       expect(within(row).queryByText(active)).not.toBeInTheDocument();
     },
   );
+
+  it.each([
+    [
+      'pt',
+      'Windows 11 Pro · x64',
+      '8 CPUs · 16 GB de memória · 512 MB livres · Serviço',
+      'Pouco espaço em disco',
+    ],
+    [
+      'en',
+      'Windows 11 Pro · x64',
+      '8 CPUs · 16 GB memory · 512 MB free · Service',
+      'Low disk space',
+    ],
+  ] as const)(
+    '%s: shows what the agent said of its machine, and low disk space',
+    async (lang, system, details, lowDisk) => {
+      await resetEnvironment(lang);
+      await openAgents(ALL, { lang, agents: [withFacts, agente02] });
+      const table = await screen.findByRole('table', { name: /Agentes|Agents/ });
+      const [, first, second] = within(table).getAllByRole('row');
+      const facts = within(first!).getByTestId('agent-facts');
+      expect(facts).toHaveTextContent(system);
+      expect(facts).toHaveTextContent(details);
+      expect(within(first!).getByTestId('agent-low-disk')).toHaveTextContent(lowDisk);
+      // Never said hello with facts: a dash, and no warning.
+      expect(within(second!).queryByTestId('agent-facts')).not.toBeInTheDocument();
+      expect(within(second!).queryByTestId('agent-low-disk')).not.toBeInTheDocument();
+    },
+  );
+
+  it('offers Download agent to whoever sees agents, without any token', async () => {
+    const { user, calls } = await openAgents(['AGENTES.LIST']);
+    await user.click(await screen.findByRole('button', { name: 'Baixar agente' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Baixar agente' });
+    expect(await within(dialog).findByText('3.2.0')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('agent-install-token')).toHaveTextContent('<agent token>');
+    expect(callsTo(calls, '/agent/download/api/v1/index')).toHaveLength(1);
+  });
+
+  it('from a new agent’s token, installs with that token written to the token file', async () => {
+    const { user } = await openAgents(ALL);
+    await user.click(await screen.findByRole('button', { name: 'Novo agente' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Novo agente' });
+    await user.type(within(drawer).getByRole('textbox', { name: /Nome/ }), 'agente-03');
+    await user.click(within(drawer).getByRole('combobox', { name: /VM/ }));
+    await user.click(await screen.findByRole('option', { name: 'vm-rh' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Criar agente' }));
+    const modal = await screen.findByRole('dialog', { name: 'Token do agente “agente-03”' });
+    await user.click(within(modal).getByRole('button', { name: 'Baixar e instalar o agente' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Instalar o agente “agente-03”' });
+    expect(within(dialog).getByTestId('agent-install-token')).toHaveTextContent(
+      "sudo install -D -m 600 /dev/stdin /etc/rota-agent/token <<'EOF' tok_created_123 EOF",
+    );
+    expect(within(dialog).getByTestId('agent-install-install')).toHaveTextContent(
+      `--server ${window.location.origin} --token-file /etc/rota-agent/token`,
+    );
+  });
 
   it('refreshes connectivity and last seen when an agent event arrives', async () => {
     const { calls } = await openAgents(['AGENTES.LIST']);

@@ -37,6 +37,8 @@ export function makeAgent(overrides: Partial<Agent> = {}): Agent {
     connection_lost_at: null,
     version: '3.0.1',
     hostname: 'rpa-win-01',
+    facts: null,
+    low_disk: false,
     created_at: STAMP,
     updated_at: STAMP,
     ...overrides,

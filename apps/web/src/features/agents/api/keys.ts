@@ -8,4 +8,5 @@ export const agentKeys = {
   all: ['agents'] as const,
   lists: () => [...agentKeys.all, 'list'] as const,
   list: (body: AgentListBody) => [...agentKeys.lists(), body] as const,
+  download: () => [...agentKeys.all, 'download'] as const,
 };

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CopyIcon } from '../../../components/copy-icon';
 import { MONOSPACE_INPUT } from '../../../components/monospace-input';
@@ -21,13 +21,21 @@ type AgentTokenModalProps = {
   /** Cleared by the page once the modal has slid out, so the token leaves memory. */
   onExited: () => void;
   revealed: RevealedToken | null;
+  /** "Download and install the agent": the download dialog, given this token. */
+  onInstall?: () => void;
 };
 
 /**
  * A new agent's (or a rotated) token, shown this one time: the server keeps only its hash. A click
  * outside does not close it, so the token is not lost by accident.
  */
-export function AgentTokenModal({ opened, onClose, onExited, revealed }: AgentTokenModalProps) {
+export function AgentTokenModal({
+  opened,
+  onClose,
+  onExited,
+  revealed,
+  onInstall,
+}: AgentTokenModalProps) {
   const t = useAgentsTranslation();
   const { t: tc } = useTranslation();
   const token = revealed?.token ?? '';
@@ -79,6 +87,15 @@ export function AgentTokenModal({ opened, onClose, onExited, revealed }: AgentTo
           </Text>
         </Stack>
         <Group justify="flex-end">
+          {onInstall ? (
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+              onClick={onInstall}
+            >
+              {t('token.install')}
+            </Button>
+          ) : null}
           <Button onClick={onClose} data-autofocus>
             {t('token.done')}
           </Button>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Code, Select, Stack, Text } from '@mantine/core';
-import { IconDevices, IconKey, IconServer } from '@tabler/icons-react';
+import { IconDevices, IconDownload, IconKey, IconServer } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -24,6 +24,8 @@ import { VMS_PATH } from '../../vms';
 import { useDeleteAgent } from '../api/delete-agent';
 import { AGENT_SORTS, agentsQueryOptions, type AgentListBody } from '../api/list-agents';
 import { useRotateAgentToken } from '../api/rotate-agent-token';
+import { AgentDownloadDialog } from '../components/agent-download-dialog';
+import { AgentFacts, LowDiskBadge } from '../components/agent-facts';
 import { AgentFormDrawer } from '../components/agent-form-drawer';
 import { AgentTokenModal, type RevealedToken } from '../components/agent-token-modal';
 import { LastSeen } from '../components/last-seen';
@@ -67,6 +69,9 @@ export default function AgentsPage() {
   const rotateToken = useRotateAgentToken();
   const [revealed, setRevealed] = useState<RevealedToken | null>(null);
   const [tokenOpened, setTokenOpened] = useState(false);
+  // "Download agent": from the header (no token), or from the token modal (with its token).
+  const [downloadOpened, setDownloadOpened] = useState(false);
+  const [downloadToken, setDownloadToken] = useState<RevealedToken | null>(null);
   const canCreate = can('AGENTES.CREATE');
   const connectivityLabels: Record<Connectivity, string> = {
     active: t('connectivity.active'),
@@ -93,6 +98,7 @@ export default function AgentsPage() {
               {agent.hostname}
             </Text>
           ) : null}
+          <LowDiskBadge agent={agent} />
         </Stack>
       ),
     },
@@ -128,6 +134,12 @@ export default function AgentsPage() {
       header: t('columns.lastSeen'),
       sort: 'last_seen_at',
       render: (agent) => <LastSeen value={agent.last_seen_at} />,
+    },
+    {
+      key: 'machine',
+      header: t('columns.machine'),
+      visibleFrom: 'md',
+      render: (agent) => <AgentFacts agent={agent} />,
     },
     {
       key: 'version',
@@ -181,6 +193,16 @@ export default function AgentsPage() {
               leftSection={<IconServer size={16} aria-hidden />}
             >
               {t('list.vmsLink')}
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+              onClick={() => {
+                setDownloadToken(null);
+                setDownloadOpened(true);
+              }}
+            >
+              {t('list.download')}
             </Button>
             {newAgent}
           </>
@@ -261,6 +283,20 @@ export default function AgentsPage() {
         onClose={() => setTokenOpened(false)}
         onExited={() => setRevealed(null)}
         revealed={revealed}
+        onInstall={() => {
+          setDownloadToken(revealed);
+          setDownloadOpened(true);
+        }}
+      />
+      <AgentDownloadDialog
+        opened={downloadOpened}
+        onClose={() => {
+          setDownloadOpened(false);
+          // The token leaves this dialog's memory with it; the token modal still holds its own.
+          setDownloadToken(null);
+        }}
+        token={downloadToken?.token}
+        agentName={downloadToken?.name}
       />
     </>
   );
