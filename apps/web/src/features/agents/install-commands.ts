@@ -60,11 +60,13 @@ export function installSteps(platform: AgentPlatform, options: InstallOptions): 
   return [
     {
       key: 'token',
+      // The folder is closed before the token is written, so the file never inherits
+      // ProgramData's read for Users, even for a moment. By SID: the group names are translated
+      // on a Portuguese Windows.
       command: [
         `New-Item -ItemType Directory -Force -Path ${folder} | Out-Null`,
+        `icacls ${folder} /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F'`,
         `Set-Content -NoNewline -Path ${file} -Value ${psQuoted(token)}`,
-        // By SID: the group names are translated on a Portuguese Windows.
-        `icacls ${file} /inheritance:r /grant:r '*S-1-5-18:F' '*S-1-5-32-544:F'`,
       ].join('\n'),
     },
     {

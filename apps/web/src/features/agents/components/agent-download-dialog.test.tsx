@@ -87,8 +87,8 @@ describe('Download agent', () => {
     expect(command(dialog, 'token')).toBe(
       [
         'New-Item -ItemType Directory -Force -Path C:\\ProgramData\\RotaAgent | Out-Null',
+        "icacls C:\\ProgramData\\RotaAgent /inheritance:r /grant:r '*S-1-5-18:(OI)(CI)F' '*S-1-5-32-544:(OI)(CI)F'",
         "Set-Content -NoNewline -Path C:\\ProgramData\\RotaAgent\\token -Value '<agent token>'",
-        "icacls C:\\ProgramData\\RotaAgent\\token /inheritance:r /grant:r '*S-1-5-18:F' '*S-1-5-32-544:F'",
       ].join('\n'),
     );
     const install = `.\\rota-agent-win-x64.exe install --server ${ORIGIN} --token-file C:\\ProgramData\\RotaAgent\\token`;
