@@ -53,6 +53,19 @@ export const rotaNodes = pgTable(
      * hello. Written on hello only, never by a heartbeat.
      */
     facts: jsonb('facts').$type<Record<string, unknown>>(),
+    /** Labels an administrator set in the console (sorted, each once). */
+    labels: text('labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /**
+     * What its last hello made it carry: the labels it declared and its OS and architecture
+     * (sorted, each once). Written whole by every hello, like `facts`.
+     */
+    hello_labels: text('hello_labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

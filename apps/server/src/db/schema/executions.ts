@@ -52,6 +52,14 @@ export const rotaExecutions = pgTable(
     timeout_seconds: integer('timeout_seconds').notNull(),
     retries: integer('retries').notNull().default(0),
     sleep_seconds: integer('sleep_seconds').notNull().default(0),
+    /**
+     * What an agent must carry to claim it (sorted, each once): the robot's required labels and
+     * its scheduling's or Run now's, fixed when it was queued.
+     */
+    labels: text('labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     attempts: integer('attempts').notNull().default(0),
     exit_code: integer('exit_code'),
     message: text('message'),

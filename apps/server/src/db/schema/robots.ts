@@ -36,6 +36,11 @@ export const rotaRobots = pgTable(
     stall_minutes: integer('stall_minutes'),
     /** `flag` (mark it) or `kill` (end it as an application error, retried per its retries). */
     stall_action: text('stall_action').notNull().default('flag'),
+    /** Labels an agent must carry to run it (sorted, each once); empty: any agent. */
+    required_labels: text('required_labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

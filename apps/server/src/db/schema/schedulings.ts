@@ -46,6 +46,11 @@ export const rotaSchedulings = pgTable(
     retries: integer('retries').notNull().default(0),
     priority: integer('priority').notNull().default(50),
     sleep: integer('sleep').notNull().default(0),
+    /** Labels its runs need beside the robot's required ones (sorted, each once). */
+    labels: text('labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     active: boolean('active').notNull().default(true),
     deleted_at: timestamp('deleted_at', { withTimezone: true }),
     /**
