@@ -53,6 +53,11 @@ export const rotaNodes = pgTable(
      * hello. Written on hello only, never by a heartbeat.
      */
     facts: jsonb('facts').$type<Record<string, unknown>>(),
+    /**
+     * When someone asked this agent to update itself (console or API); cleared by a hello that
+     * says the shipped version, or any version an update is no longer available for.
+     */
+    update_requested_at: timestamp('update_requested_at', { withTimezone: true }),
     /** Labels an administrator set in the console (sorted, each once). */
     labels: text('labels')
       .array()

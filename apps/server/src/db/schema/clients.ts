@@ -14,6 +14,8 @@ export const rotaClients = pgTable(
     audit_retention_days: integer('audit_retention_days').notNull().default(365),
     /** Members must sign in with a second factor; un-enrolled members enrol first. */
     require_mfa: boolean('require_mfa').notNull().default(false),
+    /** Its agents update themselves to the build the server ships, without being asked one by one. */
+    auto_update_agents: boolean('auto_update_agents').notNull().default(false),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
