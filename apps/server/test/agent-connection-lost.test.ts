@@ -116,15 +116,47 @@ describe('an agent whose stream dies without a goodbye', () => {
     again.socket.close();
   });
 
-  it('clears the marks at once when it says hello again (a restarted agent)', async () => {
-    const { token, agentId, stream, id } = await agentRunningOne('Restarted');
+  it('clears the agent’s mark at once when it says hello again, its runs’ when it renews them', async () => {
+    const { token, agentId, stream, id } = await agentRunningOne('Said hello again');
     const live = await openEventStream(origin, c.adminToken);
     stream.socket.terminate();
     await heard(live, connectionEvent('agent', agentId, true));
     expect((await simulatedAgent(t.app, token).hello()).status).toBe(200);
+    await heard(live, connectionEvent('agent', agentId, false));
+    expect((await agentShown(agentId)).connection_lost_at).toBeNull();
+    // A new process of the agent would not have the run: it still waits, marked.
+    expect((await executionOf(c.admin, id)).connection_lost_at).not.toBeNull();
+    // This one does, and says so.
+    const beat = await simulatedAgent(t.app, token).post('/api/rota/agent/api/v1/heartbeat', {
+      running: [{ execution_id: id, attempt: 1 }],
+    });
+    expect(beat.body.data).toEqual({ cancel: [], stop: [] });
     await heard(live, connectionEvent('execution', id, false));
     await live.close();
-    expect((await agentShown(agentId)).connection_lost_at).toBeNull();
+    expect((await executionOf(c.admin, id)).connection_lost_at).toBeNull();
+  });
+
+  it('keeps the run of an agent restarted after the loss marked: it waits for its lease', async () => {
+    const { token, agentId, stream, id } = await agentRunningOne('Restarted');
+    const live = await openEventStream(origin, c.adminToken);
+    stream.socket.terminate();
+    await heard(live, connectionEvent('execution', id, true));
+    const lostAt = (await executionOf(c.admin, id)).connection_lost_at;
+    // The new process says hello and heartbeats what it runs: nothing.
+    const restarted = simulatedAgent(t.app, token);
+    expect((await restarted.hello()).status).toBe(200);
+    await heard(live, connectionEvent('agent', agentId, false));
+    await live.close();
+    expect((await restarted.heartbeat()).status).toBe(200);
+    expect((await executionOf(c.admin, id)).connection_lost_at).toBe(lostAt);
+    await t.db.execute(
+      sql`update rota_executions set lease_expires_at = now() - interval '1 minute'
+           where rota_executions_id = ${id}`,
+    );
+    await t.app.engine.reapLostRuns();
+    const settled = await executionOf(c.admin, id);
+    expect(settled).toMatchObject({ status: 'application_error', message: 'agent lost' });
+    expect(settled.attempt_list[0]!.end_date).toBe(lostAt);
   });
 
   it('settles its run when the lease runs out, the attempt ending when the connection was lost', async () => {

@@ -1,3 +1,4 @@
+import { ENGINE_TIMINGS } from '@rota/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock } from '../lib/clock.js';
 import { createMailer } from '../lib/mailer.js';
@@ -22,7 +23,7 @@ import { DashboardService } from '../modules/dashboard/service.js';
 import { AgentIdentities } from '../modules/dispatch/agent-identities.js';
 import type { WorkSignal } from '../modules/dispatch/claim-waiters.js';
 import { ConnectionWatch } from '../modules/dispatch/connection-watch.js';
-import { DispatchService } from '../modules/dispatch/dispatch-service.js';
+import { DispatchService, dispatchTimingsFor } from '../modules/dispatch/dispatch-service.js';
 import {
   CHANNELS,
   EnginePublisher,
@@ -156,7 +157,8 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
   const settlements = new Settlements(publisher, announcer, queueTrigger);
   // Heartbeats are written once a second; an agent back from offline is announced then, and
   // one whose stream was lost is no longer (nor are its runs).
-  const connections = new ConnectionWatch(db, publisher);
+  const timings = options.engine?.timings ?? dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds);
+  const connections = new ConnectionWatch(db, publisher, timings.leaseSeconds);
   const presence = new AgentPresenceService(
     db,
     {
@@ -185,7 +187,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     handout: new RunHandout(parameters, publisher, (waited) => metrics.claimed(waited)),
     settlements,
     connections,
-    timings: options.engine?.timings,
+    timings,
     log,
   });
   const runControl = new RunControl(db, publisher, settlements);

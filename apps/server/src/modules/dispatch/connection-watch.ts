@@ -1,7 +1,8 @@
 import type { Db } from '../../db/client.js';
 import type { AgentBack } from '../agents/presence-service.js';
 import {
-  clearRunsConnectionLost,
+  clearRenewed,
+  clearRenewedSinceLoss,
   markRunsConnectionLost,
   type ConnectionRun,
 } from '../executions/lease-statements.js';
@@ -16,9 +17,17 @@ import type { EnginePublisher } from './live-events.js';
  * runs settled by the reaper as before, each attempt ending when its connection was lost.
  */
 export class ConnectionWatch {
+  /**
+   * Agents heard again after a loss, on this instance, until their next heartbeat (or two
+   * leases): that heartbeat clears the marks of the runs it renews. It comes here, where the
+   * agent's calls now arrive. Agent id → when to forget it (ms).
+   */
+  private readonly recovering = new Map<number, number>();
+
   constructor(
     private readonly db: Db,
     private readonly publish: EnginePublisher,
+    private readonly leaseSeconds: number,
   ) {}
 
   /**
@@ -39,14 +48,42 @@ export class ConnectionWatch {
     this.announce([{ id: agent.rota_nodes_id, client: agent.rota_clients_id }], runs, true);
   }
 
-  /** These agents were heard again after their connection was lost. */
+  /**
+   * These agents were heard again after their connection was lost. Their runs stay marked until
+   * a heartbeat renews them: a restarted agent (a new process, its hello) no longer has the runs
+   * its old process held, which wait for their lease as before.
+   */
   async back(agents: AgentBack[]): Promise<void> {
     if (agents.length === 0) return;
-    const runs = await clearRunsConnectionLost(
+    const now = Date.now();
+    // Agents that came back but held no run never heartbeat one: forget them in time.
+    if (this.recovering.size > 1000) {
+      for (const [id, until] of this.recovering) if (until <= now) this.recovering.delete(id);
+    }
+    const until = now + 2 * this.leaseSeconds * 1000;
+    for (const a of agents) this.recovering.set(a.id, until);
+    const runs = await clearRenewedSinceLoss(
       this.db,
       agents.map((a) => a.id),
+      this.leaseSeconds,
     );
     this.announce(agents, runs, false);
+  }
+
+  /** Whether this agent's next heartbeat should clear marks (a Map read on every heartbeat). */
+  recoveringAgent(agentId: number): boolean {
+    const until = this.recovering.get(agentId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.recovering.delete(agentId);
+    return false;
+  }
+
+  /** The agent's heartbeat renewed these runs: they no longer wait for it. */
+  async renewed(agent: { rota_nodes_id: number }, executionIds: number[]): Promise<void> {
+    this.recovering.delete(agent.rota_nodes_id);
+    const runs = await clearRenewed(this.db, agent.rota_nodes_id, executionIds);
+    this.announce([], runs, false);
   }
 
   private announce(agents: AgentBack[], runs: ConnectionRun[], lost: boolean): void {

@@ -134,6 +134,12 @@ export class DispatchService {
     await this.touch(agent);
     const ids = beat.running.map((r) => r.execution_id);
     const held = await renewLeases(this.db, agent.rota_nodes_id, ids, this.timings.leaseSeconds);
+    if (held.length > 0 && this.connections.recoveringAgent(agent.rota_nodes_id)) {
+      await this.connections.renewed(
+        agent,
+        held.map((h) => h.id),
+      );
+    }
     const current = new Map(held.map((h) => [h.id, h]));
     // Stop what was cancelled, and what is no longer this agent's (its lease ran out and the
     // run went to another agent) — unless it already finished and only its result is pending.

@@ -144,10 +144,15 @@ export async function markRunsConnectionLost(
   );
 }
 
-/** These agents were heard again: their runs no longer wait for them. Answers the runs. */
-export async function clearRunsConnectionLost(
+/**
+ * These agents were heard again: their runs whose lease was renewed since the loss no longer
+ * wait for them (a lease renewed before the loss ends before `loss + lease`). A run not renewed
+ * keeps its mark: the agent may be a new process that no longer has it. Answers the runs.
+ */
+export async function clearRenewedSinceLoss(
   db: Db,
   agentIds: readonly number[],
+  leaseSeconds: number,
 ): Promise<ConnectionRun[]> {
   if (agentIds.length === 0) return [];
   return rowsOf<ConnectionRun>(
@@ -155,6 +160,25 @@ export async function clearRunsConnectionLost(
     sql`update ${E} set ${col(E.connection_lost_at)} = null
          where ${E.rota_nodes_id} = any(${`{${agentIds.join(',')}}`}::integer[])
            and ${E.status} = 'processing' and ${E.connection_lost_at} is not null
+           and ${E.lease_expires_at} > ${E.connection_lost_at} + make_interval(secs => ${leaseSeconds})
+        returning ${E.rota_executions_id} as id, ${E.rota_robots_id} as robot,
+                  ${E.rota_clients_id} as client`,
+  );
+}
+
+/** Runs of this agent its heartbeat just renewed: they no longer wait. Answers those cleared. */
+export async function clearRenewed(
+  db: Db,
+  agentId: number,
+  executionIds: readonly number[],
+): Promise<ConnectionRun[]> {
+  if (executionIds.length === 0) return [];
+  return rowsOf<ConnectionRun>(
+    db,
+    sql`update ${E} set ${col(E.connection_lost_at)} = null
+         where ${E.rota_executions_id} = any(${`{${executionIds.join(',')}}`}::integer[])
+           and ${E.rota_nodes_id} = ${agentId} and ${E.status} = 'processing'
+           and ${E.connection_lost_at} is not null
         returning ${E.rota_executions_id} as id, ${E.rota_robots_id} as robot,
                   ${E.rota_clients_id} as client`,
   );

@@ -46,6 +46,8 @@ export function ConnectionLostBadge({
       tt="none"
       leftSection={<IconPlugConnectedX size={12} aria-hidden />}
       title={format.dateTime(execution.connection_lost_at)}
+      // The sentence wraps in a narrow status column rather than being cut.
+      styles={{ root: { height: 'auto', paddingBlock: 2 }, label: { whiteSpace: 'normal' } }}
       data-testid="connection-lost-badge"
     >
       {t('progress.connectionLost')}
