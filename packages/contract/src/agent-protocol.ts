@@ -9,6 +9,7 @@ import {
 } from './common.js';
 import type { EXECUTION_STATUSES } from './execution-statuses.js';
 import { LOG_STREAMS } from './executions.js';
+import { labelsSchema } from './labels.js';
 import { msg } from './messages.js';
 import { runMessageCodeSchema, runMessageParamsSchema } from './run-messages.js';
 
@@ -44,6 +45,8 @@ export const agentHelloSchema = z.object({
   /** Free space, for an unprivileged user, on the disk of the agent's work dir. */
   free_disk_bytes: byteCount.optional(),
   mode: z.enum(AGENT_MODES, { error: msg('invalid_value') }).optional(),
+  /** Labels the agent declares (`--labels`), beside the console's and its OS and architecture. */
+  labels: labelsSchema.optional(),
 });
 export type AgentHello = z.infer<typeof agentHelloSchema>;
 

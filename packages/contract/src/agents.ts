@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, requiredIdSchema, requiredTextSchema } from './common.js';
 import { AGENT_MODES } from './agent-protocol.js';
+import { labelListSchema, labelsSchema } from './labels.js';
 import { msg } from './messages.js';
 import { CONNECTIVITY } from './vms.js';
 
@@ -43,6 +44,10 @@ export const agentSchema = z.object({
   facts: agentFactsSchema.nullable(),
   /** Its last hello said under AGENT_LOW_DISK_BYTES free in its work dir. */
   low_disk: z.boolean(),
+  /** The labels an administrator set in the console. */
+  labels: labelListSchema,
+  /** What the agent carries: the console's, those its hello declared, its OS and architecture. */
+  effective_labels: labelListSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -54,6 +59,7 @@ export type AgentWithToken = z.infer<typeof agentWithTokenSchema>;
 export const agentCreateSchema = z.object({
   name: requiredTextSchema(120, 'required_name'),
   rota_vms_id: requiredIdSchema('required_vm'),
+  labels: labelsSchema.optional(),
 });
 export type AgentCreate = z.infer<typeof agentCreateSchema>;
 
@@ -61,6 +67,7 @@ export const agentUpdateSchema = z.object({
   id: idSchema,
   name: requiredTextSchema(120, 'required_name').optional(),
   rota_vms_id: idSchema.optional(),
+  labels: labelsSchema.optional(),
 });
 export type AgentUpdate = z.infer<typeof agentUpdateSchema>;
 

@@ -9,6 +9,7 @@ import {
   listQuerySchema,
   PG_INT_MAX,
 } from './common.js';
+import { labelListSchema, labelsSchema } from './labels.js';
 import { msg } from './messages.js';
 import { timeZoneSchema } from './schedulings.js';
 import { runMessageParamsSchema } from './run-messages.js';
@@ -42,6 +43,7 @@ export const ENGINE_TIMINGS = {
 export const PENDING_REASONS = [
   'no_current_version',
   'no_vm',
+  'no_agent_with_labels',
   'no_agent_active',
   'agents_busy',
   'waiting_priority',
@@ -90,6 +92,10 @@ export const executionSchema = z.object({
   cancel_requested: z.boolean(),
   /** Why a queued execution still waits (PENDING_REASONS); null when not queued or about to run. */
   pending_reason: z.enum(PENDING_REASONS).nullable(),
+  /** With `no_agent_with_labels`: the labels no agent of its VMs carries; [] otherwise. */
+  missing_labels: labelListSchema,
+  /** What an agent must carry to claim it: the robot's required ∪ its scheduling's or Run now's. */
+  labels: labelListSchema,
   /** What the robot last said of its progress (robot API `progress`); null: nothing yet. */
   progress_percent: z.number().int().nullable(),
   progress_message: z.string().nullable(),
@@ -237,6 +243,8 @@ export const robotRunSchema = z.object({
   priority: boundedIntSchema(1, 100).optional(),
   timeout_minutes: boundedIntSchema(1, 1440).optional(),
   retries: boundedIntSchema(0, 10).optional(),
+  /** Labels this run needs beside the robot's required ones. */
+  labels: labelsSchema.optional(),
 });
 export type RobotRun = z.infer<typeof robotRunSchema>;
 

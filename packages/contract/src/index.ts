@@ -33,3 +33,4 @@ export * from './api-keys.js';
 export * from './account.js';
 export * from './identity.js';
 export * from './agent-download.js';
+export * from './labels.js';

@@ -45,6 +45,8 @@ const en = {
   too_long: 'Too long',
   invalid_character: 'Contains a character that cannot be stored (NUL)',
   invalid_value: 'Invalid value',
+  invalid_label: 'A label uses lowercase letters, digits, ".", "_" and "-", 1 to 40 characters',
+  too_many_labels: 'At most 20 labels',
   date_range_order: 'The end date cannot be before the start date',
   // Operations
   required_executor: 'Required executor',
@@ -301,6 +303,8 @@ const pt: Record<MessageKey, string> = {
   too_long: 'Muito longo',
   invalid_character: 'Contém um caractere que não pode ser armazenado (NUL)',
   invalid_value: 'Valor inválido',
+  invalid_label: 'Um rótulo usa letras minúsculas, dígitos, ".", "_" e "-", de 1 a 40 caracteres',
+  too_many_labels: 'No máximo 20 rótulos',
   date_range_order: 'A data final não pode ser anterior à data inicial',
   required_executor: 'Executor obrigatório',
   required_label: 'Rótulo obrigatório',

@@ -8,6 +8,7 @@ import {
   requiredTextSchema,
 } from './common.js';
 import { robotSortColumns } from './list-sorts.js';
+import { labelListSchema, labelsSchema } from './labels.js';
 import { msg } from './messages.js';
 
 /** A robot (process): what the agent runs, where, and which version. */
@@ -31,6 +32,8 @@ export const robotSchema = z.object({
   stall_minutes: z.number().int().nullable(),
   /** What a stall does: flag it, or end it as an application error (retried per its retries). */
   stall_action: z.enum(['flag', 'kill']),
+  /** Only an agent carrying every one of these may run it; empty: any agent. */
+  required_labels: labelListSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -76,6 +79,7 @@ const robotFields = {
   task_retries: taskRetriesSchema.default(0),
   stall_minutes: stallMinutesSchema.nullish(),
   stall_action: stallActionSchema.default('flag'),
+  required_labels: labelsSchema.default([]),
 };
 
 export const robotCreateSchema = z.object(robotFields);
@@ -96,6 +100,7 @@ export const robotUpdateSchema = z.object({
   /** null clears it. */
   stall_minutes: stallMinutesSchema.nullable().optional(),
   stall_action: stallActionSchema.optional(),
+  required_labels: labelsSchema.optional(),
 });
 export type RobotUpdate = z.infer<typeof robotUpdateSchema>;
 

@@ -6,6 +6,7 @@ import {
   listQuerySchema,
   requiredTextSchema,
 } from './common.js';
+import { labelListSchema, labelsSchema } from './labels.js';
 import { msg } from './messages.js';
 
 export const SCHEDULING_LIMITS = {
@@ -81,6 +82,8 @@ export const schedulingSchema = z.object({
   sleep: z.number().int(),
   active: z.boolean(),
   vms: z.array(vmRef),
+  /** Labels its runs need beside the robot's required ones. */
+  labels: labelListSchema,
   deleted_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -113,6 +116,7 @@ const schedulingFields = {
   sleep: boundedIntSchema(L.sleep.min, L.sleep.max),
   active: z.boolean({ error: msg('invalid_value') }),
   vms: z.array(idSchema).max(500, msg('too_long')),
+  labels: labelsSchema,
 };
 
 /**
@@ -135,6 +139,7 @@ export const schedulingCreateSchema = z
     sleep: schedulingFields.sleep.default(0),
     active: schedulingFields.active.default(true),
     vms: schedulingFields.vms.default([]),
+    labels: schedulingFields.labels.default([]),
   })
   // `when`: said beside the other fields' errors, not only once they are all right.
   .refine((v) => v.trigger_type !== 'interval' || v.interval_minutes !== undefined, {
@@ -167,6 +172,7 @@ export const schedulingUpdateSchema = z.object({
   sleep: schedulingFields.sleep.optional(),
   active: schedulingFields.active.optional(),
   vms: schedulingFields.vms.optional(),
+  labels: schedulingFields.labels.optional(),
 });
 export type SchedulingUpdate = z.infer<typeof schedulingUpdateSchema>;
 

@@ -10,8 +10,10 @@ const n = rotaNodes;
 /** What the agent protocol knows an agent by, once its token is checked. */
 export type AgentIdentity = Pick<
   typeof rotaNodes.$inferSelect,
-  'rota_nodes_id' | 'rota_clients_id' | 'rota_vms_id' | 'name'
+  'rota_nodes_id' | 'rota_clients_id' | 'rota_vms_id' | 'name' | 'hello_labels'
 > & {
+  /** Every label it carries (the console's and its hello's): a run needing others is not its. */
+  labels: string[];
   /**
    * The token was replaced ("Generate new token"): it still serves the runs the agent already
    * holds (heartbeats, logs, results) but never says hello or claims again.
@@ -22,7 +24,10 @@ export type AgentIdentity = Pick<
 type IdentityRow = Omit<AgentIdentity, 'retired'> & { hash: string; retired: boolean };
 
 const identityColumns = sql`${n.rota_nodes_id} as rota_nodes_id, ${n.rota_clients_id} as rota_clients_id,
-       ${n.rota_vms_id} as rota_vms_id, ${n.name} as name`;
+       ${n.rota_vms_id} as rota_vms_id, ${n.name} as name,
+       array(select l from (select distinct unnest(${n.labels} || ${n.hello_labels}) as l) d
+                order by l collate "C") as labels,
+       ${n.hello_labels} as hello_labels`;
 
 /**
  * The agents holding any of these token hashes, current or retired, each row with the hash it
@@ -54,7 +59,7 @@ export async function findAgentsByTokenHashes(
  * whole on every hello so none outlives the agent that said it).
  */
 export type AgentFacts = Partial<
-  Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os' | 'facts'>
+  Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os' | 'facts' | 'hello_labels'>
 >;
 
 const prev = alias(rotaNodes, 'prev');

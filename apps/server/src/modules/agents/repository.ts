@@ -30,6 +30,8 @@ function selectAgents(db: Db, scope: TenantScope) {
       hostname: rotaNodes.hostname,
       os: rotaNodes.os,
       facts: rotaNodes.facts,
+      labels: rotaNodes.labels,
+      hello_labels: rotaNodes.hello_labels,
       created_at: rotaNodes.created_at,
       updated_at: rotaNodes.updated_at,
     })
@@ -87,7 +89,7 @@ export async function findAgent(
 export async function insertAgent(
   db: Db,
   scope: TenantScope,
-  values: { name: string; rota_vms_id: number; token_hash: string },
+  values: { name: string; rota_vms_id: number; token_hash: string; labels?: string[] },
 ) {
   const [row] = await db
     .insert(rotaNodes)
@@ -100,7 +102,7 @@ export async function updateAgent(
   db: Db,
   scope: TenantScope,
   id: number,
-  values: { name?: string; rota_vms_id?: number; token_hash?: string },
+  values: { name?: string; rota_vms_id?: number; token_hash?: string; labels?: string[] },
 ): Promise<boolean> {
   const updated = await db
     .update(rotaNodes)

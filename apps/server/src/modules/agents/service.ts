@@ -16,6 +16,7 @@ import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.j
 import type { VmService } from '../vms/service.js';
 import { connectivityOf } from './connectivity.js';
 import { factsOf, isLowDisk } from './facts.js';
+import { effectiveLabels } from './labels.js';
 import {
   deleteAgent,
   findAgent,
@@ -41,6 +42,8 @@ export const toAgent = (row: AgentRow): Agent => {
     hostname: row.hostname,
     facts,
     low_disk: isLowDisk(facts),
+    labels: row.labels,
+    effective_labels: effectiveLabels(row),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

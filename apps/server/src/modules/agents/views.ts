@@ -12,6 +12,8 @@ export const agentSummaries = qb
     name: rotaNodes.name,
     online: rotaNodes.online,
     last_seen_at: rotaNodes.last_seen_at,
+    labels: rotaNodes.labels,
+    hello_labels: rotaNodes.hello_labels,
   })
   .from(rotaNodes)
   .as('agent_summaries');

@@ -18,6 +18,7 @@ import { claimRuns, hasQueuedRuns, releaseClaim } from '../executions/claim-stat
 import { finishAndClaimRuns } from '../executions/finish-claim-statements.js';
 import { lockRunsLeftOn, renewLeases } from '../executions/lease-statements.js';
 import { findExecutionForLogs, insertLogLines } from '../executions/run-statements.js';
+import { helloLabelsOf, sameLabels } from '../agents/labels.js';
 import { clientHasPackage } from './package-lookup-repository.js';
 import {
   finishCurrentAttempt,
@@ -113,8 +114,15 @@ export class DispatchService {
   }
 
   async hello(agent: AgentIdentity, hello: AgentHello) {
-    const { hostname, version, os, ...facts } = hello;
-    await this.touch(agent, { hostname, version, os, facts });
+    const { hostname, version, os, labels: _declared, ...facts } = hello;
+    const helloLabels = helloLabelsOf(hello);
+    await this.touch(agent, { hostname, version, os, facts, hello_labels: helloLabels });
+    // Claims go by the cached identity's labels: one that changed must be read again, here
+    // and on every other instance.
+    if (!sameLabels(helloLabels, agent.hello_labels)) {
+      this.identities.forget([agent.rota_nodes_id]);
+      this.publish.agentChanged(agent.rota_nodes_id);
+    }
     return {
       rota_nodes_id: agent.rota_nodes_id,
       name: agent.name,

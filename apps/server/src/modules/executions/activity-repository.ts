@@ -79,6 +79,7 @@ const columns = {
   last_activity_at: e.last_activity_at,
   stalled: stalledNow,
   connection_lost_at: e.connection_lost_at,
+  labels: e.labels,
 };
 
 const sortable = {
@@ -297,7 +298,7 @@ export async function pendingReasonsOf(
   db: Db,
   clientId: number,
   executionIds: number[],
-): Promise<Map<number, PendingReason | null>> {
+): Promise<Map<number, { reason: PendingReason | null; missing_labels: string[] }>> {
   if (executionIds.length === 0) return new Map();
   const q = alias(rotaExecutions, 'q');
   const busy = alias(rotaExecutions, 'busy');
@@ -306,19 +307,32 @@ export async function pendingReasonsOf(
   const n = agentSummaries;
   const v = vmNames;
   const allowsVm = (vm: SQL) => sql`(${q.vm_ids} is null or ${vm} = any(${q.vm_ids}))`;
-  const rows = await rowsOf<{ id: number; reason: PendingReason | null }>(
+  const carried = sql`(${n.labels} || ${n.hello_labels})`;
+  // An agent that may take it: of its VMs, carrying every label it needs.
+  const capable = sql`${n.rota_clients_id} = ${clientId} and ${allowsVm(sql`${n.rota_vms_id}`)}
+                      and ${q.labels} <@ ${carried}`;
+  const rows = await rowsOf<{
+    id: number;
+    reason: PendingReason | null;
+    missing_labels: string[];
+  }>(
     db,
     sql`with f as (
           select ${q.rota_executions_id} as id, ${q.priority} as priority, ${q.queued_at} as queued_at,
                  ${r.current_version_id} is null as no_version,
                  exists (select 1 from ${v} where ${v.rota_clients_id} = ${clientId}
                             and ${allowsVm(sql`${v.rota_vms_id}`)}) as has_vm,
-                 exists (select 1 from ${n} where ${n.rota_clients_id} = ${clientId}
-                            and ${allowsVm(sql`${n.rota_vms_id}`)}
+                 exists (select 1 from ${n} where ${capable}) as has_capable,
+                 array(select l from unnest(${q.labels}) l
+                        where not exists (select 1 from ${n}
+                                           where ${n.rota_clients_id} = ${clientId}
+                                             and ${allowsVm(sql`${n.rota_vms_id}`)}
+                                             and l = any(${carried}))
+                        order by l collate "C") as missing_labels,
+                 exists (select 1 from ${n} where ${capable}
                             and ${agentIsActiveFilter(n.last_seen_at)}) as has_active,
                  coalesce((select array_agg(${n.rota_vms_id}) from ${n}
-                            where ${n.rota_clients_id} = ${clientId}
-                              and ${allowsVm(sql`${n.rota_vms_id}`)}
+                            where ${capable}
                               and ${agentIsActiveFilter(n.last_seen_at)}
                               and not exists (select 1 from ${tableAs(busy)}
                                                where ${busy.rota_nodes_id} = ${n.rota_nodes_id}
@@ -332,6 +346,7 @@ export async function pendingReasonsOf(
         select f.id, case
                  when f.no_version then 'no_current_version'
                  when not f.has_vm then 'no_vm'
+                 when not f.has_capable then 'no_agent_with_labels'
                  when not f.has_active then 'no_agent_active'
                  when cardinality(f.free_vms) = 0 then 'agents_busy'
                  when (select count(*) from (
@@ -343,8 +358,17 @@ export async function pendingReasonsOf(
                             and (${ahead.vm_ids} is null or ${ahead.vm_ids} && f.free_vms)
                           limit cardinality(f.free_vms)) a) >= cardinality(f.free_vms)
                    then 'waiting_priority'
-                 else null end as reason
+                 else null end as reason,
+               f.missing_labels
           from f`,
   );
-  return new Map(rows.map((row) => [row.id, row.reason]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        reason: row.reason,
+        missing_labels: row.reason === 'no_agent_with_labels' ? row.missing_labels : [],
+      },
+    ]),
+  );
 }

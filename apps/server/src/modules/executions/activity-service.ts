@@ -42,6 +42,7 @@ export const toExecution = (row: ExecutionListRow): Execution => ({
   duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
   attempt_start_date: isoOrNull(row.attempt_start_date),
   pending_reason: null,
+  missing_labels: [],
 });
 
 /**
@@ -72,7 +73,14 @@ export class ActivityService {
     const queued = executions.filter((x) => x.status === 'queued').map((x) => x.execution_id);
     if (queued.length === 0) return executions;
     const reasons = await pendingReasonsOf(this.db, scope.clientId, queued);
-    return executions.map((x) => ({ ...x, pending_reason: reasons.get(x.execution_id) ?? null }));
+    return executions.map((x) => {
+      const pending = reasons.get(x.execution_id);
+      return {
+        ...x,
+        pending_reason: pending?.reason ?? null,
+        missing_labels: pending?.missing_labels ?? [],
+      };
+    });
   }
 
   async show(scope: TenantScope, id: number): Promise<ExecutionDetail> {

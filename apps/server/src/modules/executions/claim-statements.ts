@@ -6,13 +6,15 @@ import type { ClaimedWithToken } from './row-statements.js';
 import { A, E, a, e, executionColumns, p, r, v } from './row-statements.js';
 
 /**
- * What a claim by an agent on VM `vm` of client `client` may take of the executions `e`: its
- * client's queued runs that may go to that VM, but a scheduling's run that would start on a VM
- * its last run left less than `sleep` seconds ago.
+ * What a claim by an agent on VM `vm` of client `client`, carrying `labels` (a text[]), may
+ * take of the executions `e`: its client's queued runs that may go to that VM and need no label
+ * it lacks, but a scheduling's run that would start on a VM its last run left less than `sleep`
+ * seconds ago.
  */
-export const claimable = (client: SQL, vm: SQL) => sql`${e.rota_clients_id} = ${client}
+export const claimable = (client: SQL, vm: SQL, labels: SQL) => sql`${e.rota_clients_id} = ${client}
              and ${e.status} = 'queued'
              and (${e.vm_ids} is null or ${vm} = any(${e.vm_ids}))
+             and ${e.labels} <@ ${labels}
              and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
                    select 1 from ${tableAs(p)}
                     where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
@@ -76,7 +78,11 @@ export const claimPicks = (agent: (k: SQL) => SQL, vm: (k: SQL) => SQL) => sql`c
 export const claimCtes = (limit: SQL) => sql`next as (
           select ${e.rota_executions_id} as id
             from ${tableAs(e)}
-           where ${claimable(sql`${sql.placeholder('client')}`, sql`${sql.placeholder('vm')}`)}
+           where ${claimable(
+             sql`${sql.placeholder('client')}`,
+             sql`${sql.placeholder('vm')}`,
+             sql`${sql.placeholder('labels')}::text[]`,
+           )}
            order by ${queueOrder}
            limit ${limit}
            for update skip locked
@@ -105,13 +111,25 @@ const claimStatements = {
   ),
 };
 
+/** The agent a claim is for: who, where, and what it carries. */
+export interface ClaimingAgent {
+  rota_clients_id: number;
+  rota_nodes_id: number;
+  rota_vms_id: number;
+  /** Every label it carries (the contract's syntax: no quote, comma or brace); none if absent. */
+  labels?: readonly string[];
+}
+
+/** Labels as a text[] literal (their syntax needs no quoting). */
+export const labelsLiteral = (labels: readonly string[] = []) => `{${labels.join(',')}}`;
+
 /**
  * Claims up to `runTokenHashes.length` runs for this agent, the n-th taken with the n-th hash
  * (`token_hash` says which each row got).
  */
 export async function claimRuns(
   db: Db,
-  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
+  agent: ClaimingAgent,
   runTokenHashes: readonly string[],
   leaseSeconds: number,
 ): Promise<ClaimedWithToken[]> {
@@ -120,6 +138,7 @@ export async function claimRuns(
     client: agent.rota_clients_id,
     vm: agent.rota_vms_id,
     agent: agent.rota_nodes_id,
+    labels: labelsLiteral(agent.labels),
     lease: leaseSeconds,
     max: runTokenHashes.length,
     tokens: `{${runTokenHashes.join(',')}}`,

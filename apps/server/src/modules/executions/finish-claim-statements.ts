@@ -8,7 +8,15 @@ import type { AttemptResult, FinishedRow, Settled } from './settle-statements.js
 import { codeOf, finishCtes, finishValues, settleCur, settledOf } from './settle-statements.js';
 import type { ClaimedWithToken } from './row-statements.js';
 import { e } from './row-statements.js';
-import { claimCtes, claimLimits, claimPicks, claimable, queueOrder } from './claim-statements.js';
+import {
+  claimCtes,
+  claimLimits,
+  claimPicks,
+  claimable,
+  labelsLiteral,
+  queueOrder,
+  type ClaimingAgent,
+} from './claim-statements.js';
 
 /**
  * A result and the agent's next claim in one statement (one round trip, one commit): the
@@ -33,7 +41,7 @@ const finishClaimStatements = {
  */
 export async function finishAndClaimRuns(
   db: Db,
-  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number },
+  agent: ClaimingAgent,
   result: AttemptResult & { execution_id: number; attempt: number },
   runTokenHashes: readonly string[],
   leaseSeconds: number,
@@ -42,6 +50,7 @@ export async function finishAndClaimRuns(
   const [row] = await statement(db, {
     ...finishValues(agent, result),
     vm: agent.rota_vms_id,
+    labels: labelsLiteral(agent.labels),
     lease: leaseSeconds,
     max: runTokenHashes.length,
     tokens: `{${runTokenHashes.join(',')}}`,
@@ -57,7 +66,7 @@ export async function finishAndClaimRuns(
 
 /** One agent's result and the one run it asks for next, as `finishAndClaimRuns` takes them. */
 export interface FinishClaimAsk {
-  agent: { rota_clients_id: number; rota_nodes_id: number; rota_vms_id: number };
+  agent: ClaimingAgent;
   result: AttemptResult & { execution_id: number; attempt: number };
   /** The run token's hash for the run it may be handed. */
   tokenHash: string;
@@ -98,6 +107,13 @@ const nth = (name: string, k: number | SQL) =>
   sql`(${sql.placeholder(name)}::integer[])[${typeof k === 'number' ? sql.raw(String(k)) : k}]`;
 
 /**
+ * The k-th agent's labels: each agent's list joined with commas (labels hold none), one text of
+ * the `labels` placeholder each, as a text[] cannot hold lists of different lengths.
+ */
+const labelsOf = (k: number) =>
+  sql`string_to_array((${sql.placeholder('labels')}::text[])[${sql.raw(String(k))}], ',')`;
+
+/**
  * `picks` (id, k): one run for each of `count` agents, the claim of `claimCtes` once per agent
  * (its client, its VM, its scheduling gaps), each passing over the runs the agents before it
  * took. SKIP LOCKED skips what other statements hold, not this statement's own locks, hence the
@@ -115,7 +131,7 @@ const eachAgentPicks = (count: number) => {
     ctes.push(sql`${sql.identifier(`next_${k}`)} as (
           select ${e.rota_executions_id} as id, ${sql.raw(String(k))} as k
             from ${tableAs(e)}
-           where ${claimable(nth('clients', k), nth('vms', k))}${taken}
+           where ${claimable(nth('clients', k), nth('vms', k), labelsOf(k))}${taken}
            order by ${queueOrder}
            limit 1
            for update skip locked
@@ -148,7 +164,7 @@ const eachAgentPicks = (count: number) => {
  * agent's claim would have passed it over).
  */
 const queueOrderPicks = (count: number) => {
-  const freeRun = sql`${e.vm_ids} is null
+  const freeRun = sql`${e.vm_ids} is null and cardinality(${e.labels}) = 0
                  and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null)`;
   const first = sql`order by ${queueOrder} limit ${sql.raw(String(count))}`;
   return sql`peek as (
@@ -246,6 +262,8 @@ export async function finishAndClaimEach(
     clients: ints(asks.map((ask) => ask.agent.rota_clients_id)),
     vms: ints(asks.map((ask) => ask.agent.rota_vms_id)),
     agents: ints(asks.map((ask) => ask.agent.rota_nodes_id)),
+    // Every element quoted: an agent without labels is an empty text, not a missing one.
+    labels: `{${asks.map((ask) => `"${(ask.agent.labels ?? []).join(',')}"`).join(',')}}`,
     tokens: `{${asks.map((ask) => ask.tokenHash).join(',')}}`,
     solo_client: asks.every((ask) => ask.agent.rota_clients_id === asks[0]!.agent.rota_clients_id)
       ? asks[0]!.agent.rota_clients_id

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rotaExecutions } from '../../db/schema/executions.js';
 import { robotSummaries } from '../robots/views.js';
+import { labelsAtQueue } from './row-statements.js';
 import { lockQueueSchedulings } from '../schedulings/statements.js';
 import { pendingDueTaskCount } from '../tasks/statements.js';
 import { col, intArray } from '../../lib/sql-refs.js';
@@ -20,6 +21,7 @@ interface LockedQueueScheduling {
   min_pending: number;
   max_concurrent: number;
   vm_ids: number[] | null;
+  labels: string[];
 }
 
 /** A run the queue trigger queued. */
@@ -106,9 +108,10 @@ export async function startQueueRuns(
         sql`insert into ${E}
               (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
                ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
-               ${col(E.retries)}, ${col(E.sleep_seconds)})
+               ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.labels)})
             select ${s.rota_clients_id}, ${s.rota_robots_id}, ${s.rota_schedulings_id}, ${vmIds},
-                   'schedule', ${s.priority}, ${s.timeout_minutes * 60}, ${s.retries}, ${s.sleep}
+                   'schedule', ${s.priority}, ${s.timeout_minutes * 60}, ${s.retries}, ${s.sleep},
+                   ${labelsAtQueue(s.rota_robots_id, sql`${`{${s.labels.join(',')}}`}::text[]`)}
               from generate_series(1, ${start})
             returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
                       ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids`,

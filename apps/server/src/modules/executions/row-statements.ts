@@ -1,10 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type ExecutionStatus, type ExecutionTrigger } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaExecutionAttempts, rotaExecutions } from '../../db/schema/executions.js';
 import { packageSummaries } from '../robot-versions/views.js';
-import { robotSummaries } from '../robots/views.js';
+import { requiredLabelsOf, robotSummaries } from '../robots/views.js';
 import { col } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
@@ -56,7 +56,18 @@ export interface NewExecution {
   retries: number;
   sleep_seconds: number;
   created_by: number | null;
+  /** Labels beside the robot's required ones (its scheduling's, or Run now's). */
+  labels: readonly string[];
 }
+
+/**
+ * The labels a run of `robot` (a column or a value) needs, fixed as it is queued: the robot's
+ * required labels and `extra` (a text[]), sorted, each once.
+ */
+export const labelsAtQueue = (robot: SQL | unknown, extra: SQL) =>
+  sql`array(select l
+              from (select distinct unnest(coalesce(${requiredLabelsOf(robot)}, '{}'::text[]) || ${extra}) as l) d
+             order by l collate "C")`;
 
 export async function insertExecution(db: Db, run: NewExecution): Promise<number> {
   const vmIds = run.vm_ids ? sql`${`{${run.vm_ids.join(',')}}`}::integer[]` : sql`null`;
@@ -65,10 +76,11 @@ export async function insertExecution(db: Db, run: NewExecution): Promise<number
     sql`insert into ${E}
           (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
            ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
-           ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.created_by)})
+           ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.created_by)}, ${col(E.labels)})
         values (${run.rota_clients_id}, ${run.rota_robots_id}, ${run.rota_schedulings_id}, ${vmIds},
                 ${run.trigger}, ${run.priority}, ${run.timeout_seconds}, ${run.retries},
-                ${run.sleep_seconds}, ${run.created_by})
+                ${run.sleep_seconds}, ${run.created_by},
+                ${labelsAtQueue(run.rota_robots_id, sql`${`{${run.labels.join(',')}}`}::text[]`)})
         returning ${E.rota_executions_id} as id`,
   );
   return row!.id;

@@ -17,6 +17,7 @@ export async function schedulingToRun(db: Db, scope: TenantScope, schedulingId: 
       sleep: s.sleep,
       deleted: s.deleted,
       vm_ids: s.vm_ids,
+      labels: s.labels,
       robot_active: r.active,
     })
     .from(s)

@@ -67,6 +67,7 @@ export class RunService {
       retries: input.retries ?? RUN_NOW_DEFAULTS.retries,
       sleep_seconds: 0,
       created_by: actor.user.users_id,
+      labels: input.labels ?? [],
     };
     return this.queueRecorded(run, author, 'robot', input.id, input);
   }
@@ -97,6 +98,7 @@ export class RunService {
       retries: RUN_NOW_DEFAULTS.retries,
       sleep_seconds: 0,
       created_by: null,
+      labels: [],
     };
   }
 
@@ -133,6 +135,7 @@ export class RunService {
       retries: scheduling.retries,
       sleep_seconds: scheduling.sleep,
       created_by: actor.user.users_id,
+      labels: scheduling.labels,
     };
     return this.queueRecorded(run, author, 'scheduling', id, {});
   }

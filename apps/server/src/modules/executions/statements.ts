@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { rotaExecutions } from '../../db/schema/executions.js';
 import { robotSummaries } from '../robots/views.js';
+import { labelsAtQueue } from './row-statements.js';
 import { col, tableAs } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 
@@ -92,9 +93,10 @@ export function insertScheduledRuns(moved: SQL): SQL {
           insert into ${E}
             (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
              ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
-             ${col(E.retries)}, ${col(E.sleep_seconds)})
+             ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.labels)})
           select m.rota_clients_id, m.rota_robots_id, m.rota_schedulings_id, m.vm_ids, 'schedule',
-                 m.priority, m.timeout_minutes * 60, m.retries, m.sleep
+                 m.priority, m.timeout_minutes * 60, m.retries, m.sleep,
+                 ${labelsAtQueue(sql`m.rota_robots_id`, sql`m.labels`)}
             from moved m
             join ${r} on ${r.rota_robots_id} = m.rota_robots_id and ${r.active}
            where m.run

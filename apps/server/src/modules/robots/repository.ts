@@ -31,6 +31,7 @@ const columns = {
   task_retries: rotaRobots.task_retries,
   stall_minutes: rotaRobots.stall_minutes,
   stall_action: rotaRobots.stall_action,
+  required_labels: rotaRobots.required_labels,
   created_at: rotaRobots.created_at,
   updated_at: rotaRobots.updated_at,
 };

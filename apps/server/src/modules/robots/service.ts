@@ -33,6 +33,7 @@ export const toRobot = (row: RobotRow): Robot => ({
   task_retries: row.task_retries,
   stall_minutes: row.stall_minutes,
   stall_action: row.stall_action === 'kill' ? 'kill' : 'flag',
+  required_labels: row.required_labels,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });

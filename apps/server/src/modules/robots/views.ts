@@ -29,6 +29,14 @@ export function taskRetriesOf(robotId: SQL | unknown): SQL {
   return sql`(select ${rotaRobots.task_retries} from ${rotaRobots} where ${rotaRobots.rota_robots_id} = ${robotId})`;
 }
 
+/**
+ * A scalar subquery: the `required_labels` of the robot `robotId` names (a column or a value);
+ * null when there is no such robot.
+ */
+export function requiredLabelsOf(robotId: SQL | unknown): SQL {
+  return sql`(select ${rotaRobots.required_labels} from ${rotaRobots} where ${rotaRobots.rota_robots_id} = ${robotId})`;
+}
+
 /** A scalar subquery: the largest `task_risk_minutes` of any robot (0 when none has one). */
 export function largestTaskRiskMinutes(): SQL {
   return sql`(select coalesce(max(${rotaRobots.task_risk_minutes}), 0) from ${rotaRobots})`;

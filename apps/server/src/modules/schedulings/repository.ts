@@ -85,6 +85,7 @@ function selectSchedulings(db: Db, scope: TenantScope) {
       retries: rotaSchedulings.retries,
       priority: rotaSchedulings.priority,
       sleep: rotaSchedulings.sleep,
+      labels: rotaSchedulings.labels,
       active: rotaSchedulings.active,
       deleted_at: rotaSchedulings.deleted_at,
       created_at: rotaSchedulings.created_at,

@@ -65,6 +65,7 @@ export const toScheduling = (row: SchedulingRow): Scheduling => ({
   sleep: row.sleep,
   active: row.active,
   vms: row.vms,
+  labels: row.labels,
   deleted_at: isoOrNull(row.deleted_at),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),

@@ -53,7 +53,7 @@ export function moveDueSchedulings(moves: readonly DueMove[]): SQL {
     returning ${s.rota_schedulings_id} as rota_schedulings_id, ${s.rota_clients_id} as rota_clients_id,
               ${s.rota_robots_id} as rota_robots_id, ${s.priority} as priority,
               ${s.timeout_minutes} as timeout_minutes, ${s.retries} as retries, ${s.sleep} as sleep,
-              ${vmIdsOf(s.rota_schedulings_id)} as vm_ids, v.run as run`;
+              ${vmIdsOf(s.rota_schedulings_id)} as vm_ids, ${s.labels} as labels, v.run as run`;
 }
 
 /**
@@ -86,7 +86,7 @@ export function lockQueueSchedulings(
                     ${s.priority} as priority, ${s.timeout_minutes} as timeout_minutes,
                     ${s.retries} as retries, ${s.sleep} as sleep, ${s.min_pending} as min_pending,
                     ${s.max_concurrent} as max_concurrent,
-                    ${vmIdsOf(s.rota_schedulings_id)} as vm_ids
+                    ${vmIdsOf(s.rota_schedulings_id)} as vm_ids, ${s.labels} as labels
                from ${s}
               where ${s.trigger_type} = 'queue' and ${s.active} and ${s.deleted_at} is null
                 and ${s.rota_schedulings_id} > ${afterId} ${robots} ${further}

@@ -28,6 +28,7 @@ export const schedulingSummaries = qb
     sleep: rotaSchedulings.sleep,
     deleted: sql<boolean>`${rotaSchedulings.deleted_at} is not null`.as('deleted'),
     vm_ids: vmIdsOf(rotaSchedulings.rota_schedulings_id).as('vm_ids'),
+    labels: rotaSchedulings.labels,
   })
   .from(rotaSchedulings)
   .as('scheduling_summaries');
