@@ -1,13 +1,19 @@
 #!/usr/bin/env node
+import { AGENT_UPDATED_EXIT_CODE } from '@rota/contract';
 import { Agent } from './agent.js';
 import { createStderrLogger, errorMessage } from './logger.js';
 import { parseOptions, USAGE } from './options.js';
 import { UnauthorizedError } from './protocol-client.js';
 import { runServiceCommand, SERVICE_COMMANDS, type ServiceCommand } from './service/cli.js';
 import { runSupervisor, SUPERVISE_COMMAND } from './supervisor.js';
+import { isPackaged } from './update/packaged.js';
+import { SelfUpdater } from './update/self-update.js';
 import { agentVersion } from './version.js';
 
-/** Exit codes: 0 stopped cleanly, 1 unexpected failure, 2 bad options, 3 token refused. */
+/**
+ * Exit codes: 0 stopped cleanly, 1 unexpected failure, 2 bad options, 3 token refused, 75 the
+ * executable was replaced (updated or rolled back): the service manager starts it again.
+ */
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if ((SERVICE_COMMANDS as readonly string[]).includes(command ?? '')) {
@@ -33,7 +39,12 @@ async function main(): Promise<number> {
   logger.info(
     `rota-agent ${agentVersion()}: server ${options.servers.join(', ')}, work dir ${options.workDir}, concurrency ${options.concurrency}, ${options.mode} mode`,
   );
-  const agent = new Agent({ ...options, logger });
+  // Only a packaged executable can replace itself; from source, update offers are ignored.
+  const updater = isPackaged()
+    ? new SelfUpdater({ exe: process.execPath, version: agentVersion(), logger })
+    : undefined;
+  if (updater && (await updater.onStart()) === 'rolled-back') return AGENT_UPDATED_EXIT_CODE;
+  const agent = new Agent({ ...options, logger, ...(updater ? { updater } : {}) });
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -52,6 +63,10 @@ async function main(): Promise<number> {
 
   try {
     await agent.run();
+    if (agent.updated) {
+      logger.info(`stopped to start the updated executable (exit ${AGENT_UPDATED_EXIT_CODE})`);
+      return AGENT_UPDATED_EXIT_CODE;
+    }
     logger.info('stopped');
     return 0;
   } catch (error) {

@@ -14,6 +14,7 @@ import {
   type AgentHelloResponse,
   type AgentLogBatch,
   type AgentStreamOperation,
+  type AgentUpdateOffer,
   type ClaimedRun,
   AGENT_STREAM_OPERATIONS,
 } from '@rota/contract';
@@ -80,6 +81,8 @@ interface ProtocolClientOptions {
   onUnauthorized?: (call: string) => void;
   /** Called when a call succeeds after the server was unreachable: the agent says hello again. */
   onReconnect?: () => void;
+  /** Called with the update an answer offers (hello, heartbeat, an empty claim). */
+  onUpdateOffer?: (offer: AgentUpdateOffer) => void;
 }
 
 interface CallOptions {
@@ -124,8 +127,13 @@ export class ProtocolClient {
   hello(body: AgentHello, signal: AbortSignal): Promise<AgentHelloResponse['data']> {
     return this.call('hello', body, agentHelloResponseSchema, { signal }).then((r) => {
       this.useStream(r.data.stream === true);
+      this.offered(r.data.update);
       return r.data;
     });
+  }
+
+  private offered(offer: AgentUpdateOffer | undefined): void {
+    if (offer) this.options.onUpdateOffer?.(offer);
   }
 
   /** Whether heartbeats, claims and finishes go over the stream now. */
@@ -149,16 +157,20 @@ export class ProtocolClient {
     body: () => AgentHeartbeat,
     signal: AbortSignal,
   ): Promise<AgentHeartbeatAnswer['data']> {
-    return this.call('heartbeat', body, agentHeartbeatResponseSchema, { signal }).then(
-      (r) => r.data,
-    );
+    return this.call('heartbeat', body, agentHeartbeatResponseSchema, { signal }).then((r) => {
+      this.offered(r.data.update);
+      return r.data;
+    });
   }
 
   claim(body: AgentClaim, signal: AbortSignal): Promise<ClaimedRun | null> {
     return this.call('claim', body, agentClaimResponseSchema, {
       signal,
       timeoutMs: body.wait_seconds * 1000 + CLAIM_SLACK_MS,
-    }).then((r) => r.data);
+    }).then((r) => {
+      this.offered(r.update);
+      return r.data;
+    });
   }
 
   /** A batch a server keeps failing on (5xx) is given up after a few tries: never forever. */

@@ -60,7 +60,7 @@ describe('rota-agent install --print', () => {
     );
     expect(stdout).toContain('LoadCredential=token:/etc/rota-agent/token');
     expect(stdout).toContain(
-      `# would copy ${executable} to /opt/rota-agent/rota-agent (mode 0755)`,
+      `# would copy ${executable} to /opt/rota-agent/bin/rota-agent (mode 0755)`,
     );
     expect(stdout).toContain(
       '# would write /etc/rota-agent/token (mode 0600): the token (not shown)',
@@ -126,14 +126,14 @@ describe('rota-agent install --root', () => {
     expect(await filesUnder(root)).toEqual([
       'etc/rota-agent/token',
       'etc/systemd/system/rota-agent.service',
-      'opt/rota-agent/rota-agent',
+      'opt/rota-agent/bin/rota-agent',
     ]);
     expect(stdout).toContain('not run (--root): systemctl enable --now rota-agent.service');
     const token = path.join(root, 'etc/rota-agent/token');
     expect(await readFile(token, 'utf8')).toBe(TOKEN);
     expect((await stat(token)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(token))).mode & 0o777).toBe(0o700);
-    expect((await stat(path.join(root, 'opt/rota-agent/rota-agent'))).mode & 0o777).toBe(0o755);
+    expect((await stat(path.join(root, 'opt/rota-agent/bin/rota-agent'))).mode & 0o777).toBe(0o755);
     const unit = await readFile(path.join(root, 'etc/systemd/system/rota-agent.service'), 'utf8');
     expect(unit).not.toContain(TOKEN);
 
@@ -199,8 +199,8 @@ describe('systemd-analyze verify', () => {
       await writeFile(
         unit,
         unitText.replace(
-          'ExecStart=/opt/rota-agent/rota-agent',
-          `ExecStart=${root}/opt/rota-agent/rota-agent`,
+          'ExecStart=/opt/rota-agent/bin/rota-agent',
+          `ExecStart=${root}/opt/rota-agent/bin/rota-agent`,
         ),
       );
       const verify = (file: string) =>

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { describePlan } from '../src/service/plan.js';
 import type { InstallSettings } from '../src/service/settings.js';
-import { linuxInstallPlan, systemdUnit } from '../src/service/systemd.js';
-import { logonTaskXml, windowsInstallPlan, winswXml } from '../src/service/windows.js';
+import { linuxInstallPlan, linuxUninstallPlan, systemdUnit } from '../src/service/systemd.js';
+import {
+  logonTaskXml,
+  windowsInstallPlan,
+  windowsUninstallPlan,
+  winswXml,
+} from '../src/service/windows.js';
 
 const TOKEN = 'rota_agent_4f1e-very-secret';
 
@@ -32,6 +37,54 @@ const commandLines = (plan: ReturnType<typeof linuxInstallPlan>) =>
     .map((step) => step.argv.join(' '))
     .join('\n');
 
+describe('where the executable lives (so that it can update itself)', () => {
+  it('on Linux, in a folder the service user owns, root keeping the unit and the token', () => {
+    const plan = linuxInstallPlan(linux);
+    expect(plan.before.map((step) => step.argv)).toContainEqual([
+      'install',
+      '-d',
+      '-o',
+      'rota-agent',
+      '-g',
+      'rota-agent',
+      '-m',
+      '0755',
+      '/opt/rota-agent/bin',
+    ]);
+    expect(plan.files.find((file) => file.action === 'copy')?.path).toBe(
+      '/opt/rota-agent/bin/rota-agent',
+    );
+    const removed = linuxUninstallPlan({
+      platform: 'linux',
+      name: 'rota-agent',
+      desktop: false,
+      print: true,
+    }).files.map((f) => f.path);
+    expect(removed).toEqual(
+      expect.arrayContaining([
+        '/opt/rota-agent/bin/rota-agent',
+        '/opt/rota-agent/bin/rota-agent.previous',
+        '/opt/rota-agent/bin/update.json',
+      ]),
+    );
+  });
+
+  it('on Windows, uninstall removes what an update leaves beside the executable', () => {
+    const removed = windowsUninstallPlan({
+      platform: 'win32',
+      name: 'rota-agent',
+      desktop: false,
+      print: true,
+    }).files.map((f) => f.path);
+    expect(removed).toEqual(
+      expect.arrayContaining([
+        'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe.previous',
+        'C:\\Program Files\\Rota Agent\\rota-agent\\update.json',
+      ]),
+    );
+  });
+});
+
 describe('the systemd unit', () => {
   it('runs as its own user, restarts always, and takes the token as a credential', () => {
     const unit = lines(systemdUnit(linux));
@@ -40,7 +93,7 @@ describe('the systemd unit', () => {
         '[Service]',
         'User=rota-agent',
         'Group=rota-agent',
-        'ExecStart=/opt/rota-agent/rota-agent --server https://rota.example.com,https://rota-2.example.com --work-dir /var/lib/rota-agent --mode service',
+        'ExecStart=/opt/rota-agent/bin/rota-agent --server https://rota.example.com,https://rota-2.example.com --work-dir /var/lib/rota-agent --mode service',
         'LoadCredential=token:/etc/rota-agent/token',
         'StateDirectory=rota-agent',
         'WorkingDirectory=/var/lib/rota-agent',
@@ -64,7 +117,7 @@ describe('the systemd unit', () => {
     });
     expect(lines(unit)).toEqual(
       expect.arrayContaining([
-        'ExecStart=/opt/agent-2/rota-agent --server https://rota.example.com/a%%20b --work-dir "/srv/robot work" --mode service',
+        'ExecStart=/opt/agent-2/bin/rota-agent --server https://rota.example.com/a%%20b --work-dir "/srv/robot work" --mode service',
         'LoadCredential=token:/etc/agent-2/token',
         'WorkingDirectory=/srv/robot work',
       ]),
@@ -194,6 +247,8 @@ describe('the logon task (--desktop)', () => {
       'ACME\\ana:(OI)(CI)R',
     ]);
     expect(plan.after.map((step) => step.argv)).toEqual([
+      // The user's session runs the agent: it may replace its own executable (updates).
+      ['icacls', 'C:\\Program Files\\Rota Agent\\rota-agent', '/grant', 'ACME\\ana:(OI)(CI)M'],
       [
         'schtasks',
         '/Create',

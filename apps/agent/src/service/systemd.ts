@@ -5,11 +5,16 @@ import type { InstallSettings, UninstallSettings } from './settings.js';
 /** The system user every Linux agent service runs as (created by `install` when missing). */
 export const SERVICE_USER = 'rota-agent';
 
-/** Where the Linux service keeps its executable, its token and (by default) its work. */
+/**
+ * Where the Linux service keeps its executable, its token and (by default) its work. The
+ * executable's folder belongs to the service user, so the agent can put a new build in place of
+ * its own executable (an update); the unit and the token stay root's.
+ */
 export function linuxPaths(name: string) {
   return {
     unit: `/etc/systemd/system/${name}.service`,
-    executable: `/opt/${name}/rota-agent`,
+    programDir: `/opt/${name}/bin`,
+    executable: `/opt/${name}/bin/rota-agent`,
     token: `/etc/${name}/token`,
     workDir: `/var/lib/${name}`,
   };
@@ -59,6 +64,8 @@ export function systemdUnit(settings: InstallSettings): string {
     ...(settings.workDir === undefined ? [`StateDirectory=${settings.name}`] : []),
     // A path setting, not a command line: taken whole, spaces and all; only specifiers expand.
     `WorkingDirectory=${workDir.replace(/%/g, '%%')}`,
+    // Also after exit 75: the agent replaced its executable (an update, a roll-back) and stopped
+    // so that the new one is started.
     'Restart=always',
     'RestartSec=5',
     'KillMode=mixed',
@@ -102,6 +109,10 @@ export function linuxInstallPlan(settings: InstallSettings): Plan {
       unless: ['id', '-u', SERVICE_USER],
     },
   ];
+  before.push({
+    argv: ['install', '-d', '-o', SERVICE_USER, '-g', SERVICE_USER, '-m', '0755', paths.programDir],
+    why: "the executable's folder, the service user its owner (the agent updates itself there)",
+  });
   if (settings.workDir !== undefined) {
     before.push({
       argv: [
@@ -160,6 +171,9 @@ export function linuxUninstallPlan(settings: UninstallSettings): Plan {
       { path: paths.unit, action: 'remove' },
       { path: paths.token, action: 'remove' },
       { path: paths.executable, action: 'remove' },
+      // What an update leaves beside it: the build it replaced, its marker.
+      { path: `${paths.executable}.previous`, action: 'remove' },
+      { path: `${paths.programDir}/update.json`, action: 'remove' },
     ],
     after: [{ argv: ['systemctl', 'daemon-reload'], why: 'systemd forgets the unit' }],
     notes: [

@@ -68,6 +68,8 @@ export function winswXml(settings: InstallSettings): string {
     `  <workingdirectory>${xmlText(settings.workDir ?? paths.workDir)}</workingdirectory>`,
     '  <startmode>Automatic</startmode>',
     '  <delayedAutoStart>true</delayedAutoStart>',
+    // Exit 75 (the agent replaced its executable: an update, a roll-back) is a failure to WinSW
+    // on purpose: only a failure restarts it, and so the new executable starts.
     '  <onfailure action="restart" delay="10 sec"/>',
     '  <onfailure action="restart" delay="30 sec"/>',
     '  <onfailure action="restart" delay="60 sec"/>',
@@ -185,6 +187,10 @@ export function windowsInstallPlan(settings: InstallSettings): Plan {
       files,
       after: [
         {
+          argv: ['icacls', paths.program, '/grant', `${settings.user}:(OI)(CI)M`],
+          why: `${settings.user}, whose session runs the agent, may replace its executable (updates)`,
+        },
+        {
           argv: ['schtasks', '/Create', '/TN', paths.taskName, '/XML', paths.taskXml, '/F'],
           why: `the task that starts the agent at ${settings.user}'s logon`,
         },
@@ -251,6 +257,8 @@ export function windowsUninstallPlan(settings: UninstallSettings): Plan {
     before,
     files: [
       { path: paths.executable, action: 'remove' },
+      { path: `${paths.executable}.previous`, action: 'remove' },
+      { path: path.win32.join(paths.program, 'update.json'), action: 'remove' },
       { path: paths.token, action: 'remove' },
       { path: settings.desktop ? paths.taskXml : paths.serviceXml, action: 'remove' },
     ],
