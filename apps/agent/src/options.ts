@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { LABEL_PATTERN, LABELS_MAX } from '@rota/contract';
 
 interface AgentCliOptions {
   /**
@@ -15,6 +16,8 @@ interface AgentCliOptions {
   graceSeconds: number;
   /** How it was started: by a service manager, by a logon task in a desktop session, or by hand. */
   mode: AgentMode;
+  /** Labels it declares in every hello (what its machine can do: excel, chrome, sap). */
+  labels?: string[];
 }
 
 export const AGENT_MODES = ['service', 'desktop', 'console'] as const;
@@ -42,6 +45,8 @@ Options:
   --grace-seconds <n>    on SIGTERM, how long running robots may go on (default 60)
   --mode <mode>          service, desktop or console: how it was started (env
                          ROTA_AGENT_MODE, default console)
+  --labels <a,b>         labels this machine carries, e.g. excel,sap (env ROTA_AGENT_LABELS);
+                         runs needing labels go only to agents carrying them all
   --version              print the agent's version
   --help                 show this help
 `;
@@ -55,6 +60,7 @@ const FLAGS = {
   '--concurrency': 'concurrency',
   '--grace-seconds': 'graceSeconds',
   '--mode': 'mode',
+  '--labels': 'labels',
 } as const;
 type OptionKey = (typeof FLAGS)[keyof typeof FLAGS];
 
@@ -66,6 +72,7 @@ const FLAG_OF: Record<OptionKey, string> = {
   concurrency: '--concurrency',
   graceSeconds: '--grace-seconds',
   mode: '--mode (or ROTA_AGENT_MODE)',
+  labels: '--labels (or ROTA_AGENT_LABELS)',
 };
 
 const integerText = (min: number, max: number) =>
@@ -119,6 +126,27 @@ const optionsSchema = z.object({
   mode: z
     .enum(AGENT_MODES, { error: `must be one of ${AGENT_MODES.join(', ')}` })
     .default('console'),
+  labels: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim().toLowerCase())
+        .filter((part) => part !== ''),
+    )
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(
+              LABEL_PATTERN,
+              'takes labels of lowercase letters, digits, ".", "_" and "-", 1 to 40 characters',
+            ),
+        )
+        .max(LABELS_MAX, `takes at most ${LABELS_MAX} labels`),
+    )
+    .optional(),
 });
 
 type ReadText = (file: string) => string;
@@ -225,6 +253,7 @@ export function parseOptions(
     concurrency: given.concurrency,
     graceSeconds: given.graceSeconds,
     mode: given.mode ?? fromEnv('ROTA_AGENT_MODE'),
+    labels: given.labels ?? fromEnv('ROTA_AGENT_LABELS'),
   });
   if (!result.success) {
     for (const issue of result.error.issues) {
