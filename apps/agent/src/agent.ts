@@ -4,6 +4,7 @@ import {
   type AgentFinish,
   type AgentMode,
   type AgentRunRef,
+  type AgentUpdateOffer,
   type ClaimedRun,
 } from '@rota/contract';
 import { Backoff, DEFAULT_BACKOFF, pause, type BackoffOptions } from './backoff.js';
@@ -20,6 +21,8 @@ import {
   UnauthorizedError,
 } from './protocol-client.js';
 import { DEFAULT_RUN_TIMINGS, ExecutionRun, type RunTimings } from './run-execution.js';
+import { isPackaged } from './update/packaged.js';
+import type { SelfUpdater } from './update/self-update.js';
 
 interface AgentTimings extends RunTimings {
   /** After the last robot ended on shutdown, how long results and logs may still take to send. */
@@ -34,6 +37,8 @@ interface AgentTimings extends RunTimings {
   fenceMarginMs: number;
   /** How long a stopping agent waits for the server to take its goodbye. */
   goodbyeTimeoutMs: number;
+  /** An offered update that failed (its download did not check out) is not tried again sooner. */
+  updateRetryMs: number;
 }
 
 const DEFAULT_AGENT_TIMINGS: AgentTimings = {
@@ -43,6 +48,7 @@ const DEFAULT_AGENT_TIMINGS: AgentTimings = {
   fenceCheckMs: 500,
   fenceMarginMs: 2_000,
   goodbyeTimeoutMs: 3_000,
+  updateRetryMs: 15 * 60_000,
 };
 
 export interface AgentConfig {
@@ -60,6 +66,8 @@ export interface AgentConfig {
   mode?: AgentMode;
   /** Labels declared in every hello (--labels); the server adds the OS and architecture. */
   labels?: string[];
+  /** A packaged agent's means to replace itself; absent (a source checkout): offers are ignored. */
+  updater?: SelfUpdater;
 }
 
 const keyOf = (ref: AgentRunRef) => `${ref.execution_id}-${ref.attempt}`;
@@ -110,6 +118,15 @@ export class Agent {
   private readonly idleWaiters: (() => void)[] = [];
   /** The stop's grace ran out: a run that still arrives (a result's answer) is stopped at once. */
   private graceOver = false;
+  /** An update under way: no slot claims until it ends (`resume`, also called on a stop). */
+  private updatePause: { resume: () => void; resumed: Promise<void> } | null = null;
+  /** Claim slots waiting at the pause: all of them means every run ended and was reported. */
+  private pausedSlots = 0;
+  private readonly pauseWaiters: (() => void)[] = [];
+  /** Offers whose update failed, by SHA-256, with when (this agent's clock). */
+  private readonly failedOffers = new Map<string, number>();
+  /** The new executable is in place: run() ends, and the process exits to be restarted. */
+  updated = false;
 
   constructor(private readonly config: AgentConfig) {
     this.logger = config.logger;
@@ -130,6 +147,7 @@ export class Agent {
       onReconnect: () => {
         if (this.greeted) void this.sayHello().catch(() => undefined);
       },
+      onUpdateOffer: (offer) => this.offered(offer),
     });
     this.outbox = new Outbox(path.join(config.workDir, 'outbox'), config.logger);
     this.packages = new PackageCache(
@@ -197,6 +215,7 @@ export class Agent {
         : 'stopping',
     );
     this.stopping.abort(new Error('the agent is stopping'));
+    this.updatePause?.resume();
     this.graceTimer = setTimeout(() => {
       this.graceOver = true;
       for (const run of this.active.values()) run.stop();
@@ -220,6 +239,7 @@ export class Agent {
       `the server refused a new claim with this token (it was replaced?): finishing ${this.active.size} running robot(s), then stopping`,
     );
     this.stopping.abort(new Error('the agent token was replaced'));
+    this.updatePause?.resume();
     this.checkIdle();
   }
 
@@ -268,7 +288,11 @@ export class Agent {
   private async sayHello(): Promise<void> {
     const facts = await collectFacts(this.config.workDir, this.config.mode ?? modeFromEnv());
     const answer = await this.client.hello(
-      { ...facts, ...(this.config.labels?.length ? { labels: this.config.labels } : {}) },
+      {
+        ...facts,
+        packaged: isPackaged(),
+        ...(this.config.labels?.length ? { labels: this.config.labels } : {}),
+      },
       this.stopping.signal,
     );
     this.heartbeatMs = Math.max(1, answer.heartbeat_seconds) * 1000;
@@ -283,6 +307,10 @@ export class Agent {
       );
     this.greeted = true;
     this.logger.info(`connected to ${this.client.server} as agent "${answer.name}"`);
+    // A new executable's first hello went through: its update is over.
+    await this.config.updater
+      ?.confirm()
+      .catch((error: unknown) => this.logger.warn(`update: ${errorMessage(error)}`));
   }
 
   /** Runs executing and results not yet delivered: the server keeps their leases. */
@@ -353,6 +381,10 @@ export class Agent {
     const signal = this.stopping.signal;
     const backoff = new Backoff(this.timings.backoff);
     while (!signal.aborted) {
+      if (this.updatePause) {
+        await this.pausedSlot(this.updatePause);
+        continue;
+      }
       let claimed: ClaimedRun | null;
       try {
         claimed = await this.claim(signal);
@@ -435,7 +467,7 @@ export class Agent {
     const key = keyOf(result);
     let next: ClaimedRun | null = null;
     try {
-      const ask = askNext && !this.stopping.signal.aborted;
+      const ask = askNext && !this.stopping.signal.aborted && !this.updatePause;
       const answer = await this.client.finish(
         ask ? { ...result, claim: { wait_seconds: 0, max: 1 } } : result,
         this.delivery.signal,
@@ -466,6 +498,77 @@ export class Agent {
         this.logger.error(`outbox: could not remove ${key}: ${errorMessage(error)}`),
       );
     return next;
+  }
+
+  /**
+   * An update offered (in a hello's, heartbeat's or empty claim's answer): between runs, once
+   * every slot stopped claiming and its run ended and was reported, the new executable is
+   * fetched and put in place, and the agent stops so its service manager starts it. A failed
+   * update goes back to claiming and leaves that offer alone for a while.
+   */
+  private offered(offer: AgentUpdateOffer): void {
+    const updater = this.config.updater;
+    if (!updater || this.updatePause || this.updated || this.stopping.signal.aborted) return;
+    const failedAt = this.failedOffers.get(offer.sha256);
+    if (failedAt !== undefined && this.clock.now() - failedAt < this.timings.updateRetryMs) return;
+    void this.update(updater, offer);
+  }
+
+  private async update(updater: SelfUpdater, offer: AgentUpdateOffer): Promise<void> {
+    let resume = () => {};
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    const pause = { resume, resumed };
+    this.updatePause = pause;
+    this.logger.info(
+      `update to ${offer.version} offered: no new runs; ${this.active.size} running robot(s) finish first`,
+    );
+    try {
+      await this.allSlotsPaused();
+      if (this.stopping.signal.aborted) return;
+      await updater.install(
+        offer,
+        (p, signal) => this.client.download(p, signal),
+        this.stopping.signal,
+      );
+      this.updated = true;
+      this.logger.info(
+        `update to ${offer.version}: stopping, to be started again by the service manager`,
+      );
+      this.stopping.abort(new Error('the agent updated itself'));
+      this.checkIdle();
+    } catch (error) {
+      if (this.stopping.signal.aborted) return;
+      this.failedOffers.set(offer.sha256, this.clock.now());
+      this.logger.error(
+        `update to ${offer.version} failed: ${errorMessage(error)}; claiming again`,
+      );
+    } finally {
+      if (this.updatePause === pause) this.updatePause = null;
+      resume();
+    }
+  }
+
+  private async pausedSlot(pause: { resumed: Promise<void> }): Promise<void> {
+    this.pausedSlots += 1;
+    if (this.pausedSlots >= this.config.concurrency) {
+      for (const resolve of this.pauseWaiters.splice(0)) resolve();
+    }
+    try {
+      await pause.resumed;
+    } finally {
+      this.pausedSlots -= 1;
+    }
+  }
+
+  /** Every claim slot is at the pause (or the agent is stopping). */
+  private allSlotsPaused(): Promise<void> {
+    if (this.pausedSlots >= this.config.concurrency || this.stopping.signal.aborted) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.pauseWaiters.push(resolve);
+      this.stopping.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
   }
 
   /** On shutdown, once no robot runs any more, the delivery deadline starts. */
