@@ -8,6 +8,7 @@ import {
   toStorable,
 } from './common.js';
 import type { EXECUTION_STATUSES } from './execution-statuses.js';
+import { agentUpdateOfferSchema } from './agent-updates.js';
 import { LOG_STREAMS } from './executions.js';
 import { labelsSchema } from './labels.js';
 import { msg } from './messages.js';
@@ -47,6 +48,11 @@ export const agentHelloSchema = z.object({
   mode: z.enum(AGENT_MODES, { error: msg('invalid_value') }).optional(),
   /** Labels the agent declares (`--labels`), beside the console's and its OS and architecture. */
   labels: labelsSchema.optional(),
+  /**
+   * It runs as a packaged executable (`npm run package:agent`), which can replace itself; a
+   * source checkout says false or nothing and is never offered an update.
+   */
+  packaged: z.boolean().optional(),
 });
 export type AgentHello = z.infer<typeof agentHelloSchema>;
 
@@ -70,6 +76,8 @@ export const agentHelloResponseSchema = z.object({
      * Absent from older servers: the agent then makes every call over HTTP.
      */
     stream: z.boolean().optional(),
+    /** This agent should update itself to this build between runs (agent-updates.ts). */
+    update: agentUpdateOfferSchema.optional(),
   }),
 });
 export type AgentHelloResponse = z.infer<typeof agentHelloResponseSchema>;
@@ -99,6 +107,8 @@ export const agentHeartbeatResponseSchema = z.object({
     stop: z
       .array(z.object({ execution_id: z.number().int(), grace_seconds: z.number().int() }))
       .default([]),
+    /** This agent should update itself between runs; absent from older servers. */
+    update: agentUpdateOfferSchema.optional(),
   }),
 });
 
@@ -158,7 +168,11 @@ export const claimedRunSchema = z.object({
 });
 export type ClaimedRun = z.infer<typeof claimedRunSchema>;
 
-export const agentClaimResponseSchema = z.object({ data: claimedRunSchema.nullable() });
+export const agentClaimResponseSchema = z.object({
+  data: claimedRunSchema.nullable(),
+  /** With no run: this (idle) agent should update itself; absent from older servers. */
+  update: agentUpdateOfferSchema.optional(),
+});
 
 /** Most runs one claim may take (an agent asks for at most its free slots). */
 export const CLAIM_BATCH_MAX = 64;

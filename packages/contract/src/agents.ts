@@ -44,6 +44,13 @@ export const agentSchema = z.object({
   facts: agentFactsSchema.nullable(),
   /** Its last hello said under AGENT_LOW_DISK_BYTES free in its work dir. */
   low_disk: z.boolean(),
+  /**
+   * A packaged agent of the same major version older than the build this server ships (its
+   * last hello's version); a source checkout never is.
+   */
+  update_available: z.boolean(),
+  /** Asked to update (by hand or by the client's automatic updates) and not updated yet. */
+  update_requested: z.boolean(),
   /** The labels an administrator set in the console. */
   labels: labelListSchema,
   /** What the agent carries: the console's, those its hello declared, its OS and architecture. */

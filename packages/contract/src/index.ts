@@ -34,3 +34,4 @@ export * from './account.js';
 export * from './identity.js';
 export * from './agent-download.js';
 export * from './labels.js';
+export * from './agent-updates.js';

@@ -115,6 +115,8 @@ const en = {
   token_rotated:
     'A new token was issued; the old one only finishes the runs its agent already started',
   tasks_retried: 'Tasks queued again',
+  update_target_one: 'Name the agents, a VM or all agents: exactly one of them',
+  agents_update_requested: '{{count}} agent(s) will update between runs',
   tasks_removed: 'Tasks removed',
   // Engine
   robot_inactive: 'The robot is inactive; activate it to run it',
@@ -373,6 +375,8 @@ const pt: Record<MessageKey, string> = {
   token_rotated:
     'Um novo token foi emitido; o anterior só conclui as execuções que o agente já começou',
   tasks_retried: 'Tarefas enfileiradas novamente',
+  update_target_one: 'Indique os agentes, uma VM ou todos os agentes: exatamente um deles',
+  agents_update_requested: '{{count}} agente(s) serão atualizados entre execuções',
   tasks_removed: 'Tarefas removidas',
   robot_inactive: 'O robô está inativo; ative-o para executá-lo',
   scheduling_deleted: 'O agendamento foi excluído; restaure-o para executá-lo',

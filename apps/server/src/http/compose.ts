@@ -8,6 +8,7 @@ import { AccessRequestService } from '../modules/users/access-request-service.js
 import { AccountService } from '../modules/users/account-service.js';
 import { AgentPresenceService } from '../modules/agents/presence-service.js';
 import { AgentService } from '../modules/agents/service.js';
+import { AgentUpdateService } from '../modules/agents/updates.js';
 import { AgentDownloadService, agentReleaseDir } from '../modules/agent-download/service.js';
 import { AlertWorker } from '../modules/alerts/alert-worker.js';
 import { AlertService } from '../modules/alerts/service.js';
@@ -178,6 +179,8 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     { log },
   );
   const identities = new AgentIdentities(presence);
+  const agentDownloads = new AgentDownloadService(agentReleaseDir(config.AGENT_RELEASE_DIR), log);
+  const agentUpdates = new AgentUpdateService(db, audit, vms, agentDownloads);
   const dispatch = new DispatchService({
     db,
     presence,
@@ -188,16 +191,23 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     settlements,
     connections,
     timings,
+    updates: agentUpdates,
     log,
   });
   const runControl = new RunControl(db, publisher, settlements);
   const tasks = new TaskService(db, audit, robots, robotFields, clock, (robotIds) =>
     queueTrigger.tasksCreated(robotIds),
   );
-  const agents = new AgentService(db, audit, vms, (id) => {
-    identities.forget([id]);
-    publisher.agentChanged(id);
-  });
+  const agents = new AgentService(
+    db,
+    audit,
+    vms,
+    (id) => {
+      identities.forget([id]);
+      publisher.agentChanged(id);
+    },
+    () => agentUpdates.shippedVersion(),
+  );
   const runs = new RunService(db, announcer, audit, robots, vms);
 
   // The alert outbox: its own loop, like the engine's, on every instance.
@@ -238,7 +248,8 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     tasks,
     vms,
     agents,
-    agentDownloads: new AgentDownloadService(agentReleaseDir(config.AGENT_RELEASE_DIR), log),
+    agentDownloads,
+    agentUpdates,
     schedulings,
     calendars: new CalendarService(db, audit, schedulings),
     schedulingVms: new SchedulingVmService(db, audit, vms),

@@ -4,6 +4,7 @@ import { accessRequestRoutes } from '../modules/users/access-request-routes.js';
 import { activityRoutes } from '../modules/executions/activity-routes.js';
 import { agentProtocolRoutes } from '../modules/agent-protocol/agent-routes.js';
 import { agentRoutes } from '../modules/agents/routes.js';
+import { agentUpdateRoutes } from '../modules/agents/update-routes.js';
 import { agentDownloadRoutes } from '../modules/agent-download/routes.js';
 import { alertDeliveryRoutes, alertFeedRoutes, alertRoutes } from '../modules/alerts/routes.js';
 import { apiKeyRoutes } from '../modules/api-keys/routes.js';
@@ -105,6 +106,10 @@ export async function registerApiRoutes(
   });
   await api.register(vmRoutes, { vms: services.vms, prefix: '/rota/vm/api/v1' });
   await api.register(agentRoutes, { agents: services.agents, prefix: '/rota/node/api/v1' });
+  await api.register(agentUpdateRoutes, {
+    updates: services.agentUpdates,
+    prefix: '/rota/node/api/v1',
+  });
   await api.register(agentDownloadRoutes, {
     agentDownloads: services.agentDownloads,
     prefix: '/rota/agent/download/api/v1',
@@ -167,6 +172,7 @@ export async function registerApiRoutes(
   });
   await api.register(agentProtocolRoutes, {
     dispatch: services.dispatch,
+    agentDownloads: services.agentDownloads,
     blobs: services.blobs,
     prefix: '/rota/agent/api/v1',
   });

@@ -12,6 +12,7 @@ import type { RobotFieldService } from '../modules/robot-fields/service.js';
 import type { TaskService } from '../modules/tasks/service.js';
 import type { VmService } from '../modules/vms/service.js';
 import type { AgentService } from '../modules/agents/service.js';
+import type { AgentUpdateService } from '../modules/agents/updates.js';
 import type { CalendarService } from '../modules/calendars/service.js';
 import type { SchedulingService } from '../modules/schedulings/service.js';
 import type { SchedulingVmService } from '../modules/schedulings/vm-service.js';
@@ -60,6 +61,7 @@ export interface Services {
   agents: AgentService;
   /** The packaged agent executables (AGENT_RELEASE_DIR) the console offers for download. */
   agentDownloads: AgentDownloadService;
+  agentUpdates: AgentUpdateService;
   schedulings: SchedulingService;
   calendars: CalendarService;
   schedulingVms: SchedulingVmService;

@@ -1623,7 +1623,8 @@ export interface paths {
         get?: never;
         /** Rename an agent or move it to another VM */
         put: operations["agentsUpdate"];
-        post?: never;
+        /** Ask agents to update themselves between runs: by ids, a VM’s, or all of the client’s (exactly one); answers how many were asked */
+        post: operations["agentsRequestUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1658,6 +1659,40 @@ export interface paths {
         put?: never;
         /** Issue a new token for an agent; the old one stops working */
         post: operations["agentsRotateToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/node/api/v1/auto_update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn the client’s automatic agent updates on or off */
+        post: operations["agentsAutoUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/node/api/v1/auto_update/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the client’s agents update on their own, and the version this server ships */
+        post: operations["agentsAutoUpdateGet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2954,6 +2989,23 @@ export interface paths {
         };
         /** Download a robot package of the agent's client by its SHA-256 */
         get: operations["agentProtocolDownloadPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/agent/api/v1/update/{platform}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent executable this server ships for a platform, its SHA-256 (hex) in X-Rota-SHA256: what an update offer names */
+        get: operations["agentProtocolDownloadUpdate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8028,6 +8080,7 @@ export interface operations {
                             stall_minutes: number | null;
                             /** @enum {string} */
                             stall_action: "flag" | "kill";
+                            required_labels: string[];
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -8134,6 +8187,7 @@ export interface operations {
                             stall_minutes: number | null;
                             /** @enum {string} */
                             stall_action: "flag" | "kill";
+                            required_labels: string[];
                             created_at: string;
                             updated_at: string;
                         };
@@ -8222,6 +8276,7 @@ export interface operations {
                      * @enum {string}
                      */
                     stall_action?: "flag" | "kill";
+                    required_labels?: string[];
                 };
             };
         };
@@ -8251,6 +8306,7 @@ export interface operations {
                             stall_minutes: number | null;
                             /** @enum {string} */
                             stall_action: "flag" | "kill";
+                            required_labels: string[];
                             created_at: string;
                             updated_at: string;
                         };
@@ -8335,6 +8391,7 @@ export interface operations {
                     stall_minutes?: number | null;
                     /** @enum {string} */
                     stall_action?: "flag" | "kill";
+                    required_labels?: string[];
                 };
             };
         };
@@ -8501,6 +8558,7 @@ export interface operations {
                     priority?: number;
                     timeout_minutes?: number;
                     retries?: number;
+                    labels?: string[];
                 };
             };
         };
@@ -10990,6 +11048,10 @@ export interface operations {
                                 mode: "service" | "desktop" | "console" | null;
                             } | null;
                             low_disk: boolean;
+                            update_available: boolean;
+                            update_requested: boolean;
+                            labels: string[];
+                            effective_labels: string[];
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -11103,6 +11165,10 @@ export interface operations {
                                 mode: "service" | "desktop" | "console" | null;
                             } | null;
                             low_disk: boolean;
+                            update_available: boolean;
+                            update_requested: boolean;
+                            labels: string[];
+                            effective_labels: string[];
                             created_at: string;
                             updated_at: string;
                         };
@@ -11177,6 +11243,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     rota_vms_id: number;
+                    labels?: string[];
                 };
             };
         };
@@ -11213,6 +11280,10 @@ export interface operations {
                                 mode: "service" | "desktop" | "console" | null;
                             } | null;
                             low_disk: boolean;
+                            update_available: boolean;
+                            update_requested: boolean;
+                            labels: string[];
+                            effective_labels: string[];
                             created_at: string;
                             updated_at: string;
                             token: string;
@@ -11289,6 +11360,7 @@ export interface operations {
                     id: number;
                     name?: string;
                     rota_vms_id?: number;
+                    labels?: string[];
                 };
             };
         };
@@ -11300,6 +11372,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": null;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    agentsRequestUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids?: number[];
+                    rota_vms_id?: number;
+                    /** @enum {boolean} */
+                    all?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            requested: number;
+                        };
+                    };
                 };
             };
             /** @description Invalid input; `errors` lists each field */
@@ -11465,6 +11625,174 @@ export interface operations {
                         message: string;
                         data: {
                             token: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    agentsAutoUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            enabled: boolean;
+                            shipped_version: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    agentsAutoUpdateGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            enabled: boolean;
+                            shipped_version: string | null;
                         };
                     };
                 };
@@ -11757,6 +12085,7 @@ export interface operations {
                                 rota_vms_id: number;
                                 name: string;
                             }[];
+                            labels: string[];
                             deleted_at: string | null;
                             created_at: string;
                             updated_at: string;
@@ -11872,6 +12201,7 @@ export interface operations {
                                 rota_vms_id: number;
                                 name: string;
                             }[];
+                            labels: string[];
                             deleted_at: string | null;
                             created_at: string;
                             updated_at: string;
@@ -11976,6 +12306,7 @@ export interface operations {
                     active?: boolean;
                     /** @default [] */
                     vms?: number[];
+                    labels?: string[];
                 };
             };
         };
@@ -12013,6 +12344,7 @@ export interface operations {
                                 rota_vms_id: number;
                                 name: string;
                             }[];
+                            labels: string[];
                             deleted_at: string | null;
                             created_at: string;
                             updated_at: string;
@@ -12105,6 +12437,7 @@ export interface operations {
                     sleep?: number;
                     active?: boolean;
                     vms?: number[];
+                    labels?: string[];
                 };
             };
         };
@@ -13787,7 +14120,9 @@ export interface operations {
                             attempt_start_date?: string | null;
                             cancel_requested: boolean;
                             /** @enum {string|null} */
-                            pending_reason: "no_current_version" | "no_vm" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
+                            pending_reason: "no_current_version" | "no_vm" | "no_agent_with_labels" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
+                            missing_labels: string[];
+                            labels: string[];
                             progress_percent: number | null;
                             progress_message: string | null;
                             last_activity_at: string | null;
@@ -13915,7 +14250,9 @@ export interface operations {
                             attempt_start_date?: string | null;
                             cancel_requested: boolean;
                             /** @enum {string|null} */
-                            pending_reason: "no_current_version" | "no_vm" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
+                            pending_reason: "no_current_version" | "no_vm" | "no_agent_with_labels" | "no_agent_active" | "agents_busy" | "waiting_priority" | null;
+                            missing_labels: string[];
+                            labels: string[];
                             progress_percent: number | null;
                             progress_message: string | null;
                             last_activity_at: string | null;
@@ -18024,6 +18361,8 @@ export interface operations {
                     free_disk_bytes?: number;
                     /** @enum {string} */
                     mode?: "service" | "desktop" | "console";
+                    labels?: string[];
+                    packaged?: boolean;
                 };
             };
         };
@@ -18044,6 +18383,13 @@ export interface operations {
                             claim_wait_seconds: number;
                             claim_is_heartbeat?: boolean;
                             stream?: boolean;
+                            update?: {
+                                version: string;
+                                /** @enum {string} */
+                                platform: "linux-x64" | "win-x64";
+                                sha256: string;
+                                bytes: number;
+                            };
                         };
                     };
                 };
@@ -18137,6 +18483,13 @@ export interface operations {
                                 execution_id: number;
                                 grace_seconds: number;
                             }[];
+                            update?: {
+                                version: string;
+                                /** @enum {string} */
+                                platform: "linux-x64" | "win-x64";
+                                sha256: string;
+                                bytes: number;
+                            };
                         };
                     };
                 };
@@ -18244,6 +18597,13 @@ export interface operations {
                                 [key: string]: string;
                             };
                         } | null;
+                        update?: {
+                            version: string;
+                            /** @enum {string} */
+                            platform: "linux-x64" | "win-x64";
+                            sha256: string;
+                            bytes: number;
+                        };
                     };
                 };
             };
@@ -18736,6 +19096,82 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The package bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    agentProtocolDownloadUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                platform: "linux-x64" | "win-x64";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The executable */
             200: {
                 headers: {
                     [name: string]: unknown;

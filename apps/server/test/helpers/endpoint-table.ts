@@ -379,6 +379,21 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.agent }),
     foreign: 404,
   },
+  'POST /api/rota/node/api/v1/update': {
+    guard: 'AGENTES.UPDATE',
+    body: (r) => ({ ids: [r.agent] }),
+    foreign: 404,
+  },
+  'POST /api/rota/node/api/v1/auto_update': {
+    guard: 'AGENTES.UPDATE',
+    body: () => ({ enabled: false }),
+    foreign: 'the selected client’s own setting',
+  },
+  'POST /api/rota/node/api/v1/auto_update/show': {
+    guard: 'AGENTES.LIST',
+    body: () => ({}),
+    foreign: 'the selected client’s own setting',
+  },
   // The packaged agent: the same files for every client
   'GET /api/rota/agent/download/api/v1/index': { guard: 'AGENTES.LIST', foreign: PLATFORM },
   'GET /api/rota/agent/download/api/v1/{platform}': { guard: 'AGENTES.LIST', foreign: PLATFORM },
@@ -676,6 +691,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/agent/api/v1/logs': { guard: 'agent', foreign: 'the agent’s own runs' },
   'POST /api/rota/agent/api/v1/finish': { guard: 'agent', foreign: 'the agent’s own runs' },
   'POST /api/rota/agent/api/v1/goodbye': { guard: 'agent', foreign: 'the agent’s own runs' },
+  'GET /api/rota/agent/api/v1/update/{platform}': { guard: 'agent', foreign: PLATFORM },
   'GET /api/rota/agent/api/v1/package/{sha256}': {
     guard: 'agent',
     foreign: 'packages of the agent’s client only (engine tests)',

@@ -94,6 +94,16 @@ export class AgentDownloadService {
     return { ...entry, stream: handle.createReadStream() };
   }
 
+  /** What is packaged now, or null when nothing (valid) is: the agents' update offers read it. */
+  async release(): Promise<AgentReleaseManifest | null> {
+    try {
+      return await this.manifest();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'agent_build_missing') return null;
+      throw error;
+    }
+  }
+
   private async manifest(): Promise<AgentReleaseManifest> {
     const file = path.join(this.dir, MANIFEST);
     let text: string;

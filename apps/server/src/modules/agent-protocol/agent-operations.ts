@@ -49,7 +49,10 @@ export const agentOperations = {
       const runs = await deliver((signal) =>
         dispatch.claimMany(agent, body.wait_seconds, 1, signal),
       );
-      return { data: runs[0] ?? null };
+      if (runs[0]) return { data: runs[0] };
+      // An idle agent's claim stands for its heartbeat: it hears of an update here.
+      const update = await dispatch.updateOffer(agent);
+      return update ? { data: null, update } : { data: null };
     },
   }),
   'claim-batch': operation({

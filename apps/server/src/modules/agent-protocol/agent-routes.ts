@@ -17,12 +17,15 @@ import {
   agentHelloSchema,
   agentLogBatchSchema,
   agentLogResponseSchema,
+  AGENT_SHA256_HEADER,
+  agentUpdateParamsSchema,
   AGENT_STREAM_PATH,
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/responses.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import type { AgentDownloadService } from '../agent-download/service.js';
 import { agentOperations } from './agent-operations.js';
 import { AgentStreamServer } from './agent-stream.js';
 import type { AgentIdentity, DispatchService } from '../dispatch/dispatch-service.js';
@@ -53,7 +56,9 @@ const RETIRED_TOKEN_MAY = ['/heartbeat', '/goodbye', '/logs', '/finish', '/packa
 export const agentProtocolRoutes: FastifyPluginAsyncZod<{
   dispatch: DispatchService;
   blobs: BlobStore;
-}> = async (app, { dispatch, blobs }) => {
+  /** The packaged agent, for updates; absent: no update is served. */
+  agentDownloads?: AgentDownloadService;
+}> = async (app, { dispatch, blobs, agentDownloads }) => {
   // The same calls as messages on one WebSocket per agent (AGENT_STREAM_PATH).
   const stream = new AgentStreamServer({
     dispatch,
@@ -219,6 +224,33 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
         .header('content-length', String(file.size))
         .header('x-content-sha256', request.params.sha256)
         .send(file.stream);
+    },
+  );
+
+  app.get(
+    '/update/:platform',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary:
+          'The agent executable this server ships for a platform, its SHA-256 (hex) in X-Rota-SHA256: what an update offer names',
+        operationId: 'agentProtocolDownloadUpdate',
+        params: agentUpdateParamsSchema,
+        response: { 200: z.any().describe('The executable'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      agentOf(request);
+      if (!agentDownloads) throw notFound();
+      const download = await agentDownloads.open(request.params.platform);
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', String(download.bytes))
+        .header(AGENT_SHA256_HEADER, download.sha256)
+        .header('cache-control', 'no-store')
+        .send(download.stream);
     },
   );
 };

@@ -30,6 +30,7 @@ function selectAgents(db: Db, scope: TenantScope) {
       hostname: rotaNodes.hostname,
       os: rotaNodes.os,
       facts: rotaNodes.facts,
+      update_requested_at: rotaNodes.update_requested_at,
       labels: rotaNodes.labels,
       hello_labels: rotaNodes.hello_labels,
       created_at: rotaNodes.created_at,

@@ -16,6 +16,7 @@ import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.j
 import type { VmService } from '../vms/service.js';
 import { connectivityOf } from './connectivity.js';
 import { factsOf, isLowDisk } from './facts.js';
+import { updateAvailable } from './update-offer.js';
 import { effectiveLabels } from './labels.js';
 import {
   deleteAgent,
@@ -28,8 +29,9 @@ import {
   countAgents,
 } from './repository.js';
 
-export const toAgent = (row: AgentRow): Agent => {
+export const toAgent = (row: AgentRow, shipped: string | null = null): Agent => {
   const facts = factsOf(row);
+  const update = updateAvailable(row, shipped);
   return {
     rota_nodes_id: row.rota_nodes_id,
     name: row.name,
@@ -42,6 +44,8 @@ export const toAgent = (row: AgentRow): Agent => {
     hostname: row.hostname,
     facts,
     low_disk: isLowDisk(facts),
+    update_available: update,
+    update_requested: update && row.update_requested_at !== null,
     labels: row.labels,
     effective_labels: effectiveLabels(row),
     created_at: iso(row.created_at),
@@ -70,10 +74,13 @@ export class AgentService {
      * drops what it cached of it, so the old token stops working at its next call.
      */
     private readonly onIdentityChanged: (agentId: number) => void = () => {},
+    /** The agent version this server ships (null: none), for `update_available`. */
+    private readonly shippedVersion: () => Promise<string | null> = () => Promise.resolve(null),
   ) {}
 
-  list(scope: TenantScope, query: AgentListQuery): Promise<ListResponse<Agent>> {
-    return listAgents(this.db, scope, query, toAgent);
+  async list(scope: TenantScope, query: AgentListQuery): Promise<ListResponse<Agent>> {
+    const shipped = await this.shippedVersion();
+    return listAgents(this.db, scope, query, (row) => toAgent(row, shipped));
   }
 
   /** How many agents the client has, and how many are active now (the dashboard). */
@@ -159,7 +166,7 @@ export class AgentService {
   private async showIn(db: Db, scope: TenantScope, id: number): Promise<Agent> {
     const row = await findAgent(db, scope, id);
     if (!row) throw notFound();
-    return toAgent(row);
+    return toAgent(row, await this.shippedVersion());
   }
 
   private async assertVm(scope: TenantScope, vmId: number) {

@@ -17,3 +17,12 @@ export const clientMfaPolicies = qb
   .select({ rota_clients_id: rotaClients.rota_clients_id, require_mfa: rotaClients.require_mfa })
   .from(rotaClients)
   .as('client_mfa_policies');
+
+/** Which clients' agents update themselves (module agents, its update offers). */
+export const clientAgentUpdatePolicies = qb
+  .select({
+    rota_clients_id: rotaClients.rota_clients_id,
+    auto_update_agents: rotaClients.auto_update_agents,
+  })
+  .from(rotaClients)
+  .as('client_agent_update_policies');

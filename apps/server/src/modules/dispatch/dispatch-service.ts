@@ -5,6 +5,7 @@ import {
   type AgentHeartbeat,
   type AgentHello,
   type AgentLogBatch,
+  type AgentUpdateOffer,
   type ClaimedRun,
 } from '@rota/contract';
 import type { Db } from '../../db/client.js';
@@ -60,6 +61,11 @@ export function dispatchTimingsFor(leaseSeconds: number): DispatchTimings {
   };
 }
 
+/** Lent by the agents module: the update an agent should make now (agents/updates.ts). */
+export interface UpdateOffers {
+  offerFor(agentId: number): Promise<AgentUpdateOffer | undefined>;
+}
+
 export interface DispatchDeps {
   db: Db;
   presence: AgentPresenceService;
@@ -71,6 +77,7 @@ export interface DispatchDeps {
   connections: ConnectionWatch;
   timings?: DispatchTimings;
   log?: BatcherLog;
+  updates?: UpdateOffers;
 }
 
 /**
@@ -90,6 +97,7 @@ export class DispatchService {
   private readonly settlements: Settlements;
   private readonly connections: ConnectionWatch;
   private readonly finishClaims: FinishClaimBatcher;
+  private readonly updates: UpdateOffers | undefined;
 
   constructor(deps: DispatchDeps) {
     this.db = deps.db;
@@ -100,6 +108,7 @@ export class DispatchService {
     this.handout = deps.handout;
     this.settlements = deps.settlements;
     this.connections = deps.connections;
+    this.updates = deps.updates;
     this.timings = deps.timings ?? dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds);
     this.finishClaims = new FinishClaimBatcher(this.db, this.timings.leaseSeconds, deps.log);
   }
@@ -107,6 +116,15 @@ export class DispatchService {
   /** This instance's waiting claims (a closing instance answers them all "no work"). */
   get waiters(): ClaimWaiters {
     return this.announcer.waiters;
+  }
+
+  /**
+   * The update this agent should make between runs, if any: said in the answers of its hello,
+   * heartbeats and empty claims. A failure to work it out never fails the call it rides on.
+   */
+  async updateOffer(agent: AgentIdentity): Promise<AgentUpdateOffer | undefined> {
+    if (!this.updates) return undefined;
+    return this.updates.offerFor(agent.rota_nodes_id).catch(() => undefined);
   }
 
   authenticate(token: string): Promise<AgentIdentity> {
@@ -123,6 +141,7 @@ export class DispatchService {
       this.identities.forget([agent.rota_nodes_id]);
       this.publish.agentChanged(agent.rota_nodes_id);
     }
+    const update = await this.updateOffer(agent);
     return {
       rota_nodes_id: agent.rota_nodes_id,
       name: agent.name,
@@ -132,13 +151,18 @@ export class DispatchService {
       claim_wait_seconds: this.timings.claimWaitSeconds,
       claim_is_heartbeat: true,
       stream: true,
+      ...(update ? { update } : {}),
     };
   }
 
   async heartbeat(
     agent: AgentIdentity,
     beat: AgentHeartbeat,
-  ): Promise<{ cancel: number[]; stop: { execution_id: number; grace_seconds: number }[] }> {
+  ): Promise<{
+    cancel: number[];
+    stop: { execution_id: number; grace_seconds: number }[];
+    update?: AgentUpdateOffer;
+  }> {
     await this.touch(agent);
     const ids = beat.running.map((r) => r.execution_id);
     const held = await renewLeases(this.db, agent.rota_nodes_id, ids, this.timings.leaseSeconds);
@@ -165,7 +189,8 @@ export class DispatchService {
         ? [{ execution_id: r.execution_id, grace_seconds: h.stop_grace }]
         : [];
     });
-    return { cancel, stop };
+    const update = await this.updateOffer(agent);
+    return update ? { cancel, stop, update } : { cancel, stop };
   }
 
   /**
