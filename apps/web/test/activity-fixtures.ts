@@ -37,6 +37,8 @@ export function makeExecution(overrides: Partial<Execution> = {}): Execution {
     duration_ms: 65_000,
     cancel_requested: false,
     pending_reason: null,
+    missing_labels: [],
+    labels: [],
     progress_percent: null,
     progress_message: null,
     last_activity_at: null,

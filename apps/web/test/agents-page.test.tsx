@@ -159,6 +159,7 @@ describe('/node', { timeout: 20_000 }, () => {
     expect(callsTo(calls, '/node/api/v1/create')[0]?.body).toEqual({
       name: 'agente-03',
       rota_vms_id: 2,
+      labels: [],
     });
     expect(screen.queryByRole('dialog', { name: 'Novo agente' })).not.toBeInTheDocument();
     expect(within(modal).getByText('Copie o token agora')).toBeInTheDocument();

@@ -42,6 +42,7 @@ export function makeRobot(overrides: Partial<Robot> = {}): Robot {
     task_retries: 0,
     stall_minutes: null,
     stall_action: 'flag',
+    required_labels: [],
     created_at: '2026-11-01T10:00:00.000Z',
     updated_at: '2026-11-20T15:30:00.000Z',
     ...overrides,

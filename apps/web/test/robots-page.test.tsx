@@ -209,6 +209,7 @@ describe('/robot', { timeout: 20_000 }, () => {
       task_retries: 0,
       stall_minutes: null,
       stall_action: 'flag',
+      required_labels: [],
     });
     expect(await screen.findByRole('link', { name: 'Notas' })).toBeInTheDocument();
     expect(indexCalls(calls).length).toBeGreaterThanOrEqual(2);

@@ -239,6 +239,7 @@ describe('/scheduling', { timeout: 20_000 }, () => {
       sleep: 0,
       active: true,
       vms: [2],
+      labels: [],
     });
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'Novo agendamento' })).not.toBeInTheDocument(),

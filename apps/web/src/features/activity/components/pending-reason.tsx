@@ -17,6 +17,7 @@ function fixPath(reason: PendingReason, execution: Execution): string {
     case 'no_vm':
       // A scheduled run waits for its scheduling's VMs; a manual one for the client's.
       return execution.rota_schedulings_id === null ? VMS_PATH : SCHEDULINGS_PATH;
+    case 'no_agent_with_labels':
     case 'no_agent_active':
     case 'agents_busy':
       return AGENTS_PATH;
@@ -39,6 +40,15 @@ export function PendingReasonNote({
   const t = useActivityTranslation();
   const reason = execution.status === 'queued' ? execution.pending_reason : null;
   if (!reason) return null;
+  const text =
+    reason !== 'no_agent_with_labels'
+      ? t(`pendingReason.${reason}`)
+      : // Labels no agent carries at all; else each is carried somewhere, but never all together.
+        execution.missing_labels.length > 0
+        ? t('pendingReason.no_agent_with_labels', {
+            labels: execution.missing_labels.join(', '),
+          })
+        : t('pendingReason.no_agent_with_all_labels', { labels: execution.labels.join(', ') });
   return (
     <Group gap={4} wrap="nowrap" align="flex-start" data-testid="pending-reason">
       <IconHourglass
@@ -47,7 +57,7 @@ export function PendingReasonNote({
         style={{ flexShrink: 0, marginTop: 3 }}
       />
       <Text size={size} c="dimmed">
-        {t(`pendingReason.${reason}`)}{' '}
+        {text}{' '}
         <Anchor component={Link} to={fixPath(reason, execution)} size={size} underline="always">
           {t(`pendingReason.fix.${reason}`)}
         </Anchor>

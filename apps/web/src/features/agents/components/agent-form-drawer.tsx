@@ -3,6 +3,7 @@ import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
 import { agentCreateSchema, agentUpdateSchema, type Agent } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
+import { LabelsInput } from '../../../components/labels-input';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
 import { VmSelect } from '../../vms';
@@ -45,6 +46,22 @@ function AgentFormInputs<TOutput>({ form }: { form: FormDrawerForm<AgentInputs, 
           />
         )}
       />
+      <Controller
+        control={form.control}
+        name="labels"
+        render={({ field }) => (
+          <LabelsInput
+            label={t('form.labels')}
+            description={t('form.labelsHint')}
+            placeholder={t('form.labelsPlaceholder')}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            name={field.name}
+            error={errors.labels}
+          />
+        )}
+      />
     </>
   );
 }
@@ -77,6 +94,7 @@ export function AgentFormDrawer({ opened, onClose, agent, onCreated }: AgentForm
         defaultValues={{
           name: agent.name,
           rota_vms_id: agent.rota_vms_id,
+          labels: agent.labels,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -92,7 +110,7 @@ export function AgentFormDrawer({ opened, onClose, agent, onCreated }: AgentForm
       submitLabel={t('form.create')}
       schema={agentCreateSchema}
       // rota_vms_id starts empty; the schema answers "VM obrigatória" until one is chosen.
-      defaultValues={{ name: '', rota_vms_id: undefined }}
+      defaultValues={{ name: '', rota_vms_id: undefined, labels: [] }}
       onSubmit={async (values) => {
         const answer = await create.mutateAsync(values);
         create.reset();

@@ -4,7 +4,7 @@ import { IconDevices, IconDownload, IconKey, IconServer } from '@tabler/icons-re
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { CONNECTIVITY, type Agent, type Connectivity } from '@rota/contract';
+import { automaticLabels, CONNECTIVITY, type Agent, type Connectivity } from '@rota/contract';
 import { ConfirmDelete, ConfirmDialog } from '../../../components/confirm-dialog';
 import {
   DataTable,
@@ -26,6 +26,7 @@ import { AGENT_SORTS, agentsQueryOptions, type AgentListBody } from '../api/list
 import { useRotateAgentToken } from '../api/rotate-agent-token';
 import { AgentDownloadDialog } from '../components/agent-download-dialog';
 import { AgentFacts, LowDiskBadge } from '../components/agent-facts';
+import { LabelBadges } from '../../../components/labels-input';
 import { AgentFormDrawer } from '../components/agent-form-drawer';
 import { AgentTokenModal, type RevealedToken } from '../components/agent-token-modal';
 import { LastSeen } from '../components/last-seen';
@@ -134,6 +135,20 @@ export default function AgentsPage() {
       header: t('columns.lastSeen'),
       sort: 'last_seen_at',
       render: (agent) => <LastSeen value={agent.last_seen_at} />,
+    },
+    {
+      key: 'labels',
+      header: t('columns.labels'),
+      visibleFrom: 'sm',
+      render: (agent) => (
+        <LabelBadges
+          labels={agent.effective_labels}
+          // Its OS and architecture, unless an administrator set the same label too.
+          muted={automaticLabels(agent.facts?.os, agent.facts?.arch).filter(
+            (label) => !agent.labels.includes(label),
+          )}
+        />
+      ),
     },
     {
       key: 'machine',

@@ -12,6 +12,7 @@ import {
   type Robot,
 } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
+import { LabelsInput } from '../../../components/labels-input';
 import { SwitchField } from '../../../components/switch-field';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
@@ -105,6 +106,22 @@ function RobotFormInputs<TOutput>({ form }: { form: FormDrawerForm<RobotInputs, 
         autoCapitalize="off"
         error={fieldError(errors.remote_root)}
         {...form.register('remote_root')}
+      />
+      <Controller
+        control={form.control}
+        name="required_labels"
+        render={({ field }) => (
+          <LabelsInput
+            label={t('form.requiredLabels')}
+            description={t('form.requiredLabelsHint')}
+            placeholder={t('form.labelsPlaceholder')}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            name={field.name}
+            error={errors.required_labels}
+          />
+        )}
       />
       <Controller
         control={form.control}
@@ -221,6 +238,7 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
           task_retries: robot.task_retries,
           stall_minutes: robot.stall_minutes,
           stall_action: robot.stall_action,
+          required_labels: robot.required_labels,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -246,6 +264,7 @@ export function RobotFormDrawer({ opened, onClose, robot }: RobotFormDrawerProps
         task_retries: 0,
         stall_minutes: null,
         stall_action: 'flag',
+        required_labels: [],
       }}
       onSubmit={(values) => create.mutateAsync(values)}
     >

@@ -4,6 +4,7 @@ import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { RUN_NOW_DEFAULTS, robotRunSchema, type Robot, type RobotRun } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
+import { LabelsInput } from '../../../components/labels-input';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { useCan } from '../../auth';
@@ -18,7 +19,10 @@ type NumberField = 'priority' | 'timeout_minutes' | 'retries';
 /** What the inputs hold: an emptied number input is '' and means "the default". */
 export type RunRobotInputs = FormValues<
   typeof robotRunSchema,
-  { id: number; rota_vms_id: number | null } & Record<NumberField, number | string>
+  { id: number; rota_vms_id: number | null; labels: string[] } & Record<
+    NumberField,
+    number | string
+  >
 >;
 
 const LIMITS: Record<NumberField, { min: number; max: number }> = {
@@ -44,6 +48,7 @@ export const runRobotResolver = zodResolver(
       ...number('priority'),
       ...number('timeout_minutes'),
       ...number('retries'),
+      ...(values.labels.length > 0 ? { labels: values.labels } : {}),
     };
   }),
 );
@@ -108,6 +113,22 @@ function RunRobotInputsView({ form }: { form: FormDrawerForm<RunRobotInputs, Rob
         {numberInput('timeout_minutes', t('run.timeout'), t('run.timeoutHint'))}
         {numberInput('retries', t('run.retries'), t('run.retriesHint'))}
       </FieldRow>
+      <Controller
+        control={form.control}
+        name="labels"
+        render={({ field }) => (
+          <LabelsInput
+            label={t('run.labels')}
+            description={t('run.labelsHint')}
+            placeholder={t('run.labelsPlaceholder')}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            name={field.name}
+            error={errors.labels}
+          />
+        )}
+      />
     </>
   );
 }
@@ -139,6 +160,7 @@ export function RunRobotDrawer({ opened, onClose, robot }: RunRobotDrawerProps) 
         priority: '',
         timeout_minutes: '',
         retries: '',
+        labels: [],
       }}
       onSubmit={async (values) => {
         const answer = await run.mutateAsync(values);

@@ -17,6 +17,7 @@ import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { CalendarSelect, TimeZoneSelect } from '../../calendars';
 import { RobotSelect } from '../../robots';
 import { VmMultiSelect, type VmChoice } from '../../vms';
+import { LabelsInput } from '../../../components/labels-input';
 import { useCreateScheduling } from '../api/create-scheduling';
 import { useUpdateScheduling } from '../api/update-scheduling';
 import { useSchedulingsTranslation } from '../i18n';
@@ -40,6 +41,7 @@ type SchedulingInputs = FormValues<
   typeof schedulingCreateSchema,
   {
     vms: number[];
+    labels: string[];
     trigger_type: SchedulingTrigger;
     cron: string;
     time_zone: string;
@@ -103,6 +105,7 @@ const FIELDS = [
   'sleep',
   'active',
   'vms',
+  'labels',
 ] as const;
 
 function SchedulingFormInputs<TOutput>({
@@ -323,6 +326,22 @@ function SchedulingFormInputs<TOutput>({
       />
       <Controller
         control={form.control}
+        name="labels"
+        render={({ field }) => (
+          <LabelsInput
+            label={t('form.labels')}
+            description={t('form.labelsHint')}
+            placeholder={t('form.labelsPlaceholder')}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            name={field.name}
+            error={errors.labels}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
         name="active"
         render={({ field }) => (
           <Switch
@@ -385,6 +404,7 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
           sleep: scheduling.sleep,
           active: scheduling.active,
           vms: scheduling.vms.map((vm) => vm.rota_vms_id),
+          labels: scheduling.labels,
         }}
         onSubmit={(values) => update.mutateAsync(values)}
       >
@@ -419,6 +439,7 @@ export function SchedulingFormDrawer({ opened, onClose, scheduling }: Scheduling
         sleep: 0,
         active: true,
         vms: [],
+        labels: [],
       }}
       onSubmit={(values) => create.mutateAsync(values)}
     >
