@@ -138,6 +138,10 @@ export function AgentDownloadDialog({
                 leftSection={<IconDownload size={16} aria-hidden />}
                 loading={download.isPending}
                 onClick={() => download.mutate(entry)}
+                // A phone's width is less than "Download rota-agent-win-x64.exe": wrap, not cut.
+                h="auto"
+                mih={36}
+                styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
               >
                 {t('download.button', { file: entry.file })}
               </Button>
