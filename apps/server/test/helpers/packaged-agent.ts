@@ -43,7 +43,10 @@ export interface PackagedAgentServer {
 }
 
 /** A listening app (engine loop on, short leases) on a fresh seeded database, one VM, one agent. */
-export async function startServerForPackagedAgent(name: string): Promise<PackagedAgentServer> {
+export async function startServerForPackagedAgent(
+  name: string,
+  options: { agentReleaseDir?: string } = {},
+): Promise<PackagedAgentServer> {
   const database = await openTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
   await seedDatabase(database.db, {
@@ -57,6 +60,7 @@ export async function startServerForPackagedAgent(name: string): Promise<Package
       SMTP_URL: undefined,
       MAIL_FROM: 'r@test',
       TRUST_PROXY: false,
+      AGENT_RELEASE_DIR: options.agentReleaseDir,
     },
     db: database.db,
     events: database.events,
