@@ -148,6 +148,39 @@ describe('claiming with labels', () => {
   });
 });
 
+async function until(predicate: () => boolean) {
+  const deadline = Date.now() + 5_000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('waking waiting agents', () => {
+  it('a run with labels wakes an agent carrying them, not the one that waited first', async () => {
+    const { vm, robot } = await setting('Wake');
+    const lacking = await agentOn(vm, 'Wake lacking');
+    const carrying = await agentOn(vm, 'Wake carrying', ['sap']);
+    const waiters = t.app.services.dispatch.waiters;
+    const before = waiters.size;
+    // Long polls long enough that only a wake-up can hand the run out before they end.
+    const lackingClaim = lacking.agent.claim(20);
+    await until(() => waiters.size === before + 1);
+    const stream = await openStream(origin, carrying.token);
+    try {
+      const carryingClaim = stream.call('claim', { wait_seconds: 20 });
+      await until(() => waiters.size === before + 2);
+      const id = await runNow(c.admin, { id: robot, rota_vms_id: vm, labels: ['sap'] });
+      expect((await carryingClaim).body.data).toMatchObject({ execution_id: id });
+      // The lacking agent still waits; a run it may take ends its poll.
+      const plain = await runNow(c.admin, { id: robot, rota_vms_id: vm });
+      expect(await lackingClaim).toMatchObject({ execution_id: plain });
+    } finally {
+      stream.socket.close();
+    }
+  });
+});
+
 describe('the labels an agent carries', () => {
   it('its OS and architecture come from its hello: linux/windows/macos, x64/arm64', async () => {
     const { vm, robot } = await setting('Automatic');

@@ -45,6 +45,10 @@ export class LongPoll implements Waiter {
     return this.agent.rota_vms_id;
   }
 
+  get labels(): readonly string[] {
+    return this.agent.labels;
+  }
+
   start(): void {
     this.woken = false;
     this.server.waiters.join(this.agent.rota_clients_id, this);

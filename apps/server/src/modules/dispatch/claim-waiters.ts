@@ -1,8 +1,12 @@
+import { carriesAll } from '@rota/contract';
+
 /** A wake-up sent when work is queued: the client, the VMs it may run on (null: any), how many. */
 export interface WorkSignal {
   c: number;
   v: number[] | null;
   n: number;
+  /** The labels the runs need; absent: none, any agent may take them. */
+  l?: string[];
   /** The instance that sent it. */
   i?: string;
 }
@@ -10,6 +14,8 @@ export interface WorkSignal {
 /** Who waits for work: a claim of an agent on VM `vmId`; `wake` runs when work may be there. */
 export interface Waiter {
   readonly vmId: number;
+  /** What its agent carries: a run needing other labels does not wake it. */
+  readonly labels?: readonly string[];
   woken: boolean;
   wake(): void;
 }
@@ -24,11 +30,12 @@ export class ClaimWaiters {
   private readonly byClient = new Map<number, Set<Waiter>>();
   private isClosed = false;
 
-  register(clientId: number, vmId: number) {
+  register(clientId: number, vmId: number, labels: readonly string[] = []) {
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const waiter: Waiter = {
       vmId,
+      labels,
       woken: this.isClosed,
       wake: () => {
         waiter.woken = true;
@@ -82,6 +89,7 @@ export class ClaimWaiters {
       if (left <= 0) break;
       if (waiter.woken) continue;
       if (work.v && !work.v.includes(waiter.vmId)) continue;
+      if (work.l && !carriesAll(waiter.labels ?? [], work.l)) continue;
       waiter.wake();
       left -= 1;
     }

@@ -288,7 +288,7 @@ export class DispatchService {
     for (;;) {
       // A closing instance answers "no work" so the agent re-polls elsewhere (or here later).
       if (signal?.aborted || this.waiters.closed) return [];
-      const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id);
+      const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id, agent.labels);
       try {
         const client = agent.rota_clients_id;
         if (!this.announcer.emptyQueues.isEmpty(client)) {

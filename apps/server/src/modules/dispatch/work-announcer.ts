@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import { vmIdsOfExecution } from '../executions/run-statements.js';
+import { queueTargetOfExecution } from '../executions/run-statements.js';
 import type { NewExecution } from '../executions/row-statements.js';
 import { ClaimWaiters, type WorkSignal } from './claim-waiters.js';
 import { EmptyQueues } from './empty-queues.js';
@@ -12,6 +12,8 @@ export interface QueuedRun {
   client: number;
   robot: number;
   vm_ids: number[] | null;
+  /** What an agent must carry to take it. */
+  labels: string[];
 }
 
 /**
@@ -47,14 +49,20 @@ export class WorkAnnouncer {
   /** A run was committed to the queue: agents (here and elsewhere) and consoles hear of it. */
   queued(run: NewExecution, id: number) {
     this.queuedRuns([
-      { id, client: run.rota_clients_id, robot: run.rota_robots_id, vm_ids: run.vm_ids },
+      {
+        id,
+        client: run.rota_clients_id,
+        robot: run.rota_robots_id,
+        vm_ids: run.vm_ids,
+        labels: [...run.labels],
+      },
     ]);
   }
 
   /** Runs the scheduler or a queue trigger committed: each heard of as `queued` is. */
   queuedRuns(runs: readonly QueuedRun[]) {
     for (const run of runs) {
-      this.announceQueued(run.client, run.vm_ids, 1);
+      this.announceQueued(run.client, run.vm_ids, 1, run.labels);
       this.publish.live(run.client, {
         type: 'execution',
         execution_id: run.id,
@@ -64,8 +72,19 @@ export class WorkAnnouncer {
     }
   }
 
-  announceQueued(clientId: number, vmIds: number[] | null, count: number) {
-    const signal: WorkSignal = { c: clientId, v: vmIds, n: count };
+  announceQueued(
+    clientId: number,
+    vmIds: number[] | null,
+    count: number,
+    labels: readonly string[] = [],
+  ) {
+    // Only agents carrying a run's labels are woken for it (the others' claims would find nothing).
+    const signal: WorkSignal = {
+      c: clientId,
+      v: vmIds,
+      n: count,
+      ...(labels.length > 0 ? { l: [...labels] } : {}),
+    };
     // This instance's agents at once; the others through NOTIFY (this one ignores its echo).
     this.emptyQueues.queued(clientId);
     this.waiters.signal(signal);
@@ -74,7 +93,7 @@ export class WorkAnnouncer {
 
   /** An execution is back in the queue (a retry, a claim given back): wake an agent for it. */
   async requeued(clientId: number, executionId: number) {
-    const vmIds = await vmIdsOfExecution(this.db, executionId).catch(() => null);
-    this.announceQueued(clientId, vmIds, 1);
+    const target = await queueTargetOfExecution(this.db, executionId).catch(() => null);
+    this.announceQueued(clientId, target?.vm_ids ?? null, 1, target?.labels ?? []);
   }
 }

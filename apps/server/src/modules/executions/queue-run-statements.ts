@@ -30,6 +30,7 @@ export interface QueueTriggeredRun {
   client: number;
   robot: number;
   vm_ids: number[] | null;
+  labels: string[];
 }
 
 /** How many runs of the scheduling `schedulingId` names are queued or processing. */
@@ -114,7 +115,8 @@ export async function startQueueRuns(
                    ${labelsAtQueue(s.rota_robots_id, sql`${`{${s.labels.join(',')}}`}::text[]`)}
               from generate_series(1, ${start})
             returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
-                      ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids`,
+                      ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids,
+                      ${E.labels} as labels`,
       )),
     );
   }

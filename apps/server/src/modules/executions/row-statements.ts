@@ -56,7 +56,10 @@ export interface NewExecution {
   retries: number;
   sleep_seconds: number;
   created_by: number | null;
-  /** Labels beside the robot's required ones (its scheduling's, or Run now's). */
+  /**
+   * The labels it needs: the robot's required ones and its scheduling's or Run now's (the insert
+   * joins the robot's required labels as its row holds them then, whatever this says).
+   */
   labels: readonly string[];
 }
 

@@ -19,6 +19,7 @@ export async function schedulingToRun(db: Db, scope: TenantScope, schedulingId: 
       vm_ids: s.vm_ids,
       labels: s.labels,
       robot_active: r.active,
+      required_labels: r.required_labels,
     })
     .from(s)
     .innerJoin(r, eq(r.rota_robots_id, s.rota_robots_id))

@@ -1,4 +1,4 @@
-import { RUN_NOW_DEFAULTS, type RobotRun } from '@rota/contract';
+import { normalizeLabels, RUN_NOW_DEFAULTS, type RobotRun } from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../http/types.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
@@ -67,7 +67,7 @@ export class RunService {
       retries: input.retries ?? RUN_NOW_DEFAULTS.retries,
       sleep_seconds: 0,
       created_by: actor.user.users_id,
-      labels: input.labels ?? [],
+      labels: normalizeLabels([...robot.required_labels, ...(input.labels ?? [])]),
     };
     return this.queueRecorded(run, author, 'robot', input.id, input);
   }
@@ -98,7 +98,7 @@ export class RunService {
       retries: RUN_NOW_DEFAULTS.retries,
       sleep_seconds: 0,
       created_by: null,
-      labels: [],
+      labels: robot.required_labels,
     };
   }
 
@@ -135,7 +135,7 @@ export class RunService {
       retries: scheduling.retries,
       sleep_seconds: scheduling.sleep,
       created_by: actor.user.users_id,
-      labels: scheduling.labels,
+      labels: normalizeLabels([...scheduling.required_labels, ...scheduling.labels]),
     };
     return this.queueRecorded(run, author, 'scheduling', id, {});
   }

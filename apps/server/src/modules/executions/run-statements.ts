@@ -123,9 +123,16 @@ export async function insertLogLines(db: Db, lines: NewLogLine[]): Promise<numbe
   return inserted.map((row) => Number(row.id));
 }
 
-export async function vmIdsOfExecution(db: Db, id: number): Promise<number[] | null> {
-  const [row] = await db.select({ vm_ids: E.vm_ids }).from(E).where(eq(E.rota_executions_id, id));
-  return row?.vm_ids ?? null;
+/** Where a run may go: the VMs it may use (null: any) and the labels an agent must carry. */
+export async function queueTargetOfExecution(
+  db: Db,
+  id: number,
+): Promise<{ vm_ids: number[] | null; labels: string[] } | undefined> {
+  const [row] = await db
+    .select({ vm_ids: E.vm_ids, labels: E.labels })
+    .from(E)
+    .where(eq(E.rota_executions_id, id));
+  return row;
 }
 
 /** A queued run cancelled before any agent took it: it ends now. */

@@ -105,5 +105,5 @@ export function insertScheduledRuns(moved: SQL): SQL {
                                 and ${q.status} = 'queued')
           returning ${E.rota_executions_id} as id, ${E.rota_clients_id} as client,
                     ${E.rota_robots_id} as robot, ${E.vm_ids} as vm_ids,
-                    ${E.rota_schedulings_id} as scheduling`;
+                    ${E.labels} as labels, ${E.rota_schedulings_id} as scheduling`;
 }

@@ -20,6 +20,7 @@ export const robotSummaries = qb
     task_risk_minutes: rotaRobots.task_risk_minutes,
     stall_minutes: rotaRobots.stall_minutes,
     stall_action: rotaRobots.stall_action,
+    required_labels: rotaRobots.required_labels,
   })
   .from(rotaRobots)
   .as('robot_summaries');

@@ -35,6 +35,7 @@ export async function queueDueSchedulings(db: Db, now: Date, batch: number) {
       client: number;
       robot: number;
       vm_ids: number[] | null;
+      labels: string[];
       scheduling: number;
     }>(tx, insertScheduledRuns(moveDueSchedulings(moves)));
     await recordMissedRuns(tx, moves, queued, now);
