@@ -74,6 +74,9 @@ async function openAgents(
         };
       }
       if (url.endsWith('/rota/node/api/v1/update')) return { status: 204 };
+      if (url.endsWith('/rota/node/api/v1/auto_update/show')) {
+        return { status: 200, body: { data: { enabled: false, shipped_version: '3.2.0' } } };
+      }
       if (url.endsWith('/rota/agent/download/api/v1/index')) {
         return { status: 200, body: { data: DOWNLOADS } };
       }

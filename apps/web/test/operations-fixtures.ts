@@ -39,6 +39,8 @@ export function makeAgent(overrides: Partial<Agent> = {}): Agent {
     hostname: 'rpa-win-01',
     facts: null,
     low_disk: false,
+    update_available: false,
+    update_requested: false,
     labels: [],
     effective_labels: [],
     created_at: STAMP,

@@ -28,6 +28,7 @@ import { AgentDownloadDialog } from '../components/agent-download-dialog';
 import { AgentFacts, LowDiskBadge } from '../components/agent-facts';
 import { LabelBadges } from '../../../components/labels-input';
 import { AgentFormDrawer } from '../components/agent-form-drawer';
+import { UpdateAvailableBadge, useAgentUpdates } from '../components/agent-updates';
 import { AgentTokenModal, type RevealedToken } from '../components/agent-token-modal';
 import { LastSeen } from '../components/last-seen';
 import { useAgentsTranslation } from '../i18n';
@@ -100,6 +101,7 @@ export default function AgentsPage() {
             </Text>
           ) : null}
           <LowDiskBadge agent={agent} />
+          <UpdateAvailableBadge agent={agent} />
         </Stack>
       ),
     },
@@ -172,6 +174,7 @@ export default function AgentsPage() {
   ];
 
   const actions = useStandardRowActions();
+  const updates = useAgentUpdates(vmFilter);
   const rowActions: RowAction<Agent>[] = [
     actions.edit({
       hidden: !can('AGENTES.UPDATE'),
@@ -184,6 +187,7 @@ export default function AgentsPage() {
       hidden: !can('AGENTES.UPDATE'),
       onClick: (agent) => rotate.open(agent),
     },
+    updates.rowAction,
     actions.remove({
       hidden: !can('AGENTES.DELETE'),
       onClick: (agent) => remove.open(agent),
@@ -219,6 +223,7 @@ export default function AgentsPage() {
             >
               {t('list.download')}
             </Button>
+            {updates.header}
             {newAgent}
           </>
         }
@@ -293,6 +298,7 @@ export default function AgentsPage() {
         description={t('delete.description')}
         onConfirm={() => remove.target && deleteAgent.mutateAsync(remove.target.rota_nodes_id)}
       />
+      {updates.dialogs}
       <AgentTokenModal
         opened={tokenOpened}
         onClose={() => setTokenOpened(false)}
