@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Agent, Execution, Language } from '@rota/contract';
-import { createLiveServer, makeExecution } from './activity-fixtures';
+import { createLiveServer, makeExecution, makeExecutionDetail } from './activity-fixtures';
 import { makeRobot } from './fixtures';
 import {
   callsTo,
@@ -210,6 +210,31 @@ async function openActivity(executions: Execution[], lang: Language) {
     lang,
   );
 }
+
+describe('an execution’s labels', { timeout: 20_000 }, () => {
+  it('its page shows the labels it needs', async () => {
+    const live = createLiveServer();
+    const run = makeExecutionDetail({ labels: ['excel', 'sap'] });
+    await openPage(
+      `/activity/${run.execution_id}`,
+      /Execução #/,
+      ['HISTORIC.LIST'],
+      ({ url, body }) => {
+        if (url.endsWith('/activity/api/v1/show')) return { status: 200, body: { data: run } };
+        if (url.endsWith('/activity/api/v1/logs')) {
+          const { after } = body as { after: number };
+          return { status: 200, body: { data: [], meta: { last_seq: after } } };
+        }
+        if (url.endsWith('/events/api/v1/stream')) return live.reply();
+        return undefined;
+      },
+    );
+    const labels = await screen.findByTestId('labels');
+    expect(within(labels).getByText('excel')).toBeInTheDocument();
+    expect(within(labels).getByText('sap')).toBeInTheDocument();
+    expect(screen.getByText('Rótulos exigidos')).toBeInTheDocument();
+  });
+});
 
 describe('why a run waits for labels', { timeout: 20_000 }, () => {
   it('names the labels no agent of its VMs carries, in pt and en', async () => {

@@ -28,6 +28,7 @@ import { STOP_GRACE_DEFAULT_SECONDS, type ExecutionDetail } from '@rota/contract
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DateTimeText } from '../../../components/date-time';
 import { DetailList } from '../../../components/detail-list';
+import { LabelBadges } from '../../../components/labels-input';
 import { PageHeader } from '../../../components/page-header';
 import { PageSkeleton } from '../../../components/page-skeleton';
 import { useFormat } from '../../../lib/format';
@@ -146,6 +147,10 @@ function Details({ execution }: { execution: ExecutionDetail }) {
           },
           { label: t('detail.fields.trigger'), value: t(`trigger.${execution.trigger}`) },
           { label: t('detail.fields.vm'), value: execution.rota_vms_name ?? t('detail.anyVm') },
+          {
+            label: t('detail.fields.labels'),
+            value: execution.labels.length > 0 ? <LabelBadges labels={execution.labels} /> : null,
+          },
           { label: t('detail.fields.agent'), value: queued ? null : execution.rota_executor_name },
           {
             label: t('detail.fields.version'),
