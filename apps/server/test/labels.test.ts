@@ -298,6 +298,48 @@ describe('labels fixed at queue time', () => {
   });
 });
 
+describe('every way a run is queued', () => {
+  it('a queue trigger’s runs and a run trigger’s runs carry the labels too', async () => {
+    const { vm, robot } = await setting('Queued ways', ['excel']);
+    const created = await c.admin.post(`${SCHEDULING}/create`, {
+      name: 'Queue labels',
+      rota_robots_id: robot,
+      trigger_type: 'queue',
+      timeout_minutes: 5,
+      vms: [vm],
+      labels: ['sap'],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const task = await c.admin.post('/api/rota/task/api/v1/create', {
+      rota_robots_id: robot,
+      label: 'Item',
+      data: {},
+      expiration_date: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(task.status).toBe(201);
+    await t.app.engine.tick();
+    const listed = async () => {
+      const res = await c.admin.post(`${ACTIVITY}/index`, { rota_robots_id: robot });
+      return res.body.data as { labels: string[]; trigger: string }[];
+    };
+    expect(await listed()).toEqual([expect.objectContaining({ labels: ['excel', 'sap'] })]);
+
+    const trigger = await c.admin.post('/api/rota/trigger/api/v1/create', {
+      rota_robots_id: robot,
+      name: 'Labels trigger',
+    });
+    expect(trigger.status, JSON.stringify(trigger.body)).toBe(201);
+    const fired = await client(t.app, { token: trigger.body.data.token }).post(
+      '/api/rota/trigger/api/v1/fire',
+      {},
+    );
+    expect(fired.status, JSON.stringify(fired.body)).toBe(201);
+    const runs = await listed();
+    expect(runs).toHaveLength(2);
+    expect(runs.map((run) => run.labels.join()).sort()).toEqual(['excel', 'excel,sap']);
+  });
+});
+
 async function robotWithVersion(name: string, required_labels: string[]) {
   const robot = await createRobot(c.admin, name);
   const form = multipart(
