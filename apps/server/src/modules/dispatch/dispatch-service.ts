@@ -140,6 +140,12 @@ export class DispatchService {
     if (!sameLabels(helloLabels, agent.hello_labels)) {
       this.identities.forget([agent.rota_nodes_id]);
       this.publish.agentChanged(agent.rota_nodes_id);
+      // The console's list shows what it carries.
+      this.publish.live(agent.rota_clients_id, {
+        type: 'agent',
+        rota_nodes_id: agent.rota_nodes_id,
+        connectivity: 'active',
+      });
     }
     const update = await this.updateOffer(agent);
     return {
