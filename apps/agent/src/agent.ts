@@ -21,6 +21,7 @@ import {
   UnauthorizedError,
 } from './protocol-client.js';
 import { DEFAULT_RUN_TIMINGS, ExecutionRun, type RunTimings } from './run-execution.js';
+import { ClaimPause } from './update/claim-pause.js';
 import { isPackaged } from './update/packaged.js';
 import type { SelfUpdater } from './update/self-update.js';
 
@@ -118,11 +119,8 @@ export class Agent {
   private readonly idleWaiters: (() => void)[] = [];
   /** The stop's grace ran out: a run that still arrives (a result's answer) is stopped at once. */
   private graceOver = false;
-  /** An update under way: no slot claims until it ends (`resume`, also called on a stop). */
-  private updatePause: { resume: () => void; resumed: Promise<void> } | null = null;
-  /** Claim slots waiting at the pause: all of them means every run ended and was reported. */
-  private pausedSlots = 0;
-  private readonly pauseWaiters: (() => void)[] = [];
+  /** Active while an update is under way: no slot claims until it ends (a stop ends it too). */
+  private readonly claimPause: ClaimPause;
   /** Offers whose update failed, by SHA-256, with when (this agent's clock). */
   private readonly failedOffers = new Map<string, number>();
   /** The new executable is in place: run() ends, and the process exits to be restarted. */
@@ -132,6 +130,7 @@ export class Agent {
     this.logger = config.logger;
     this.clock = config.clock ?? systemClock;
     this.timings = { ...DEFAULT_AGENT_TIMINGS, ...config.timings };
+    this.claimPause = new ClaimPause(config.concurrency);
     this.client = new ProtocolClient({
       servers: config.servers,
       token: config.token,
@@ -215,7 +214,7 @@ export class Agent {
         : 'stopping',
     );
     this.stopping.abort(new Error('the agent is stopping'));
-    this.updatePause?.resume();
+    this.claimPause.end();
     this.graceTimer = setTimeout(() => {
       this.graceOver = true;
       for (const run of this.active.values()) run.stop();
@@ -239,7 +238,7 @@ export class Agent {
       `the server refused a new claim with this token (it was replaced?): finishing ${this.active.size} running robot(s), then stopping`,
     );
     this.stopping.abort(new Error('the agent token was replaced'));
-    this.updatePause?.resume();
+    this.claimPause.end();
     this.checkIdle();
   }
 
@@ -381,8 +380,8 @@ export class Agent {
     const signal = this.stopping.signal;
     const backoff = new Backoff(this.timings.backoff);
     while (!signal.aborted) {
-      if (this.updatePause) {
-        await this.pausedSlot(this.updatePause);
+      if (this.claimPause.active) {
+        await this.claimPause.hold();
         continue;
       }
       let claimed: ClaimedRun | null;
@@ -467,7 +466,7 @@ export class Agent {
     const key = keyOf(result);
     let next: ClaimedRun | null = null;
     try {
-      const ask = askNext && !this.stopping.signal.aborted && !this.updatePause;
+      const ask = askNext && !this.stopping.signal.aborted && !this.claimPause.active;
       const answer = await this.client.finish(
         ask ? { ...result, claim: { wait_seconds: 0, max: 1 } } : result,
         this.delivery.signal,
@@ -508,22 +507,19 @@ export class Agent {
    */
   private offered(offer: AgentUpdateOffer): void {
     const updater = this.config.updater;
-    if (!updater || this.updatePause || this.updated || this.stopping.signal.aborted) return;
+    if (!updater || this.claimPause.active || this.updated || this.stopping.signal.aborted) return;
     const failedAt = this.failedOffers.get(offer.sha256);
     if (failedAt !== undefined && this.clock.now() - failedAt < this.timings.updateRetryMs) return;
     void this.update(updater, offer);
   }
 
   private async update(updater: SelfUpdater, offer: AgentUpdateOffer): Promise<void> {
-    let resume = () => {};
-    const resumed = new Promise<void>((resolve) => (resume = resolve));
-    const pause = { resume, resumed };
-    this.updatePause = pause;
+    this.claimPause.begin();
     this.logger.info(
       `update to ${offer.version} offered: no new runs; ${this.active.size} running robot(s) finish first`,
     );
     try {
-      await this.allSlotsPaused();
+      await this.claimPause.allHeld(this.stopping.signal);
       if (this.stopping.signal.aborted) return;
       await updater.install(
         offer,
@@ -543,32 +539,8 @@ export class Agent {
         `update to ${offer.version} failed: ${errorMessage(error)}; claiming again`,
       );
     } finally {
-      if (this.updatePause === pause) this.updatePause = null;
-      resume();
+      this.claimPause.end();
     }
-  }
-
-  private async pausedSlot(pause: { resumed: Promise<void> }): Promise<void> {
-    this.pausedSlots += 1;
-    if (this.pausedSlots >= this.config.concurrency) {
-      for (const resolve of this.pauseWaiters.splice(0)) resolve();
-    }
-    try {
-      await pause.resumed;
-    } finally {
-      this.pausedSlots -= 1;
-    }
-  }
-
-  /** Every claim slot is at the pause (or the agent is stopping). */
-  private allSlotsPaused(): Promise<void> {
-    if (this.pausedSlots >= this.config.concurrency || this.stopping.signal.aborted) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      this.pauseWaiters.push(resolve);
-      this.stopping.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
   }
 
   /** On shutdown, once no robot runs any more, the delivery deadline starts. */
