@@ -66,12 +66,14 @@ export class AgentUpdateService {
    */
   async offerFor(agentId: number): Promise<AgentUpdateOffer | undefined> {
     const release = await this.release();
+    // Nothing packaged (a source install): nothing to offer, and no query on the hot path.
+    if (!release) return undefined;
     const state = await findUpdateState(this.db, agentId);
     if (!state) return undefined;
-    const available = updateAvailable(state, release?.version ?? null);
+    const available = updateAvailable(state, release.version);
     const platform: AgentPlatform | null = platformOf(state);
-    const file = platform ? release?.files[platform] : undefined;
-    if (!available || !release || !platform || !file) {
+    const file = platform ? release.files[platform] : undefined;
+    if (!available || !platform || !file) {
       if (state.update_requested_at) await clearUpdateRequested(this.db, agentId);
       return undefined;
     }
