@@ -79,6 +79,7 @@ describe('where the executable lives (so that it can update itself)', () => {
     expect(removed).toEqual(
       expect.arrayContaining([
         'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe.previous',
+        'C:\\Program Files\\Rota Agent\\rota-agent\\rota-agent.exe.failed',
         'C:\\Program Files\\Rota Agent\\rota-agent\\update.json',
       ]),
     );
