@@ -108,10 +108,26 @@ describe('self update', () => {
       expect(await started.onStart()).toBe('run');
     expect(await started.onStart()).toBe('rolled-back');
     expect(await readFile(exe)).toEqual(OLD);
-    expect(await readdir(dir)).toEqual(['rota-agent']);
+    expect(await readdir(dir)).toEqual(['rota-agent', 'update-rejected.json']);
     expect(lines.some((l) => l.startsWith('error') && l.includes('rolling back to 3.1.0'))).toBe(
       true,
     );
+    // The server still offers it: it is refused without a download, a newer one is taken.
+    const download = async () => {
+      throw new Error('not downloaded');
+    };
+    await expect(updater().install(OFFER, download, new AbortController().signal)).rejects.toThrow(
+      /3.2.0 was rolled back here before/,
+    );
+    const next = Buffer.from('#!/bin/sh\necho fixed build\n');
+    await updater().install(
+      { ...OFFER, version: '3.2.1', sha256: sha256(next), bytes: next.length },
+      served(next),
+      new AbortController().signal,
+    );
+    expect(await readFile(exe)).toEqual(next);
+    await new SelfUpdater({ exe, version: '3.2.1', logger, platform: 'linux-x64' }).confirm();
+    expect(await readdir(dir)).toEqual(['rota-agent']);
   });
 
   it('rolls back the Windows way too: the running executable renamed away, never overwritten', async () => {

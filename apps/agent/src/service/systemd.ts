@@ -174,6 +174,7 @@ export function linuxUninstallPlan(settings: UninstallSettings): Plan {
       // What an update leaves beside it: the build it replaced, its marker.
       { path: `${paths.executable}.previous`, action: 'remove' },
       { path: `${paths.programDir}/update.json`, action: 'remove' },
+      { path: `${paths.programDir}/update-rejected.json`, action: 'remove' },
     ],
     after: [{ argv: ['systemctl', 'daemon-reload'], why: 'systemd forgets the unit' }],
     notes: [

@@ -261,6 +261,7 @@ export function windowsUninstallPlan(settings: UninstallSettings): Plan {
       // A roll-back renames the new executable it gave up on away (a running .exe cannot go).
       { path: `${paths.executable}.failed`, action: 'remove' },
       { path: path.win32.join(paths.program, 'update.json'), action: 'remove' },
+      { path: path.win32.join(paths.program, 'update-rejected.json'), action: 'remove' },
       { path: paths.token, action: 'remove' },
       { path: settings.desktop ? paths.taskXml : paths.serviceXml, action: 'remove' },
     ],

@@ -46,3 +46,22 @@ export async function writeMarker(exe: string, marker: UpdateMarker): Promise<vo
 }
 
 export const removeMarker = (exe: string) => rm(markerPath(exe), { force: true });
+
+/**
+ * `update-rejected.json`: the version a roll-back came back from. Offers of it are refused from
+ * then on (the server keeps offering what was asked), so a build that cannot start is not put in
+ * place again and again; a newer one is taken as usual.
+ */
+export const rejectedPath = (exe: string) => path.join(path.dirname(exe), 'update-rejected.json');
+
+export async function readRejectedVersion(exe: string): Promise<string | null> {
+  try {
+    const value = JSON.parse(await readFile(rejectedPath(exe), 'utf8')) as { version?: unknown };
+    return typeof value.version === 'string' ? value.version : null;
+  } catch {
+    return null;
+  }
+}
+
+export const writeRejectedVersion = (exe: string, version: string) =>
+  writeFile(rejectedPath(exe), JSON.stringify({ version, at: new Date().toISOString() }));

@@ -9,7 +9,16 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AGENT_PROTOCOL_BASE, type AgentPlatform, type AgentUpdateOffer } from '@rota/contract';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
-import { markerPath, previousPath, readMarker, removeMarker, writeMarker } from './marker.js';
+import {
+  markerPath,
+  previousPath,
+  readMarker,
+  readRejectedVersion,
+  rejectedPath,
+  removeMarker,
+  writeMarker,
+  writeRejectedVersion,
+} from './marker.js';
 
 /** Starts of a new executable without a successful hello after which the old one comes back. */
 export const MAX_STARTS_WITHOUT_HELLO = 3;
@@ -77,7 +86,9 @@ export class SelfUpdater {
       this.logger.error(
         `update to ${marker.to}: ${marker.starts} starts without a successful hello; rolling back to ${marker.from}`,
       );
-      return (await this.rollBack()) ? 'rolled-back' : 'run';
+      const rolledBack = await this.rollBack();
+      if (rolledBack) await writeRejectedVersion(this.exe, marker.to);
+      return rolledBack ? 'rolled-back' : 'run';
     }
     const starts = marker.starts + 1;
     await writeMarker(this.exe, { ...marker, starts });
@@ -93,6 +104,7 @@ export class SelfUpdater {
     if (!marker) return;
     await removeMarker(this.exe);
     await rm(previousPath(this.exe), { force: true });
+    await rm(rejectedPath(this.exe), { force: true });
     this.logger.info(`update from ${marker.from} to ${this.options.version} confirmed`);
   }
 
@@ -103,6 +115,9 @@ export class SelfUpdater {
   async install(offer: AgentUpdateOffer, download: Download, signal: AbortSignal): Promise<void> {
     if (offer.platform !== this.platform) {
       throw new UpdateRejectedError(`built for ${offer.platform}, not ${this.platform ?? 'this'}`);
+    }
+    if ((await readRejectedVersion(this.exe)) === offer.version) {
+      throw new UpdateRejectedError(`${offer.version} was rolled back here before`);
     }
     const dir = path.dirname(this.exe);
     const temp = path.join(dir, `.${path.basename(this.exe)}.${process.pid}.download`);
