@@ -174,6 +174,29 @@ describe('why it is still queued', () => {
   });
 });
 
+describe('runs ahead', () => {
+  it('a run ahead that its free agent cannot take does not keep it waiting', async () => {
+    const robot = await robotWithVersion('Ahead robot', []);
+    const vm = await createVm(c.admin, 'Ahead VM');
+    await setLastSeen(t.db, (await agentOn(vm, 'Ahead agent')).id, 0);
+    const first = await runNow(c.admin, {
+      id: robot,
+      rota_vms_id: vm,
+      priority: 90,
+      labels: ['sap'],
+    });
+    const second = await runNow(c.admin, { id: robot, rota_vms_id: vm, priority: 10 });
+    expect((await execution(first)).pending_reason).toBe('no_agent_with_labels');
+    // The free agent takes the second next: nothing keeps it waiting.
+    expect((await execution(second)).pending_reason).toBeNull();
+    // Once the agent carries sap too, the first goes first.
+    const sap = await agentOn(vm, 'Ahead sap', ['sap']);
+    await setLastSeen(t.db, sap.id, 0);
+    await setAgentLabels(sap.id, ['sap']);
+    expect((await execution(first)).pending_reason).toBeNull();
+  });
+});
+
 describe('bad labels', () => {
   it('are answered 400 with field errors, in en and pt', async () => {
     const robot = await createRobot(c.admin, 'Bad labels robot');

@@ -288,11 +288,11 @@ export async function* allLogLines(db: Db, scope: TenantScope, id: number, batch
  * Why each of these queued executions of the client still waits (PENDING_REASONS; null: an
  * agent is about to claim it); executions not queued are absent from the answer. One statement
  * for a page's queued rows. The rules follow the claim: a run may go to an agent of its client
- * whose VM it allows (`vm_ids` null: any of the client's VMs); an agent is active within the
- * connectivity window, free while it runs nothing (the server does not know an agent's
- * `--concurrency`, so an agent running one run counts as busy); a free agent takes the
- * higher-priority (then older) queued runs first, so a run waits while at least as many of
- * those runs as there are free agents for it are ahead of it.
+ * whose VM it allows (`vm_ids` null: any of the client's VMs) and that carries all of its labels;
+ * an agent is active within the connectivity window, free while it runs nothing (the server does
+ * not know an agent's `--concurrency`, so an agent running one run counts as busy); a free agent
+ * takes the higher-priority (then older) queued runs first, so a run waits while at least as many
+ * runs that one of its free agents could take as there are free agents for it are ahead of it.
  */
 export async function pendingReasonsOf(
   db: Db,
@@ -319,6 +319,7 @@ export async function pendingReasonsOf(
     db,
     sql`with f as (
           select ${q.rota_executions_id} as id, ${q.priority} as priority, ${q.queued_at} as queued_at,
+                 ${q.vm_ids} as vm_ids, ${q.labels} as labels,
                  ${r.current_version_id} is null as no_version,
                  exists (select 1 from ${v} where ${v.rota_clients_id} = ${clientId}
                             and ${allowsVm(sql`${v.rota_vms_id}`)}) as has_vm,
@@ -355,7 +356,16 @@ export async function pendingReasonsOf(
                             and (${ahead.priority} > f.priority
                                  or (${ahead.priority} = f.priority
                                      and (${ahead.queued_at}, ${ahead.rota_executions_id}) < (f.queued_at, f.id)))
-                            and (${ahead.vm_ids} is null or ${ahead.vm_ids} && f.free_vms)
+                            and exists (select 1 from ${n}
+                                         where ${n.rota_clients_id} = ${clientId}
+                                           and (f.vm_ids is null or ${n.rota_vms_id} = any(f.vm_ids))
+                                           and f.labels <@ ${carried}
+                                           and ${agentIsActiveFilter(n.last_seen_at)}
+                                           and not exists (select 1 from ${tableAs(busy)}
+                                                            where ${busy.rota_nodes_id} = ${n.rota_nodes_id}
+                                                              and ${busy.status} = 'processing')
+                                           and (${ahead.vm_ids} is null or ${n.rota_vms_id} = any(${ahead.vm_ids}))
+                                           and ${ahead.labels} <@ ${carried})
                           limit cardinality(f.free_vms)) a) >= cardinality(f.free_vms)
                    then 'waiting_priority'
                  else null end as reason,
