@@ -29,6 +29,13 @@ export interface ShippedRelease {
  * empty claim asks for an offer, and a new build is still seen within seconds without a restart.
  */
 const RELEASE_CACHE_MS = 5_000;
+/**
+ * An agent found to have nothing to make is not looked up again for this long: its heartbeats
+ * and empty claims would otherwise cost a query each (a thousand agents, a hundred a second).
+ * A request or the automatic switch made on this instance is seen at once; on another one, and
+ * a newer build, within this time, which an update made between runs can wait.
+ */
+const NO_OFFER_CACHE_MS = 60_000;
 
 /**
  * Agents updating themselves: which of them an update is available for, an administrator's
@@ -37,6 +44,8 @@ const RELEASE_CACHE_MS = 5_000;
  */
 export class AgentUpdateService {
   private cached: { at: number; release: Promise<AgentReleaseManifest | null> } | null = null;
+  /** Agent id → until when (performance.now()) it has nothing to make. */
+  private readonly nothingFor = new Map<number, number>();
 
   constructor(
     private readonly db: Db,
@@ -68,6 +77,18 @@ export class AgentUpdateService {
     const release = await this.release();
     // Nothing packaged (a source install): nothing to offer, and no query on the hot path.
     if (!release) return undefined;
+    const now = performance.now();
+    if ((this.nothingFor.get(agentId) ?? 0) > now) return undefined;
+    const offer = await this.lookUpOffer(agentId, release);
+    if (offer) this.nothingFor.delete(agentId);
+    else this.nothingFor.set(agentId, now + NO_OFFER_CACHE_MS);
+    return offer;
+  }
+
+  private async lookUpOffer(
+    agentId: number,
+    release: AgentReleaseManifest,
+  ): Promise<AgentUpdateOffer | undefined> {
     const state = await findUpdateState(this.db, agentId);
     if (!state) return undefined;
     const available = updateAvailable(state, release.version);
@@ -103,6 +124,7 @@ export class AgentUpdateService {
       if ('ids' in target && candidates.length < target.ids.length) throw notFound();
       const ids = candidates.filter((c) => updateAvailable(c, shipped)).map((c) => c.rota_nodes_id);
       await markUpdateRequested(tx, scope, ids);
+      for (const id of ids) this.nothingFor.delete(id);
       await this.audit.write(tx, author, {
         action: 'update',
         entity: 'agent_update',
@@ -122,6 +144,8 @@ export class AgentUpdateService {
       const tx = txRaw as unknown as Db;
       const before = await clientAutoUpdatesAgents(tx, scope.clientId);
       await setClientAutoUpdatesAgents(tx, scope.clientId, enabled);
+      // Which of its agents now have something to make is the next lookup's to say.
+      if (enabled) this.nothingFor.clear();
       await this.audit.write(tx, author, {
         action: 'update',
         entity: 'agent_auto_update',
