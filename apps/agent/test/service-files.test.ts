@@ -37,6 +37,16 @@ const commandLines = (plan: ReturnType<typeof linuxInstallPlan>) =>
     .map((step) => step.argv.join(' '))
     .join('\n');
 
+describe('what install says of the token file it was given', () => {
+  it('may be deleted when it is a copy; not when it is where the service keeps the token', () => {
+    expect(linuxInstallPlan(linux).notes.join('\n')).toContain('/root/agent-token may be deleted');
+    // The console's commands write the token straight where the service keeps it.
+    const inPlace = linuxInstallPlan({ ...linux, tokenFile: '/etc/rota-agent/token' });
+    expect(inPlace.notes.join('\n')).toContain('the token is kept in /etc/rota-agent/token');
+    expect(inPlace.notes.join('\n')).not.toContain('may be deleted');
+  });
+});
+
 describe('where the executable lives (so that it can update itself)', () => {
   it('on Linux, in a folder the service user owns, root keeping the unit and the token', () => {
     const plan = linuxInstallPlan(linux);

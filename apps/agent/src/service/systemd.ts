@@ -149,7 +149,11 @@ export function linuxInstallPlan(settings: InstallSettings): Plan {
       { argv: ['systemctl', 'enable', '--now', unit], why: 'started now and at every boot' },
     ],
     notes: [
-      `the token is kept in ${paths.token} (root only); ${settings.tokenFile} may be deleted`,
+      // The console's commands write the token where the service keeps it: then there is no
+      // other copy to delete, and saying so would have an operator delete the service's own.
+      path.posix.resolve(settings.tokenFile) === path.posix.resolve(paths.token)
+        ? `the token is kept in ${paths.token} (root only)`
+        : `the token is kept in ${paths.token} (root only); ${settings.tokenFile} may be deleted`,
       `logs: journalctl -u ${unit}; state: rota-agent status${settings.name === 'rota-agent' ? '' : ` --name ${settings.name}`}`,
     ],
   };
