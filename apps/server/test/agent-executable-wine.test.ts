@@ -10,8 +10,8 @@ import {
   RELEASE,
   releaseManifest,
   startExecutable,
-  startServerForPackagedAgent,
-  type PackagedAgentServer,
+  startAgentServer,
+  type AgentServer,
   type RunningExecutable,
 } from './helpers/packaged-agent.js';
 import { until } from './helpers/real-agent.js';
@@ -61,12 +61,12 @@ const reason = unavailable();
 if (reason !== undefined) console.warn(`agent-executable-wine.test.ts skipped: ${reason}`);
 
 describe.skipIf(reason !== undefined)('the packaged Windows agent under wine64', () => {
-  let server: PackagedAgentServer;
+  let server: AgentServer;
   let folder: string;
   let agent: RunningExecutable;
 
   beforeAll(async () => {
-    server = await startServerForPackagedAgent('Wine');
+    server = await startAgentServer('Wine');
     folder = await mkdtemp(path.join(os.tmpdir(), 'rota-wine-agent-'));
     await copyFile(EXECUTABLE, path.join(folder, 'rota-agent-win-x64.exe'));
     await mkdir(path.join(folder, 'work'));

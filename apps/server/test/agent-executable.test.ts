@@ -12,8 +12,8 @@ import {
   RELEASE,
   releaseManifest,
   startExecutable,
-  startServerForPackagedAgent,
-  type PackagedAgentServer,
+  startAgentServer,
+  type AgentServer,
   type RunningExecutable,
 } from './helpers/packaged-agent.js';
 import { until } from './helpers/real-agent.js';
@@ -48,14 +48,14 @@ const ROBOT_SH = [
 ].join('\n');
 
 describe.skipIf(!built)('the packaged Linux agent, alone in an empty folder', () => {
-  let server: PackagedAgentServer;
+  let server: AgentServer;
   let folder: string;
   let outside: string;
   let agent: RunningExecutable;
   const upgrades: string[] = [];
 
   beforeAll(async () => {
-    server = await startServerForPackagedAgent('Executable');
+    server = await startAgentServer('Executable');
     server.app.server.on('upgrade', (req: IncomingMessage) => upgrades.push(req.url ?? ''));
     folder = await mkdtemp(path.join(os.tmpdir(), 'rota-packaged-'));
     // The token file and the work folder live elsewhere: the executable's folder holds it alone.

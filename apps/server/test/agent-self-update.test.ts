@@ -14,8 +14,8 @@ import {
   RELEASE,
   releaseManifest,
   startExecutable,
-  startServerForPackagedAgent,
-  type PackagedAgentServer,
+  startAgentServer,
+  type AgentServer,
   type RunningExecutable,
 } from './helpers/packaged-agent.js';
 import { until } from './helpers/real-agent.js';
@@ -94,7 +94,7 @@ const ROBOT = (flag: string) =>
     '',
   ].join('\n');
 
-async function endOf(server: PackagedAgentServer, id: number) {
+async function endOf(server: AgentServer, id: number) {
   return until(`execution ${id} to end`, async () => {
     const e = await executionOf(server.admin, id);
     return ['queued', 'processing'].includes(e.status) ? undefined : e;
@@ -124,7 +124,7 @@ describe.skipIf(!built)('the packaged agent updating itself', () => {
 
   /** A server shipping `release`, the older agent alone in a folder under a service manager. */
   async function setUp(name: string, release: string) {
-    const server = await startServerForPackagedAgent(name, { agentReleaseDir: release });
+    const server = await startAgentServer(name, { agentReleaseDir: release });
     const folder = await mkdtemp(path.join(os.tmpdir(), 'rota-self-update-'));
     const outside = await mkdtemp(path.join(os.tmpdir(), 'rota-self-update-state-'));
     dirs.push(folder, outside);
@@ -155,7 +155,7 @@ describe.skipIf(!built)('the packaged agent updating itself', () => {
     return { server, folder, outside, agent, flag, robot };
   }
 
-  const show = async (server: PackagedAgentServer) =>
+  const show = async (server: AgentServer) =>
     (await server.admin.post('/api/rota/node/api/v1/show', { id: server.agentId })).body.data;
 
   it('between runs: the run in progress finishes first, then it replaces itself and comes back newer', async () => {

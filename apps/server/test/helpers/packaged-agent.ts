@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { seedDatabase } from '../../src/db/seed.js';
-import { buildApp, type App } from '../../src/http/app.js';
+import { buildApp, type App, type AppOptions } from '../../src/http/app.js';
 import { SecretBox } from '../../src/lib/secret-box.js';
 import type { TarEntry } from './archives.js';
 import { tarGz } from './archives.js';
@@ -33,7 +33,7 @@ export function releaseManifest(): ReleaseManifest | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ReleaseManifest) : undefined;
 }
 
-export interface PackagedAgentServer {
+export interface AgentServer {
   app: App;
   admin: ReturnType<typeof client>;
   base: string;
@@ -42,11 +42,14 @@ export interface PackagedAgentServer {
   close(): Promise<void>;
 }
 
-/** A listening app (engine loop on, short leases) on a fresh seeded database, one VM, one agent. */
-export async function startServerForPackagedAgent(
+/**
+ * A listening app (engine loop on, short leases) on a fresh seeded database, one VM, one agent:
+ * what the tests with real agent processes (packaged or from source) stand on.
+ */
+export async function startAgentServer(
   name: string,
-  options: { agentReleaseDir?: string } = {},
-): Promise<PackagedAgentServer> {
+  options: { agentReleaseDir?: string; clock?: AppOptions['clock'] } = {},
+): Promise<AgentServer> {
   const database = await openTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
   await seedDatabase(database.db, {
@@ -67,6 +70,7 @@ export async function startServerForPackagedAgent(
     webRoot: null,
     secretBox: new SecretBox(randomBytes(32)),
     dataDir,
+    clock: options.clock,
     engine: {
       loop: true,
       intervalMs: 200,
@@ -94,7 +98,7 @@ export async function startServerForPackagedAgent(
 
 /** A robot whose current version is `entries` packed as .tar.gz, run by `executor`. */
 export async function createPackagedRobot(
-  server: PackagedAgentServer,
+  server: AgentServer,
   name: string,
   executor: string,
   entries: TarEntry[],
@@ -122,7 +126,7 @@ export async function createPackagedRobot(
   return robot;
 }
 
-export async function logLines(server: PackagedAgentServer, id: number) {
+export async function logLines(server: AgentServer, id: number) {
   const res = await server.admin.post(`${ACTIVITY}/logs`, { id, limit: 5000 });
   return (res.body.data as { line: string; stream: string }[]).map((l) => `${l.stream}: ${l.line}`);
 }

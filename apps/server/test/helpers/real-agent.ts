@@ -1,16 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedDatabase } from '../../src/db/seed.js';
-import { buildApp, type App, type AppOptions } from '../../src/http/app.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
-import { openTestDatabase } from './database.js';
-import { ADMIN, client, signIn } from './test-app.js';
-import { createAgent, createVm } from './vms.js';
+import type { App, AppOptions } from '../../src/http/app.js';
+import { startAgentServer } from './packaged-agent.js';
+import type { client } from './test-app.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const AGENT_MAIN = path.join(ROOT, 'apps/agent/src/main.ts');
@@ -33,38 +28,9 @@ export async function startServerWithRealAgent(options: {
   name: string;
   agentArgs?: string[];
 }): Promise<RealAgentServer> {
-  const database = await openTestDatabase();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
+  const server = await startAgentServer(options.name, { clock: options.clock });
+  const { app, admin, base, token } = server;
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'rota-agent-'));
-  await seedDatabase(database.db, {
-    adminAccess: ADMIN.access,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-  });
-  const app = await buildApp({
-    config: {
-      publicUrl: 'http://127.0.0.1',
-      SMTP_URL: undefined,
-      MAIL_FROM: 'r@test',
-      TRUST_PROXY: false,
-    },
-    db: database.db,
-    events: database.events,
-    webRoot: null,
-    secretBox: new SecretBox(randomBytes(32)),
-    dataDir,
-    clock: options.clock,
-    engine: {
-      loop: true,
-      intervalMs: 200,
-      timings: { leaseSeconds: 5, heartbeatSeconds: 1, claimWaitSeconds: 25, reapMarginSeconds: 1 },
-    },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const admin = client(app, { token: await signIn(app, ADMIN.access, ADMIN.password) });
-  const vm = await createVm(admin, `${options.name} VM`);
-  const { token } = await createAgent(admin, `${options.name} agent`, vm);
   const agent: ChildProcess = spawn(
     process.execPath,
     [
@@ -85,9 +51,8 @@ export async function startServerWithRealAgent(options: {
     workDir,
     async close() {
       agent.kill('SIGKILL');
-      await app.close();
-      await database.close();
-      for (const dir of [dataDir, workDir]) await rm(dir, { recursive: true, force: true });
+      await server.close();
+      await rm(workDir, { recursive: true, force: true });
     },
   };
 }
