@@ -117,6 +117,8 @@ describe('FormDrawer', () => {
       task_retries: 0,
       // Its stall settings: flag by default; no stall minutes, so never flagged.
       stall_action: 'flag',
+      // No labels needed: any agent of its VMs may run it.
+      required_labels: [],
     });
     expect(screen.getByRole('button', { name: 'Salvar' })).toBeDisabled();
     answer({ status: 201, body: { message: 'Criado!', data: {} } });
