@@ -11,6 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { tenant } from './clients.js';
+import { users } from './users.js';
 import { rotaVms } from './vms.js';
 
 /** Agents; the API calls them nodes. Only the SHA-256 of the token is kept. */
@@ -71,6 +72,13 @@ export const rotaNodes = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The user an attended agent serves (its hello's `attended_user`): it takes only the runs
+     * that user started as attended runs. Null: an unattended agent.
+     */
+    attended_users_id: integer('attended_users_id').references(() => users.users_id, {
+      onDelete: 'set null',
+    }),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -60,6 +60,11 @@ export const rotaExecutions = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * An attended run: only an agent attended by this user takes it (and such an agent takes
+     * nothing else). Null: any unattended agent may.
+     */
+    attended_by: integer('attended_by').references(() => users.users_id, { onDelete: 'set null' }),
     attempts: integer('attempts').notNull().default(0),
     exit_code: integer('exit_code'),
     message: text('message'),

@@ -1,0 +1,4 @@
+ALTER TABLE "rota_nodes" ADD COLUMN "attended_users_id" integer;--> statement-breakpoint
+ALTER TABLE "rota_executions" ADD COLUMN "attended_by" integer;--> statement-breakpoint
+ALTER TABLE "rota_nodes" ADD CONSTRAINT "rota_nodes_attended_users_id_users_users_id_fk" FOREIGN KEY ("attended_users_id") REFERENCES "public"."users"("users_id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "rota_executions" ADD CONSTRAINT "rota_executions_attended_by_users_users_id_fk" FOREIGN KEY ("attended_by") REFERENCES "public"."users"("users_id") ON DELETE set null ON UPDATE no action;
