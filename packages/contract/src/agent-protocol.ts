@@ -53,6 +53,11 @@ export const agentHelloSchema = z.object({
    * source checkout says false or nothing and is never offered an update.
    */
   packaged: z.boolean().optional(),
+  /**
+   * An attended agent (`--attended --user ACCESS`): the access of the user, a member of the
+   * agent's client, whose attended runs alone it takes.
+   */
+  attended_user: shortText(255).optional(),
 });
 export type AgentHello = z.infer<typeof agentHelloSchema>;
 

@@ -131,6 +131,7 @@ const en = {
   agent_lost: 'agent lost',
   agent_stopped: 'agent stopped',
   invalid_agent_token: 'The agent token is not valid',
+  attended_user_unknown: "No user with this access is a member of the agent's client",
   invalid_run_token: 'The run token is not valid or the run has ended',
   stale_attempt:
     'This attempt is no longer current: the run was handed on, so its call was recorded and not applied',
@@ -390,6 +391,7 @@ const pt: Record<MessageKey, string> = {
   agent_lost: 'agente perdido',
   agent_stopped: 'agente parado',
   invalid_agent_token: 'O token do agente não é válido',
+  attended_user_unknown: 'Nenhum usuário com este acesso é membro do cliente do agente',
   invalid_run_token: 'O token da execução não é válido ou a execução terminou',
   stale_attempt:
     'Esta tentativa não é mais a atual: a execução foi repassada, então a chamada foi registrada e não aplicada',

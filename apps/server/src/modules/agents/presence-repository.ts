@@ -10,7 +10,12 @@ const n = rotaNodes;
 /** What the agent protocol knows an agent by, once its token is checked. */
 export type AgentIdentity = Pick<
   typeof rotaNodes.$inferSelect,
-  'rota_nodes_id' | 'rota_clients_id' | 'rota_vms_id' | 'name' | 'hello_labels'
+  | 'rota_nodes_id'
+  | 'rota_clients_id'
+  | 'rota_vms_id'
+  | 'name'
+  | 'hello_labels'
+  | 'attended_users_id'
 > & {
   /** Every label it carries (the console's and its hello's): a run needing others is not its. */
   labels: string[];
@@ -27,7 +32,7 @@ const identityColumns = sql`${n.rota_nodes_id} as rota_nodes_id, ${n.rota_client
        ${n.rota_vms_id} as rota_vms_id, ${n.name} as name,
        array(select l from (select distinct unnest(${n.labels} || ${n.hello_labels}) as l) d
                 order by l collate "C") as labels,
-       ${n.hello_labels} as hello_labels`;
+       ${n.hello_labels} as hello_labels, ${n.attended_users_id} as attended_users_id`;
 
 /**
  * The agents holding any of these token hashes, current or retired, each row with the hash it
@@ -59,7 +64,10 @@ export async function findAgentsByTokenHashes(
  * whole on every hello so none outlives the agent that said it).
  */
 export type AgentFacts = Partial<
-  Pick<typeof rotaNodes.$inferInsert, 'hostname' | 'version' | 'os' | 'facts' | 'hello_labels'>
+  Pick<
+    typeof rotaNodes.$inferInsert,
+    'hostname' | 'version' | 'os' | 'facts' | 'hello_labels' | 'attended_users_id'
+  >
 >;
 
 const prev = alias(rotaNodes, 'prev');

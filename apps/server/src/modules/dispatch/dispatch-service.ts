@@ -20,6 +20,7 @@ import { finishAndClaimRuns } from '../executions/finish-claim-statements.js';
 import { lockRunsLeftOn, renewLeases } from '../executions/lease-statements.js';
 import { findExecutionForLogs, insertLogLines } from '../executions/run-statements.js';
 import { helloLabelsOf, sameLabels } from '../agents/labels.js';
+import { attendedUserOf } from '../agents/attended-user.js';
 import { clientHasPackage } from './package-lookup-repository.js';
 import {
   finishCurrentAttempt,
@@ -132,12 +133,23 @@ export class DispatchService {
   }
 
   async hello(agent: AgentIdentity, hello: AgentHello) {
-    const { hostname, version, os, labels: _declared, ...facts } = hello;
+    const { hostname, version, os, labels: _declared, attended_user, ...facts } = hello;
     const helloLabels = helloLabelsOf(hello);
-    await this.touch(agent, { hostname, version, os, facts, hello_labels: helloLabels });
-    // Claims go by the cached identity's labels: one that changed must be read again, here
-    // and on every other instance.
-    if (!sameLabels(helloLabels, agent.hello_labels)) {
+    const attended = await attendedUserOf(this.db, agent.rota_clients_id, attended_user);
+    await this.touch(agent, {
+      hostname,
+      version,
+      os,
+      facts,
+      hello_labels: helloLabels,
+      attended_users_id: attended,
+    });
+    // Claims go by the cached identity's labels and attended user: one that changed must be
+    // read again, here and on every other instance.
+    if (
+      !sameLabels(helloLabels, agent.hello_labels) ||
+      attended !== (agent.attended_users_id ?? null)
+    ) {
       this.identities.forget([agent.rota_nodes_id]);
       this.publish.agentChanged(agent.rota_nodes_id);
       // The console's list shows what it carries.

@@ -6,15 +6,23 @@ import type { ClaimedWithToken } from './row-statements.js';
 import { A, E, a, e, executionColumns, p, r, v } from './row-statements.js';
 
 /**
- * What a claim by an agent on VM `vm` of client `client`, carrying `labels` (a text[]), may
- * take of the executions `e`: its client's queued runs that may go to that VM and need no label
- * it lacks, but a scheduling's run that would start on a VM its last run left less than `sleep`
+ * What a claim by an agent on VM `vm` of client `client`, carrying `labels` (a text[]) and
+ * attended by `attended` (a user id, null for an unattended agent), may take of the executions
+ * `e`: its client's queued runs that may go to that VM, need no label it lacks and are attended
+ * by the same user (an attended agent takes only its user's attended runs, an unattended one
+ * none), but a scheduling's run that would start on a VM its last run left less than `sleep`
  * seconds ago.
  */
-export const claimable = (client: SQL, vm: SQL, labels: SQL) => sql`${e.rota_clients_id} = ${client}
+export const claimable = (
+  client: SQL,
+  vm: SQL,
+  labels: SQL,
+  attended: SQL,
+) => sql`${e.rota_clients_id} = ${client}
              and ${e.status} = 'queued'
              and (${e.vm_ids} is null or ${vm} = any(${e.vm_ids}))
              and ${e.labels} <@ ${labels}
+             and ${e.attended_by} is not distinct from ${attended}
              and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null or not exists (
                    select 1 from ${tableAs(p)}
                     where ${p.rota_schedulings_id} = ${e.rota_schedulings_id}
@@ -82,6 +90,7 @@ export const claimCtes = (limit: SQL) => sql`next as (
              sql`${sql.placeholder('client')}`,
              sql`${sql.placeholder('vm')}`,
              sql`${sql.placeholder('labels')}::text[]`,
+             sql`${sql.placeholder('attended')}::integer`,
            )}
            order by ${queueOrder}
            limit ${limit}
@@ -118,6 +127,8 @@ export interface ClaimingAgent {
   rota_vms_id: number;
   /** Every label it carries (the contract's syntax: no quote, comma or brace); none if absent. */
   labels?: readonly string[];
+  /** The user it serves as an attended agent; null or absent: unattended. */
+  attended_users_id?: number | null;
 }
 
 /** Labels as a text[] literal (their syntax needs no quoting). */
@@ -139,6 +150,7 @@ export async function claimRuns(
     vm: agent.rota_vms_id,
     agent: agent.rota_nodes_id,
     labels: labelsLiteral(agent.labels),
+    attended: agent.attended_users_id ?? null,
     lease: leaseSeconds,
     max: runTokenHashes.length,
     tokens: `{${runTokenHashes.join(',')}}`,

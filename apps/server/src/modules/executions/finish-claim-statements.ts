@@ -51,6 +51,7 @@ export async function finishAndClaimRuns(
     ...finishValues(agent, result),
     vm: agent.rota_vms_id,
     labels: labelsLiteral(agent.labels),
+    attended: agent.attended_users_id ?? null,
     lease: leaseSeconds,
     max: runTokenHashes.length,
     tokens: `{${runTokenHashes.join(',')}}`,
@@ -131,7 +132,7 @@ const eachAgentPicks = (count: number) => {
     ctes.push(sql`${sql.identifier(`next_${k}`)} as (
           select ${e.rota_executions_id} as id, ${sql.raw(String(k))} as k
             from ${tableAs(e)}
-           where ${claimable(nth('clients', k), nth('vms', k), labelsOf(k))}${taken}
+           where ${claimable(nth('clients', k), nth('vms', k), labelsOf(k), nth('attended', k))}${taken}
            order by ${queueOrder}
            limit 1
            for update skip locked
@@ -164,7 +165,9 @@ const eachAgentPicks = (count: number) => {
  * agent's claim would have passed it over).
  */
 const queueOrderPicks = (count: number) => {
+  // An attended run is never free: only its user's attended agent may take it.
   const freeRun = sql`${e.vm_ids} is null and cardinality(${e.labels}) = 0
+                 and ${e.attended_by} is null
                  and (${e.sleep_seconds} = 0 or ${e.rota_schedulings_id} is null)`;
   const first = sql`order by ${queueOrder} limit ${sql.raw(String(count))}`;
   return sql`peek as (
@@ -264,10 +267,15 @@ export async function finishAndClaimEach(
     agents: ints(asks.map((ask) => ask.agent.rota_nodes_id)),
     // Every element quoted: an agent without labels is an empty text, not a missing one.
     labels: `{${asks.map((ask) => `"${(ask.agent.labels ?? []).join(',')}"`).join(',')}}`,
+    attended: `{${asks.map((ask) => ask.agent.attended_users_id ?? 'NULL').join(',')}}`,
     tokens: `{${asks.map((ask) => ask.tokenHash).join(',')}}`,
-    solo_client: asks.every((ask) => ask.agent.rota_clients_id === asks[0]!.agent.rota_clients_id)
-      ? asks[0]!.agent.rota_clients_id
-      : 0,
+    // The queue order's fast path hands runs to unattended agents only: an attended agent
+    // takes nothing but its user's attended runs, which it never hands out.
+    solo_client:
+      asks.every((ask) => ask.agent.rota_clients_id === asks[0]!.agent.rota_clients_id) &&
+      asks.every((ask) => !ask.agent.attended_users_id)
+        ? asks[0]!.agent.rota_clients_id
+        : 0,
     lease: leaseSeconds,
   };
   const [row] = await groupStatement('finish', asks.length)(db, values);

@@ -11,6 +11,7 @@ const qb = new QueryBuilder();
 export const userAccounts = qb
   .select({
     users_id: users.users_id,
+    access: users.access,
     name: users.name,
     last_name: users.last_name,
     email: users.email,
