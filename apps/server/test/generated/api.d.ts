@@ -18363,6 +18363,7 @@ export interface operations {
                     mode?: "service" | "desktop" | "console";
                     labels?: string[];
                     packaged?: boolean;
+                    attended_user?: string;
                 };
             };
         };
