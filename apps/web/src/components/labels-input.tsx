@@ -1,20 +1,7 @@
 import { Badge, Group, TagsInput } from '@mantine/core';
-import type { FieldError } from 'react-hook-form';
+import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import { LABELS_MAX } from '@rota/contract';
-import { fieldError } from '../lib/form-errors';
-
-/**
- * A list's error: the list's own (too many) or its first item's (`labels.2`), in the current
- * language.
- */
-export function labelsError(error: unknown): string | undefined {
-  if (!error || typeof error !== 'object') return undefined;
-  const own = error as FieldError & { root?: FieldError };
-  if (own.message) return fieldError(own);
-  if (own.root?.message) return fieldError(own.root);
-  if (Array.isArray(error)) return fieldError((error as (FieldError | undefined)[]).find(Boolean));
-  return undefined;
-}
+import { listFieldError } from '../lib/form-errors';
 
 type LabelsInputProps = {
   label: string;
@@ -55,7 +42,40 @@ export function LabelsInput({
       onChange={onChange}
       onBlur={onBlur}
       name={name}
-      error={labelsError(error)}
+      error={listFieldError(error)}
+    />
+  );
+}
+
+/**
+ * A form's labels field (an agent's, a robot's required ones, a scheduling's, a run's): the
+ * input bound to `name`, showing that field's error.
+ */
+export function LabelsField<T extends FieldValues, TContext, TOutput>({
+  control,
+  name,
+  ...texts
+}: {
+  control: Control<T, TContext, TOutput>;
+  name: FieldPath<T>;
+  label: string;
+  description?: string;
+  placeholder?: string;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <LabelsInput
+          {...texts}
+          value={field.value as string[] | undefined}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          name={field.name}
+          error={fieldState.error}
+        />
+      )}
     />
   );
 }

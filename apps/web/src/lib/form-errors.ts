@@ -32,3 +32,16 @@ export function applyFieldErrors<T extends FieldValues>(
 export function fieldError(error: FieldError | undefined): string | undefined {
   return error?.message ? localizeMessage(error.message) : undefined;
 }
+
+/**
+ * A list field's error in the current language: the list's own (too many, choose one), else its
+ * first wrong item's (`labels.2`: not a label), as react-hook-form keeps them.
+ */
+export function listFieldError(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = error as FieldError & { root?: FieldError };
+  if (own.message) return fieldError(own);
+  if (own.root?.message) return fieldError(own.root);
+  if (Array.isArray(error)) return fieldError((error as (FieldError | undefined)[]).find(Boolean));
+  return undefined;
+}

@@ -3,7 +3,7 @@ import { Controller } from 'react-hook-form';
 import type { z } from 'zod';
 import { agentCreateSchema, agentUpdateSchema, type Agent } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
-import { LabelsInput } from '../../../components/labels-input';
+import { LabelsField } from '../../../components/labels-input';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
 import { VmSelect } from '../../vms';
@@ -46,21 +46,12 @@ function AgentFormInputs<TOutput>({ form }: { form: FormDrawerForm<AgentInputs, 
           />
         )}
       />
-      <Controller
+      <LabelsField
         control={form.control}
         name="labels"
-        render={({ field }) => (
-          <LabelsInput
-            label={t('form.labels')}
-            description={t('form.labelsHint')}
-            placeholder={t('form.labelsPlaceholder')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            name={field.name}
-            error={errors.labels}
-          />
-        )}
+        label={t('form.labels')}
+        description={t('form.labelsHint')}
+        placeholder={t('form.labelsPlaceholder')}
       />
     </>
   );

@@ -12,7 +12,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useWatch, type FieldError } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   ALERT_CHANNEL_TYPES,
@@ -27,7 +27,7 @@ import {
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
 import { MONOSPACE_INPUT } from '../../../components/monospace-input';
 import { SwitchField } from '../../../components/switch-field';
-import { fieldError } from '../../../lib/form-errors';
+import { fieldError, listFieldError } from '../../../lib/form-errors';
 import { useFormat } from '../../../lib/format';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { localizeMessage } from '../../../lib/i18n';
@@ -178,7 +178,7 @@ function ChannelInputsFields<TOutput>({
               onChange={field.onChange}
               onBlur={field.onBlur}
               name={field.name}
-              error={listError(channelErrors?.to)}
+              error={listFieldError(channelErrors?.to)}
             />
           )}
         />
@@ -240,16 +240,6 @@ function ChannelInputsFields<TOutput>({
       ) : null}
     </>
   );
-}
-
-/** A list's own error ("choose one"), else its first item's ("not an email"). */
-function listError(error: unknown): string | undefined {
-  if (!error || typeof error !== 'object') return undefined;
-  const own = error as FieldError & { root?: FieldError };
-  if (own.message) return fieldError(own);
-  if (own.root?.message) return fieldError(own.root);
-  if (Array.isArray(error)) return fieldError((error as (FieldError | undefined)[]).find(Boolean));
-  return undefined;
 }
 
 /** The one set of inputs create and edit share. */
@@ -322,7 +312,7 @@ function AlertFormInputs<TOutput>({
             onChange={field.onChange}
             onBlur={field.onBlur}
             name={field.name}
-            error={listError(errors.events)}
+            error={listFieldError(errors.events)}
           />
         )}
       />
@@ -360,7 +350,7 @@ function AlertFormInputs<TOutput>({
               }}
               onBlur={field.onBlur}
               name={field.name}
-              error={listError(errors.rota_robots_ids)}
+              error={listFieldError(errors.rota_robots_ids)}
             />
           );
         }}

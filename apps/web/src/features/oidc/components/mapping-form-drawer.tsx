@@ -1,10 +1,10 @@
 import { Select, TagsInput, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Controller, useWatch, type FieldError } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { oidcMappingCreateSchema, oidcMappingUpdateSchema, type OidcMapping } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
-import { fieldError } from '../../../lib/form-errors';
+import { fieldError, listFieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { clientOptionsQueryOptions } from '../api/client-options';
 import { clientProfilesQueryOptions } from '../api/client-profiles';
@@ -24,16 +24,6 @@ const toBody = (values: MappingInputs) => ({
   profiles_id: values.profiles_id ?? Number.NaN,
   auto_link_domains: values.auto_link_domains ?? [],
 });
-
-/** A list's error: on the list itself, or on its first wrong item (`auto_link_domains.1`). */
-function listError(error: unknown): string | undefined {
-  if (!error || typeof error !== 'object') return undefined;
-  const own = error as FieldError & { root?: FieldError };
-  if (own.message) return fieldError(own);
-  if (own.root?.message) return fieldError(own.root);
-  if (Array.isArray(error)) return fieldError((error as (FieldError | undefined)[]).find(Boolean));
-  return undefined;
-}
 
 /** The fields the server's errors may name; a wrong domain names its item (`auto_link_domains.1`). */
 const isMappingField = (name: string) =>
@@ -131,7 +121,7 @@ function MappingInputs<TOutput>({
             onChange={field.onChange}
             onBlur={field.onBlur}
             name={field.name}
-            error={listError(errors.auto_link_domains)}
+            error={listFieldError(errors.auto_link_domains)}
           />
         )}
       />

@@ -12,7 +12,7 @@ import {
   type Robot,
 } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
-import { LabelsInput } from '../../../components/labels-input';
+import { LabelsField } from '../../../components/labels-input';
 import { SwitchField } from '../../../components/switch-field';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema } from '../../../lib/form-schema';
@@ -107,21 +107,12 @@ function RobotFormInputs<TOutput>({ form }: { form: FormDrawerForm<RobotInputs, 
         error={fieldError(errors.remote_root)}
         {...form.register('remote_root')}
       />
-      <Controller
+      <LabelsField
         control={form.control}
         name="required_labels"
-        render={({ field }) => (
-          <LabelsInput
-            label={t('form.requiredLabels')}
-            description={t('form.requiredLabelsHint')}
-            placeholder={t('form.labelsPlaceholder')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            name={field.name}
-            error={errors.required_labels}
-          />
-        )}
+        label={t('form.requiredLabels')}
+        description={t('form.requiredLabelsHint')}
+        placeholder={t('form.labelsPlaceholder')}
       />
       <Controller
         control={form.control}

@@ -4,7 +4,7 @@ import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { RUN_NOW_DEFAULTS, robotRunSchema, type Robot, type RobotRun } from '@rota/contract';
 import { FormDrawer, type FormDrawerForm } from '../../../components/form-drawer';
-import { LabelsInput } from '../../../components/labels-input';
+import { LabelsField } from '../../../components/labels-input';
 import { fieldError } from '../../../lib/form-errors';
 import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { useCan } from '../../auth';
@@ -113,21 +113,12 @@ function RunRobotInputsView({ form }: { form: FormDrawerForm<RunRobotInputs, Rob
         {numberInput('timeout_minutes', t('run.timeout'), t('run.timeoutHint'))}
         {numberInput('retries', t('run.retries'), t('run.retriesHint'))}
       </FieldRow>
-      <Controller
+      <LabelsField
         control={form.control}
         name="labels"
-        render={({ field }) => (
-          <LabelsInput
-            label={t('run.labels')}
-            description={t('run.labelsHint')}
-            placeholder={t('run.labelsPlaceholder')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            name={field.name}
-            error={errors.labels}
-          />
-        )}
+        label={t('run.labels')}
+        description={t('run.labelsHint')}
+        placeholder={t('run.labelsPlaceholder')}
       />
     </>
   );

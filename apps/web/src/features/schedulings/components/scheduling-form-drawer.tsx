@@ -17,7 +17,7 @@ import { formSchema, type FormValues } from '../../../lib/form-schema';
 import { CalendarSelect, TimeZoneSelect } from '../../calendars';
 import { RobotSelect } from '../../robots';
 import { VmMultiSelect, type VmChoice } from '../../vms';
-import { LabelsInput } from '../../../components/labels-input';
+import { LabelsField } from '../../../components/labels-input';
 import { useCreateScheduling } from '../api/create-scheduling';
 import { useUpdateScheduling } from '../api/update-scheduling';
 import { useSchedulingsTranslation } from '../i18n';
@@ -324,21 +324,12 @@ function SchedulingFormInputs<TOutput>({
           />
         )}
       />
-      <Controller
+      <LabelsField
         control={form.control}
         name="labels"
-        render={({ field }) => (
-          <LabelsInput
-            label={t('form.labels')}
-            description={t('form.labelsHint')}
-            placeholder={t('form.labelsPlaceholder')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            name={field.name}
-            error={errors.labels}
-          />
-        )}
+        label={t('form.labels')}
+        description={t('form.labelsHint')}
+        placeholder={t('form.labelsPlaceholder')}
       />
       <Controller
         control={form.control}
