@@ -45,11 +45,22 @@ export const rotaTasks = pgTable(
       (): AnyPgColumn => rotaExecutions.rota_executions_id,
       { onDelete: 'set null' },
     ),
+    /**
+     * The attended run this task was created with (a person's own data for their run): only that
+     * run takes it while the run is queued or processing; once the run is final, any run may.
+     */
+    reserved_for: integer('reserved_for').references(
+      (): AnyPgColumn => rotaExecutions.rota_executions_id,
+      { onDelete: 'set null' },
+    ),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },
   (t) => [
     index('rota_tasks_execution_idx').on(t.rota_executions_id),
+    index('rota_tasks_reserved_idx')
+      .on(t.reserved_for)
+      .where(sql`${t.reserved_for} is not null`),
     index('rota_tasks_pending_expiry_idx')
       .on(t.expiration_date)
       .where(sql`${t.status} = 'pending'`),

@@ -1,0 +1,3 @@
+ALTER TABLE "rota_tasks" ADD COLUMN "reserved_for" integer;--> statement-breakpoint
+ALTER TABLE "rota_tasks" ADD CONSTRAINT "rota_tasks_reserved_for_rota_executions_rota_executions_id_fk" FOREIGN KEY ("reserved_for") REFERENCES "public"."rota_executions"("rota_executions_id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "rota_tasks_reserved_idx" ON "rota_tasks" USING btree ("reserved_for") WHERE "rota_tasks"."reserved_for" is not null;
