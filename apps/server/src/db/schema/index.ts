@@ -21,6 +21,7 @@ export * from './schedulings.js';
 export * from './calendars.js';
 export * from './parameters.js';
 export * from './executions.js';
+export * from './execution-days.js';
 export * from './artifacts.js';
 export * from './scheduler.js';
 export * from './teams.js';
