@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import {
   BUSINESS_ERROR_EXIT_CODE,
@@ -20,7 +19,7 @@ import {
 } from './process-tree.js';
 import type { ProtocolClient } from './protocol-client.js';
 import { installPackage, runDirectoryOf } from './run-directory.js';
-import { supervisorArgs, type SupervisorConfig, type SupervisorMessage } from './supervisor.js';
+import { startRobot, type SupervisedRobot } from './supervisor.js';
 
 /** `stop_requested`: the console asked for a graceful stop (SIGTERM, then the kill). */
 type KillReason = 'timeout' | 'cancelled' | 'stop_requested' | 'stopped' | 'fenced';
@@ -68,10 +67,6 @@ const MAX_MESSAGE_CHARS = 2_000;
 export const LEASE_LOST_MESSAGE = runMessage('lease_lost').text;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-type ProcessOutcome =
-  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'error'; message: string };
-
 /**
  * One attempt of one execution on this VM: package, unpack, process, output, result. The result
  * is returned, never thrown; delivering it is the agent's job.
@@ -84,8 +79,8 @@ export class ExecutionRun {
   private stopGraceSeconds = 0;
   private killedAfterGrace = false;
   private readonly abort = new AbortController();
-  /** The supervisor (supervisor.ts) that holds the robot's tree. */
-  private child: ChildProcess | null = null;
+  /** The robot under its dead-man switch (supervisor.ts). */
+  private robot: SupervisedRobot | null = null;
   /** The robot's own pid, leader of its process group. */
   private robotPid: number | undefined;
   private processEnded = false;
@@ -147,7 +142,7 @@ export class ExecutionRun {
   /** The agent must exit at once: SIGKILL, no grace, no waiting. */
   killNow(): void {
     if (this.robotPid !== undefined && !this.processEnded) killProcessTreeNow(this.robotPid);
-    this.child?.kill('SIGKILL');
+    this.robot?.killNow();
   }
 
   async execute(): Promise<AgentFinish> {
@@ -225,63 +220,50 @@ export class ExecutionRun {
     const marker = runMarker(this.context.workDir, execution_id, attempt);
     const markerAt = marker.indexOf('=');
     env[marker.slice(0, markerAt)] = marker.slice(markerAt + 1);
-    const config: SupervisorConfig = { executor, cwd: dir, marker };
-    // The supervisor holds the robot's tree and kills it if this process dies (supervisor.ts).
-    const child = spawn(process.execPath, supervisorArgs(config), {
+    const robot = startRobot({
+      executor,
       cwd: dir,
       env,
-      windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      marker,
+      onStarted: (pid) => {
+        this.robotPid = pid;
+        // A kill asked for while the robot was starting applies now.
+        if (this.killReason) this.killTree(this.graceMsFor(this.killReason));
+      },
     });
-    this.child = child;
+    this.robot = robot;
 
     const stdout = new LineSplitter((line) => this.logs.push('stdout', line));
     const stderr = new LineSplitter((line) => {
       if (line.trim() !== '') this.lastStderrLine = line.trim();
       this.logs.push('stderr', line);
     });
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-
-    const outcome = await new Promise<ProcessOutcome>((resolve) => {
-      child.on('message', (message: SupervisorMessage) => {
-        if (message.type === 'started') {
-          this.robotPid = message.pid;
-          // A kill asked for while the robot was starting applies now.
-          if (this.killReason) this.killTree(this.graceMsFor(this.killReason));
-        } else if (message.type === 'exit') {
-          resolve({ kind: 'exit', code: message.code, signal: message.signal });
-        } else {
-          resolve({ kind: 'error', message: message.message });
-        }
-      });
-      child.once('error', (error) => resolve({ kind: 'error', message: error.message }));
-      child.once('exit', (code, signal) =>
-        resolve({
-          kind: 'error',
-          message: `the run's supervisor ended unexpectedly (${code !== null ? `exit code ${code}` : `signal ${signal}`})`,
-        }),
-      );
+    robot.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+    robot.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+    let outputClosed = false;
+    const closed = robot.closed.then(() => {
+      outputClosed = true;
     });
+
+    const outcome = await robot.outcome;
     this.processEnded = true;
 
-    // A helper the robot left behind may still be writing: a little time, not forever; then
-    // the supervisor ends what is left of the tree (a run's processes end with the run).
-    await this.waitForGroupToEnd(this.context.timings.outputCloseMs);
-    if (child.connected) child.send({ type: 'cleanup' }, () => undefined);
-    else if (this.robotPid !== undefined) killProcessTreeNow(this.robotPid);
-    let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      closed,
-      new Promise(
-        (resolve) => (closeTimer = setTimeout(resolve, this.context.timings.outputCloseMs)),
-      ),
-    ]);
-    clearTimeout(closeTimer);
-    child.kill('SIGKILL');
-    child.stdout!.destroy();
-    child.stderr!.destroy();
+    // A helper the robot left behind may still be writing: a little time, not forever. A run
+    // whose output closed and whose group is empty left nothing; else what is left of it is
+    // killed (a run's processes end with the run).
+    const outputCloseMs = this.context.timings.outputCloseMs;
+    const endedAt = Date.now();
+    await this.within(closed, outputCloseMs);
+    await this.waitForGroupToEnd(outputCloseMs - (Date.now() - endedAt));
+    const clean =
+      outputClosed &&
+      this.robotPid !== undefined &&
+      process.platform !== 'win32' &&
+      !isProcessGroupAlive(this.robotPid);
+    await this.within(robot.release(clean), outputCloseMs);
+    await this.within(closed, outputCloseMs);
+    robot.stdout.destroy();
+    robot.stderr.destroy();
     stdout.end();
     stderr.end();
 
@@ -387,15 +369,21 @@ export class ExecutionRun {
       );
   }
 
-  /** Until the robot's process group is empty, or `ms` passed (POSIX; Windows just waits). */
+  /** Until the robot's process group is empty, or `ms` passed (POSIX; Windows has none). */
   private async waitForGroupToEnd(ms: number): Promise<void> {
     const deadline = Date.now() + ms;
     const pid = this.robotPid;
-    if (pid === undefined) return;
-    while (Date.now() < deadline) {
-      if (process.platform !== 'win32' && !isProcessGroupAlive(pid)) return;
+    if (pid === undefined || process.platform === 'win32') return;
+    while (isProcessGroupAlive(pid) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  /** Until `promise` settles, or `ms` passed. */
+  private async within(promise: Promise<unknown>, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /** A line of the agent's own, in English for the API and as a code for the console. */

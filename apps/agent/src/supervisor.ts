@@ -1,18 +1,25 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { isSea } from 'node:sea';
+import type { Readable } from 'node:stream';
+import { killProcessTreeNow } from './process-tree.js';
 
 /**
- * The dead-man switch between the agent and one robot. The agent starts this small program
- * (`node -e`), connected by an IPC channel; it starts the robot in a process group of its own and
- * reports the robot's pid and exit. When the channel closes — the agent exited, crashed or was
- * killed with SIGKILL, when no code of the agent's can run any more — the kernel closes the
- * pipe, and the supervisor kills the robot's whole tree: its process group, and on Linux every
- * process still carrying the run's marker in its environment (which also finds a helper that
- * left the group with setsid). So a robot never outlives its agent, and the server may hand the
- * run to another agent without two copies of it running at once.
+ * The dead-man switch between the agent and one robot: a robot never outlives its agent, so
+ * the server may hand the run to another agent without two copies of it running at once.
  *
- * It is plain JavaScript in a string so the same source runs whether the agent is the built
- * dist or its TypeScript under a test runner; `test/supervisor.test.ts` exercises it.
+ * On POSIX two small shell processes do it, no second Node. The agent starts the watcher
+ * (WATCH_SCRIPT) first, reading a pipe from the agent; then the launcher (RUN_SCRIPT), detached,
+ * so it leads a process group of its own, in which it runs the robot's command line and ends
+ * with its status. When the agent exits, crashes or is killed with SIGKILL, the kernel closes
+ * the pipe, and the watcher kills the robot's group and, on Linux, every process still carrying
+ * the run's marker in its environment (which also finds a helper that left the group with
+ * setsid, and the robot itself if the agent died before it could name the group). The robot is
+ * the launcher's child, not the agent's, so what kills the agent's own children leaves it to the
+ * next start's sweep of the work dir rather than to chance.
+ *
+ * On Windows, the agent starts a Node supervisor (SUPERVISOR_SOURCE) over an IPC channel, which
+ * ends the tree with `taskkill /T` when the channel closes.
  */
 export const SUPERVISOR_SOURCE = String.raw`
 'use strict';
@@ -80,6 +87,48 @@ child.once('error', (error) => send({ type: 'error', message: error.message }));
 child.once('exit', (code, signal) => send({ type: 'exit', code, signal }));
 `;
 
+/**
+ * The robot's launcher: the leader of the run's process group. It runs the command line as
+ * Node's `shell: true` would (`/bin/sh -c`) and ends as the robot did: with its exit code, or
+ * killed by the same signal, which is how a shell reports a signal (128 + its number). Catching
+ * the terminal's signals keeps it waiting for the robot while a stop's SIGTERM reaches the
+ * group; a caught signal is the default again in the robot.
+ */
+export const RUN_SCRIPT = String.raw`trap : HUP INT TERM QUIT
+/bin/sh -c "$1"
+s=$?
+if [ "$s" -gt 128 ] && n=$(kill -l "$s" 2>/dev/null); then trap - "$n"; kill -s "$n" $$; fi
+exit "$s"`;
+
+/**
+ * The watcher: `group <pgid>` names the robot's group, `ok` (the run ended cleanly) ends it
+ * quietly; anything else, the end of the pipe included, kills the group and sweeps the marker.
+ * It ignores the terminal's signals, which are the agent's to act on.
+ */
+export const WATCH_SCRIPT = `trap '' HUP INT TERM QUIT
+g=
+while IFS= read -r line; do
+  case $line in
+    group\\ *) g=\${line#group } ;;
+    ok) exit 0 ;;
+    *) break ;;
+  esac
+done
+[ -n "$g" ] && kill -KILL -"$g" 2>/dev/null
+[ -n "$1" ] && [ -d /proc/self ] || exit 0
+pass=0
+while [ "$pass" -lt 5 ]; do
+  found=
+  for f in $(grep -lzxF -e "$1" /proc/[0-9]*/environ 2>/dev/null); do
+    p=\${f#/proc/}
+    p=\${p%/environ}
+    kill -KILL "$p" 2>/dev/null && found=1
+  done
+  [ -n "$found" ] || break
+  pass=$((pass + 1))
+done
+exit 0`;
+
 /** The hidden sub-command a packaged agent starts itself with to become a run's supervisor. */
 export const SUPERVISE_COMMAND = '__supervise';
 
@@ -110,10 +159,158 @@ export type SupervisorMessage =
   | { type: 'exit'; code: number | null; signal: NodeJS.Signals | null }
   | { type: 'error'; message: string };
 
-/** Arguments of `node -e SUPERVISOR_SOURCE <config>`. */
+/** Arguments of `node -e SUPERVISOR_SOURCE <config>`; also what starts a robot. */
 export interface SupervisorConfig {
   executor: string;
   cwd: string;
   /** `NAME=value` present in the robot's environment, found again through /proc on Linux. */
   marker: string;
+}
+
+export type ProcessOutcome =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'error'; message: string };
+
+export interface StartRobotOptions extends SupervisorConfig {
+  env: NodeJS.ProcessEnv;
+  /** The robot runs: `pid` leads its process group (its tree, on Windows). */
+  onStarted: (pid: number) => void;
+}
+
+/** A robot under its dead-man switch. */
+export interface SupervisedRobot {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** The robot ended, or could not start. */
+  readonly outcome: Promise<ProcessOutcome>;
+  /** Every holder of the robot's output closed it. */
+  readonly closed: Promise<void>;
+  /**
+   * Lets go of the switch once the robot ended: `clean` (nothing of the run is left) only ends
+   * the watcher; else what is left of the tree is killed, resolving once that is done.
+   */
+  release(clean: boolean): Promise<void>;
+  /** The agent must exit at once: no grace, no waiting. */
+  killNow(): void;
+}
+
+/** Starts the robot's command line in `cwd` under a dead-man switch (see the top of this file). */
+export function startRobot(options: StartRobotOptions): SupervisedRobot {
+  return process.platform === 'win32' ? startWithNode(options) : startWithShell(options);
+}
+
+const onExit = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve()).once('error', () => resolve());
+  });
+
+function startWithShell(options: StartRobotOptions): SupervisedRobot {
+  // First, so a robot never runs unwatched: from its start on, the agent's end is seen.
+  const watcher = spawn('/bin/sh', ['-c', WATCH_SCRIPT, 'rota-watch', options.marker], {
+    cwd: '/',
+    env: { PATH: options.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin' },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  const watched = onExit(watcher);
+  // A watcher that is gone has nothing left to be told.
+  watcher.stdin!.on('error', () => undefined);
+  watcher.once('error', () => undefined);
+  const robot = spawn('/bin/sh', ['-c', RUN_SCRIPT, 'rota-run', options.executor], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = robot.pid;
+  const outcome = new Promise<ProcessOutcome>((resolve) => {
+    robot.once('error', (error) => resolve({ kind: 'error', message: error.message }));
+    robot.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
+  });
+  const closed = new Promise<void>((resolve) => robot.once('close', () => resolve()));
+  if (watcher.pid === undefined) {
+    // No switch, no robot: it could outlive the agent.
+    if (pid !== undefined) killProcessTreeNow(pid);
+  } else if (pid !== undefined) {
+    watcher.stdin!.write(`group ${pid}\n`);
+    options.onStarted(pid);
+  } else {
+    watcher.stdin!.end('ok\n');
+  }
+  const finalOutcome =
+    watcher.pid === undefined
+      ? Promise.resolve<ProcessOutcome>({
+          kind: 'error',
+          message: "the run's watcher could not start",
+        })
+      : outcome;
+  return {
+    stdout: robot.stdout!,
+    stderr: robot.stderr!,
+    outcome: finalOutcome,
+    closed,
+    release(clean) {
+      if (clean) {
+        watcher.stdin!.end('ok\n');
+        return Promise.resolve();
+      }
+      if (pid !== undefined) killProcessTreeNow(pid);
+      watcher.stdin!.end();
+      return watched;
+    },
+    killNow() {
+      if (pid !== undefined) killProcessTreeNow(pid);
+      watcher.stdin!.end();
+    },
+  };
+}
+
+function startWithNode(options: StartRobotOptions): SupervisedRobot {
+  const config: SupervisorConfig = {
+    executor: options.executor,
+    cwd: options.cwd,
+    marker: options.marker,
+  };
+  const child = spawn(process.execPath, supervisorArgs(config), {
+    cwd: options.cwd,
+    env: options.env,
+    windowsHide: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let robotPid: number | undefined;
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const outcome = new Promise<ProcessOutcome>((resolve) => {
+    child.on('message', (message: SupervisorMessage) => {
+      if (message.type === 'started') {
+        robotPid = message.pid;
+        options.onStarted(message.pid);
+      } else if (message.type === 'exit') {
+        resolve({ kind: 'exit', code: message.code, signal: message.signal });
+      } else {
+        resolve({ kind: 'error', message: message.message });
+      }
+    });
+    child.once('error', (error) => resolve({ kind: 'error', message: error.message }));
+    child.once('exit', (code, signal) =>
+      resolve({
+        kind: 'error',
+        message: `the run's supervisor ended unexpectedly (${code !== null ? `exit code ${code}` : `signal ${signal}`})`,
+      }),
+    );
+  });
+  return {
+    stdout: child.stdout!,
+    stderr: child.stderr!,
+    outcome,
+    closed,
+    release() {
+      if (child.connected) child.send({ type: 'cleanup' }, () => undefined);
+      else if (robotPid !== undefined) killProcessTreeNow(robotPid);
+      return closed;
+    },
+    killNow() {
+      if (robotPid !== undefined) killProcessTreeNow(robotPid);
+      child.kill('SIGKILL');
+    },
+  };
 }
