@@ -40,7 +40,9 @@ import { EnvironmentService } from '../modules/environments/service.js';
 import { LiveHub } from '../modules/events/live-hub.js';
 import { ActivityService } from '../modules/executions/activity-service.js';
 import { ExecutionStatsService } from '../modules/executions/execution-stats-service.js';
+import { ExecutionDaysService } from '../modules/execution-days/service.js';
 import { RunService } from '../modules/executions/run-service.js';
+import { AttendedRunService } from '../modules/attended/service.js';
 import type { MetricsService } from '../modules/metrics/service.js';
 import { MfaGate } from '../modules/mfa/gate.js';
 import { MfaService } from '../modules/mfa/service.js';
@@ -209,6 +211,9 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     () => agentUpdates.shippedVersion(),
   );
   const runs = new RunService(db, announcer, audit, robots, vms);
+  const attended = new AttendedRunService(db, audit, runs, tasks, clock);
+  // Executions counted per day, for the dashboard and the activity totals.
+  const executionDays = new ExecutionDaysService(db, { log });
 
   // The alert outbox: its own loop, like the engine's, on every instance.
   const alertWorker = new AlertWorker(db, {
@@ -260,9 +265,17 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     presence,
     runApi: new RunApiService(db, parameters, environments, tasks, publisher),
     runs,
-    activity: new ActivityService(db, runControl, audit),
+    attended,
+    activity: new ActivityService(db, runControl, audit, undefined, executionDays),
     artifacts: new ArtifactService(db, blobs, options.dataDir),
-    dashboard: new DashboardService(new ExecutionStatsService(db), agents, vms, statusItems, tasks),
+    dashboard: new DashboardService(
+      new ExecutionStatsService(db),
+      agents,
+      vms,
+      statusItems,
+      tasks,
+      executionDays,
+    ),
     liveHub: new LiveHub(options.events),
     audit,
     userClients,
@@ -322,7 +335,9 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     retention,
     async start() {
       await engine.recover();
+      await executionDays.adopt();
       if (loops) {
+        executionDays.start();
         engine.start();
         presence.start();
         retention.start();
@@ -339,6 +354,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
       await engine.stop();
       await presence.stop();
       await retention.stop();
+      await executionDays.stop();
       await alertWorker.stop();
       await queueTrigger.stop();
       await blobSweeper.stop();

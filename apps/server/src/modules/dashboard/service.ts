@@ -6,14 +6,12 @@ import {
 } from '@rota/contract';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AgentService } from '../agents/service.js';
+import type { ExecutionDaysService } from '../execution-days/service.js';
 import type { ExecutionStatsService } from '../executions/execution-stats-service.js';
 import { assertDateRange, localDay } from '../../lib/date-range.js';
 import type { StatusItemService } from '../status-items/service.js';
 import type { TaskService } from '../tasks/service.js';
 import type { VmService } from '../vms/service.js';
-
-/** The server's time zone (days are read in TZ), for grouping by day in SQL. */
-const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 function midnight(day: string, offset = 0): Date {
   const [y, m, d] = day.split('-').map(Number);
@@ -43,6 +41,7 @@ export class DashboardService {
     private readonly vms: VmService,
     private readonly statusItems: StatusItemService,
     private readonly tasks: TaskService,
+    private readonly days: ExecutionDaysService,
   ) {}
 
   /** `withAgents`: the user may list agents and VMs (AGENTES.LIST); else their counts are left out. */
@@ -52,11 +51,17 @@ export class DashboardService {
     // The client's status items say which category each status counts in (the defaults where they say nothing).
     const categoryOf = await this.statusItems.categories(scope);
     const failures = EXECUTION_STATUSES.filter((s) => categoryOf[s] === 'failure');
+    const days = { startDate: query.startDate, endDate: query.endDate };
     const [latest, perDay, failing, agentCounts, vms, taskSla, stalled] = await Promise.all([
       // Each robot's latest execution in the range (none: Idle).
       this.executions.latestStatusCounts(scope, range),
-      this.executions.countsPerDay(scope, range, TIME_ZONE),
-      this.executions.mostFailing(scope, range, failures),
+      // From the counted days; when they are not counted in this server's zone, from the runs.
+      this.days
+        .countsPerDay(scope, days)
+        .then((rows) => rows ?? this.executions.countsPerDay(scope, range, this.days.zone)),
+      this.days
+        .mostFailing(scope, days, failures)
+        .then((rows) => rows ?? this.executions.mostFailing(scope, range, failures)),
       withAgents ? this.agents.count(scope) : null,
       withAgents ? this.vms.count(scope) : null,
       // Now, whatever the range: a deadline is at risk or breached at this moment.

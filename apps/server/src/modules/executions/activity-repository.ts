@@ -12,8 +12,9 @@ import { agentSummaries } from '../agents/views.js';
 import { packageSummaries } from '../robot-versions/views.js';
 import { robotSummaries } from '../robots/views.js';
 import { schedulingSummaries } from '../schedulings/views.js';
+import { userNameOf } from '../users/views.js';
 import { vmNames } from '../vms/views.js';
-import { count, orderBy, pageOf } from '../../lib/list-query.js';
+import { count as countRows, orderBy, pageOf } from '../../lib/list-query.js';
 import { tableAs } from '../../lib/sql-refs.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 import { likePattern } from '../../lib/pagination.js';
@@ -80,6 +81,8 @@ const columns = {
   stalled: stalledNow,
   connection_lost_at: e.connection_lost_at,
   labels: e.labels,
+  attended_by: e.attended_by,
+  attended_by_name: userNameOf(e.attended_by),
 };
 
 const sortable = {
@@ -151,17 +154,21 @@ export async function listExecutions<R>(
   scope: TenantScope,
   query: ActivityListQuery,
   map: (row: ExecutionListRow) => R,
+  /** A total kept elsewhere (the counted days), null when it cannot tell: then it is counted. */
+  counted?: (scope: TenantScope) => Promise<{ total: number }[] | null>,
 ) {
   const where = filters(scope, query);
   // The count joins only what the search needs to see.
-  const total = query.search
-    ? db
-        .select({ total: count() })
-        .from(e)
-        .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, e.rota_robots_id))
-        .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
-        .where(where)
-    : db.select({ total: count() }).from(e).where(where);
+  const count = () =>
+    query.search
+      ? db
+          .select({ total: countRows() })
+          .from(e)
+          .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, e.rota_robots_id))
+          .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
+          .where(where)
+      : db.select({ total: countRows() }).from(e).where(where);
+  const total = counted ? counted(scope).then((kept) => kept ?? count()) : count();
   return pageOf(
     query,
     selectExecutions(db)

@@ -17,6 +17,7 @@ import { iso, isoOrNull } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { RunControl } from '../dispatch/run-control.js';
+import type { ExecutionDaysService } from '../execution-days/service.js';
 import { assertDateRange } from '../../lib/date-range.js';
 import { csvWriter } from './activity-csv.js';
 import {
@@ -60,12 +61,34 @@ export class ActivityService {
     private readonly audit: AuditService,
     /** Rows per query of the CSV export. */
     private readonly exportBatch = 1000,
+    /** The counted days, for totals a list's filters allow; none: every total is counted. */
+    private readonly days: ExecutionDaysService | null = null,
   ) {}
 
   async list(scope: TenantScope, query: ActivityListQuery): Promise<ListResponse<Execution>> {
     assertDateRange(query);
-    const page = await listExecutions(this.db, scope, query, toExecution);
+    const page = await listExecutions(this.db, scope, query, toExecution, this.countedTotal(query));
     return { ...page, data: await this.withPendingReasons(scope, page.data) };
+  }
+
+  /**
+   * The total from the counted days when the filters are theirs (days, status, robot) and the
+   * days are counted in this server's zone; else undefined, and the list counts its rows.
+   */
+  private countedTotal(query: ActivityListQuery) {
+    const days = this.days;
+    const theirs =
+      !query.search &&
+      query.rota_schedulings_id === undefined &&
+      query.rota_nodes_id === undefined &&
+      query.stalled === undefined;
+    if (!days || !theirs) return undefined;
+    return (scope: TenantScope) =>
+      days.total(
+        scope,
+        { startDate: query.startDate, endDate: query.endDate },
+        { status: query.status, rota_robots_id: query.rota_robots_id },
+      );
   }
 
   /** `pending_reason` of the queued ones, read at once for the page (one statement). */
