@@ -108,6 +108,9 @@ export const executionSchema = z.object({
    * the agent to come back within its lease. Null otherwise.
    */
   connection_lost_at: z.string().nullable(),
+  /** An attended run: the user who started it on their own machine; null: unattended. */
+  attended_by: z.number().int().nullable(),
+  attended_by_name: z.string().nullable(),
 });
 export type Execution = z.infer<typeof executionSchema>;
 

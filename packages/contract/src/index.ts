@@ -35,3 +35,4 @@ export * from './identity.js';
 export * from './agent-download.js';
 export * from './labels.js';
 export * from './agent-updates.js';
+export * from './attended.js';

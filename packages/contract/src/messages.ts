@@ -132,6 +132,14 @@ const en = {
   agent_stopped: 'agent stopped',
   invalid_agent_token: 'The agent token is not valid',
   attended_user_unknown: "No user with this access is a member of the agent's client",
+  no_attended_agent:
+    'You have no attended agent: install the agent on your machine with --attended --user and your access',
+  attended_agent_required: 'Choose which of your machines runs it',
+  attended_agent_unknown: 'This is not one of your attended agents',
+  agent_not_attended:
+    'This agent is not attended: install it with --attended --user ACCESS to start runs from it',
+  robot_name_unknown: 'No robot of this client has this name',
+  agent_lacks_robot_labels: "This machine's agent lacks labels the robot needs",
   invalid_run_token: 'The run token is not valid or the run has ended',
   stale_attempt:
     'This attempt is no longer current: the run was handed on, so its call was recorded and not applied',
@@ -392,6 +400,14 @@ const pt: Record<MessageKey, string> = {
   agent_stopped: 'agente parado',
   invalid_agent_token: 'O token do agente não é válido',
   attended_user_unknown: 'Nenhum usuário com este acesso é membro do cliente do agente',
+  no_attended_agent:
+    'Você não tem agente assistido: instale o agente na sua máquina com --attended --user e o seu acesso',
+  attended_agent_required: 'Escolha qual das suas máquinas o executa',
+  attended_agent_unknown: 'Este não é um dos seus agentes assistidos',
+  agent_not_attended:
+    'Este agente não é assistido: instale-o com --attended --user ACESSO para iniciar execuções por ele',
+  robot_name_unknown: 'Nenhum robô deste cliente tem este nome',
+  agent_lacks_robot_labels: 'O agente desta máquina não tem rótulos de que o robô precisa',
   invalid_run_token: 'O token da execução não é válido ou a execução terminou',
   stale_attempt:
     'Esta tentativa não é mais a atual: a execução foi repassada, então a chamada foi registrada e não aplicada',

@@ -80,7 +80,9 @@ export const taskInstantSchema = z
   .max(40, msg('invalid_date'))
   .refine(isIsoDateTime, msg('invalid_date'));
 
-const taskData = z.record(z.string(), z.unknown(), { error: msg('invalid_type_json') });
+/** A task's data: one JSON object (a robot's fields check its keys). */
+export const taskDataSchema = z.record(z.string(), z.unknown(), { error: msg('invalid_type_json') });
+const taskData = taskDataSchema;
 
 export const taskCreateSchema = z.object({
   rota_robots_id: requiredIdSchema('required_robot'),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { accessRequestRoutes } from '../modules/users/access-request-routes.js';
 import { activityRoutes } from '../modules/executions/activity-routes.js';
 import { agentProtocolRoutes } from '../modules/agent-protocol/agent-routes.js';
+import { attendedRunRoutes } from '../modules/attended/routes.js';
 import { agentRoutes } from '../modules/agents/routes.js';
 import { agentUpdateRoutes } from '../modules/agents/update-routes.js';
 import { agentDownloadRoutes } from '../modules/agent-download/routes.js';
@@ -174,7 +175,12 @@ export async function registerApiRoutes(
     dispatch: services.dispatch,
     agentDownloads: services.agentDownloads,
     blobs: services.blobs,
+    attended: services.attended,
     prefix: '/rota/agent/api/v1',
+  });
+  await api.register(attendedRunRoutes, {
+    attended: services.attended,
+    prefix: '/rota/attended/api/v1',
   });
   await api.register(alertRoutes, { alerts: services.alerts, prefix: '/rota/alert/api/v1' });
   await api.register(alertDeliveryRoutes, {

@@ -24,6 +24,7 @@ import type { DispatchService } from '../modules/dispatch/dispatch-service.js';
 import type { AgentPresenceService } from '../modules/agents/presence-service.js';
 import type { RunApiService } from '../modules/run-api/run-api-service.js';
 import type { RunService } from '../modules/executions/run-service.js';
+import type { AttendedRunService } from '../modules/attended/service.js';
 import type { LiveHub } from '../modules/events/live-hub.js';
 import type { AuditService } from '../modules/audit/service.js';
 import type { UserClientService } from '../modules/user-clients/service.js';
@@ -74,6 +75,8 @@ export interface Services {
   /** Agents heard: `presence.flush()` writes them (each second; tests call it directly). */
   presence: AgentPresenceService;
   runs: RunService;
+  /** Runs a person starts on their own machine ("My robots", the agent's `run` command). */
+  attended: AttendedRunService;
   runApi: RunApiService;
   activity: ActivityService;
   artifacts: ArtifactService;

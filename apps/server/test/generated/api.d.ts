@@ -2878,6 +2878,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/agent/api/v1/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An attended agent's user starts a robot on it (`rota-agent run ROBOT`): an attended run only this agent takes
+         * @description The robot by name (any case) or id; `task_data` becomes a task only this run takes. Refused (409 agent_not_attended) for an unattended agent, 403 when its user may not run robots in its client any more.
+         */
+        post: operations["agentProtocolRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/agent/api/v1/heartbeat": {
         parameters: {
             query?: never;
@@ -3008,6 +3028,40 @@ export interface paths {
         get: operations["agentProtocolDownloadUpdate"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/attended/api/v1/robots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's attended agents, and the active robots they may run on them (at most 200, by name) */
+        get: operations["attendedsRobots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/attended/api/v1/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a robot on one of the caller's attended agents: an attended run only that agent takes, with `task_data` as a task only that run takes */
+        post: operations["attendedsRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14128,6 +14182,8 @@ export interface operations {
                             last_activity_at: string | null;
                             stalled: boolean;
                             connection_lost_at: string | null;
+                            attended_by: number | null;
+                            attended_by_name: string | null;
                         }[];
                         meta: {
                             total: number;
@@ -14258,6 +14314,8 @@ export interface operations {
                             last_activity_at: string | null;
                             stalled: boolean;
                             connection_lost_at: string | null;
+                            attended_by: number | null;
+                            attended_by_name: string | null;
                             attempt_list: {
                                 attempt: number;
                                 rota_nodes_id: number | null;
@@ -18451,6 +18509,94 @@ export interface operations {
             };
         };
     };
+    agentProtocolRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    robot: string;
+                    task_data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            execution_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     agentProtocolHeartbeat: {
         parameters: {
             query?: never;
@@ -19179,6 +19325,190 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    attendedsRobots: {
+        parameters: {
+            query?: {
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            agents: {
+                                rota_nodes_id: number;
+                                name: string;
+                                rota_vms_id: number;
+                                vm_name: string;
+                                /** @enum {string} */
+                                connectivity: "active" | "inactive";
+                            }[];
+                            robots: {
+                                rota_robots_id: number;
+                                name: string;
+                                description: string | null;
+                                required_labels: string[];
+                                agent_ids: number[];
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    attendedsRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    rota_nodes_id?: number;
+                    task_data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            execution_id: number;
+                        };
+                    };
                 };
             };
             /** @description Invalid input; `errors` lists each field */

@@ -233,6 +233,12 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.robot }),
     foreign: 404,
   },
+  'GET /api/rota/attended/api/v1/robots': { guard: 'ROBOS.UPDATE', foreign: OWN_ONLY },
+  'POST /api/rota/attended/api/v1/run': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.robot }),
+    foreign: 404,
+  },
   'POST /api/rota/robot/version/api/v1/index': {
     guard: 'ROBOS.LIST',
     body: (r) => ({ rota_robots_id: r.robot }),
@@ -687,6 +693,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/agent/api/v1/hello': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/heartbeat': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/claim': { guard: 'agent', foreign: 'the agent’s own client' },
+  'POST /api/rota/agent/api/v1/run': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/claim-batch': { guard: 'agent', foreign: 'the agent’s own client' },
   'POST /api/rota/agent/api/v1/logs': { guard: 'agent', foreign: 'the agent’s own runs' },
   'POST /api/rota/agent/api/v1/finish': { guard: 'agent', foreign: 'the agent’s own runs' },

@@ -20,12 +20,16 @@ import {
   AGENT_SHA256_HEADER,
   agentUpdateParamsSchema,
   AGENT_STREAM_PATH,
+  agentAttendedRunSchema,
+  runResponseSchema,
+  translateMessage,
 } from '@rota/contract';
 import { bearerToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/responses.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { AgentDownloadService } from '../agent-download/service.js';
+import type { AttendedRunService } from '../attended/service.js';
 import { agentOperations } from './agent-operations.js';
 import { AgentStreamServer } from './agent-stream.js';
 import type { AgentIdentity, DispatchService } from '../dispatch/dispatch-service.js';
@@ -58,7 +62,8 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
   blobs: BlobStore;
   /** The packaged agent, for updates; absent: no update is served. */
   agentDownloads?: AgentDownloadService;
-}> = async (app, { dispatch, blobs, agentDownloads }) => {
+  attended: AttendedRunService;
+}> = async (app, { dispatch, blobs, agentDownloads, attended }) => {
   // The same calls as messages on one WebSocket per agent (AGENT_STREAM_PATH).
   const stream = new AgentStreamServer({
     dispatch,
@@ -100,6 +105,35 @@ export const agentProtocolRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({ data: await dispatch.hello(agentOf(request), request.body) }),
+  );
+
+  app.post(
+    '/run',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary:
+          "An attended agent's user starts a robot on it (`rota-agent run ROBOT`): an attended run only this agent takes",
+        description:
+          'The robot by name (any case) or id; `task_data` becomes a task only this run takes. ' +
+          'Refused (409 agent_not_attended) for an unattended agent, 403 when its user may not run ' +
+          'robots in its client any more.',
+        body: agentAttendedRunSchema,
+        response: { 201: runResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await attended.runFromAgent(agentOf(request), request.body, {
+        ip: request.ip,
+        requestId: request.id,
+      });
+      return reply.code(201).send({
+        message: translateMessage(request.lang, 'execution_queued'),
+        data: { execution_id: id },
+      });
+    },
   );
 
   app.post(

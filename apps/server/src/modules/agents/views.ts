@@ -14,6 +14,7 @@ export const agentSummaries = qb
     last_seen_at: rotaNodes.last_seen_at,
     labels: rotaNodes.labels,
     hello_labels: rotaNodes.hello_labels,
+    attended_users_id: rotaNodes.attended_users_id,
   })
   .from(rotaNodes)
   .as('agent_summaries');

@@ -56,6 +56,8 @@ export interface NewExecution {
   retries: number;
   sleep_seconds: number;
   created_by: number | null;
+  /** An attended run: the user whose attended agent alone may take it. */
+  attended_by?: number | null;
   /**
    * The labels it needs: the robot's required ones and its scheduling's or Run now's (the insert
    * joins the robot's required labels as its row holds them then, whatever this says).
@@ -79,10 +81,11 @@ export async function insertExecution(db: Db, run: NewExecution): Promise<number
     sql`insert into ${E}
           (${col(E.rota_clients_id)}, ${col(E.rota_robots_id)}, ${col(E.rota_schedulings_id)},
            ${col(E.vm_ids)}, ${col(E.trigger)}, ${col(E.priority)}, ${col(E.timeout_seconds)},
-           ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.created_by)}, ${col(E.labels)})
+           ${col(E.retries)}, ${col(E.sleep_seconds)}, ${col(E.created_by)}, ${col(E.attended_by)},
+           ${col(E.labels)})
         values (${run.rota_clients_id}, ${run.rota_robots_id}, ${run.rota_schedulings_id}, ${vmIds},
                 ${run.trigger}, ${run.priority}, ${run.timeout_seconds}, ${run.retries},
-                ${run.sleep_seconds}, ${run.created_by},
+                ${run.sleep_seconds}, ${run.created_by}, ${run.attended_by ?? null},
                 ${labelsAtQueue(run.rota_robots_id, sql`${`{${run.labels.join(',')}}`}::text[]`)})
         returning ${E.rota_executions_id} as id`,
   );

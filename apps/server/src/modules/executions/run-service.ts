@@ -102,6 +102,30 @@ export class RunService {
     };
   }
 
+  /**
+   * An attended run of the robot by `usersId`, taken only by an agent that user attends; the
+   * caller pins it to that agent's VM. Answers the execution for `queueIn`; `announce` it once
+   * committed.
+   */
+  async attendedRun(scope: TenantScope, robotId: number, usersId: number): Promise<NewExecution> {
+    const robot = await this.robots.show(scope, robotId);
+    if (!robot.active) throw robotInactive();
+    return {
+      rota_clients_id: scope.clientId,
+      rota_robots_id: robotId,
+      rota_schedulings_id: null,
+      vm_ids: null,
+      trigger: 'manual',
+      priority: RUN_NOW_DEFAULTS.priority,
+      timeout_seconds: RUN_NOW_DEFAULTS.timeout_minutes * 60,
+      retries: RUN_NOW_DEFAULTS.retries,
+      sleep_seconds: 0,
+      created_by: usersId,
+      attended_by: usersId,
+      labels: robot.required_labels,
+    };
+  }
+
   queueIn(tx: Db, run: NewExecution): Promise<number> {
     return insertExecution(tx, run);
   }

@@ -190,6 +190,7 @@ export async function findRunByToken(db: Db, runTokenHash: string) {
       rota_executions_id: E.rota_executions_id,
       rota_clients_id: E.rota_clients_id,
       rota_robots_id: E.rota_robots_id,
+      attended: sql<boolean>`${E.attended_by} is not null`,
     })
     .from(E)
     .where(and(eq(E.run_token_hash, runTokenHash), eq(E.status, 'processing')));

@@ -13,6 +13,7 @@ export const robotSummaries = qb
     rota_robots_id: rotaRobots.rota_robots_id,
     rota_clients_id: rotaRobots.rota_clients_id,
     name: rotaRobots.name,
+    description: rotaRobots.description,
     executor: rotaRobots.executor,
     remote_root: rotaRobots.remote_root,
     active: rotaRobots.active,

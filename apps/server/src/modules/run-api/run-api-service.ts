@@ -20,6 +20,8 @@ export interface RunIdentity {
   rota_executions_id: number;
   rota_clients_id: number;
   rota_robots_id: number;
+  /** An attended run takes the tasks created with it first. */
+  attended: boolean;
 }
 
 /** The robot's own API during a run (/api/rota/run/api/v1): its tasks, parameters and environments. */

@@ -1,6 +1,19 @@
-import { and, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
+import { rotaExecutions } from '../../db/schema/executions.js';
 import { rotaTaskHistory, rotaTasks } from '../../db/schema/tasks.js';
 import { agentSummaries } from '../agents/views.js';
 import { executionSummaries } from '../executions/views.js';
@@ -192,7 +205,7 @@ export async function findTask(
 export async function insertTask(
   db: Db,
   scope: TenantScope,
-  values: Required<TaskValues> & { rota_robots_id: number },
+  values: Required<TaskValues> & { rota_robots_id: number; reserved_for?: number | null },
 ): Promise<number> {
   const [row] = await db.insert(t).values(scope.stamp(values)).returning({ id: t.rota_tasks_id });
   return row!.id;
@@ -266,36 +279,64 @@ export async function expireDueTasks(db: Db, limit: number, now: Date): Promise<
 /**
  * The robot's next due pending task (not postponed past `now`), now held by the run: the
  * highest priority, then the earliest deadline (none last), then the oldest (rota_tasks_next_idx).
- * SKIP LOCKED: two runs of one robot never get the same task.
+ * An attended run takes the tasks created with it first; no run takes a task reserved for
+ * another run that is still queued or processing. SKIP LOCKED: two runs of one robot never get
+ * the same task.
  */
 export async function takeNextTask(
   db: Db,
   scope: TenantScope,
-  run: { rota_robots_id: number; rota_executions_id: number },
+  run: { rota_robots_id: number; rota_executions_id: number; attended: boolean },
   now: Date,
 ) {
-  const next = db
-    .select({ id: t.rota_tasks_id })
-    .from(t)
-    .where(
-      scope.where(
-        t,
-        eq(t.rota_robots_id, run.rota_robots_id),
-        eq(t.status, 'pending'),
-        gt(t.expiration_date, sql`now()`),
-        or(isNull(t.postpone_until), lte(t.postpone_until, at(now))),
-      ),
-    )
-    // Spelled as rota_tasks_next_idx is (priority DESC NULLS LAST): another spelling sorts
-    // every pending task instead of reading the index.
-    .orderBy(
-      sql`${t.priority} desc nulls last`,
-      sql`${t.deadline} asc nulls last`,
-      t.created_at,
-      t.rota_tasks_id,
-    )
-    .limit(1)
-    .for('update', { skipLocked: true });
+  const due = [
+    eq(t.rota_robots_id, run.rota_robots_id),
+    eq(t.status, 'pending'),
+    gt(t.expiration_date, sql`now()`),
+    or(isNull(t.postpone_until), lte(t.postpone_until, at(now))),
+  ];
+  if (run.attended) {
+    const reserved = await holdTask(
+      db,
+      run,
+      db
+        .select({ id: t.rota_tasks_id })
+        .from(t)
+        .where(scope.where(t, eq(t.reserved_for, run.rota_executions_id), ...due))
+        .orderBy(t.rota_tasks_id)
+        .limit(1)
+        .for('update', { skipLocked: true }),
+    );
+    if (reserved) return reserved;
+  }
+  const e = rotaExecutions;
+  const unreserved = or(
+    isNull(t.reserved_for),
+    sql`not exists (select 1 from ${e} where ${e.rota_executions_id} = ${t.reserved_for}
+          and ${e.status} in ('queued', 'processing'))`,
+  );
+  return holdTask(
+    db,
+    run,
+    db
+      .select({ id: t.rota_tasks_id })
+      .from(t)
+      .where(scope.where(t, ...due, unreserved))
+      // Spelled as rota_tasks_next_idx is (priority DESC NULLS LAST): another spelling sorts
+      // every pending task instead of reading the index.
+      .orderBy(
+        sql`${t.priority} desc nulls last`,
+        sql`${t.deadline} asc nulls last`,
+        t.created_at,
+        t.rota_tasks_id,
+      )
+      .limit(1)
+      .for('update', { skipLocked: true }),
+  );
+}
+
+/** The task `next` selects (one id), now processing and held by the run. */
+async function holdTask(db: Db, run: { rota_executions_id: number }, next: SQLWrapper) {
   const [task] = await db
     .update(t)
     .set({

@@ -214,10 +214,21 @@ export class TaskService {
     return checked;
   }
 
-  /** Writes what `checkMany` answered, in `tx`; call `announceCreated` once it committed. */
-  async insertChecked(tx: Db, scope: TenantScope, tasks: readonly CheckedTask[]) {
+  /**
+   * Writes what `checkMany` answered, in `tx`; call `announceCreated` once it committed. With
+   * `reservedFor`, the tasks belong to that attended run while it is queued or processing (no
+   * announcement: no other run may take them).
+   */
+  async insertChecked(
+    tx: Db,
+    scope: TenantScope,
+    tasks: readonly CheckedTask[],
+    reservedFor?: number,
+  ) {
     const ids: number[] = [];
-    for (const task of tasks) ids.push(await insertTask(tx, scope, task));
+    for (const task of tasks) {
+      ids.push(await insertTask(tx, scope, { ...task, reserved_for: reservedFor ?? null }));
+    }
     return ids;
   }
 
@@ -318,7 +329,7 @@ export class TaskService {
   /** Robot API `task/next`: the run's robot's next pending task, now held by the run. */
   async nextForRun(
     scope: TenantScope,
-    run: { rota_robots_id: number; rota_executions_id: number },
+    run: { rota_robots_id: number; rota_executions_id: number; attended: boolean },
   ): Promise<RobotTask | null> {
     const task = await takeNextTask(this.db, scope, run, this.clock.now());
     return task

@@ -1,4 +1,5 @@
-import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { users } from '../../db/schema/users.js';
 
 const qb = new QueryBuilder();
@@ -25,3 +26,9 @@ export const userAccounts = qb
   })
   .from(users)
   .as('user_accounts');
+
+/** A user's full name by id, as a scalar subquery (null when `id` is null or the user is gone). */
+export const userNameOf = (id: AnyPgColumn): SQL<string | null> =>
+  sql<
+    string | null
+  >`(select trim(${users.name} || ' ' || ${users.last_name}) from ${users} where ${users.users_id} = ${id})`;
