@@ -130,6 +130,18 @@ async function expectExactMerged(app: TestApp = t) {
     sql`select count(*)::int as n from rota_execution_days where not merged`,
   );
   expect(unmerged[0]!.n).toBe(0);
+  // Merged, the all-time totals alone are each client's executions per status.
+  const real = await rowsOf<{ client: number; status: string; n: number }>(
+    app.db,
+    sql`select rota_clients_id as client, status, count(*)::int as n from rota_executions
+         group by 1, 2 order by 1, 2`,
+  );
+  const totals = await rowsOf<{ client: number; status: string; n: number }>(
+    app.db,
+    sql`select rota_clients_id as client, status, n::int as n from rota_execution_totals
+         where n <> 0 order by 1, 2`,
+  );
+  expect(totals).toEqual(real);
   await expectExact(app);
 }
 

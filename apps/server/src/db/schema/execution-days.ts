@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -50,3 +51,18 @@ export const rotaExecutionDaysZone = pgTable('rota_execution_days_zone', {
   only: boolean('only').primaryKey().default(true),
   zone: text('zone'),
 });
+
+/**
+ * The merged days of each client and status summed over every day and robot, folded by the same
+ * merge in the same transaction: a list's total over all time (no dates, no robot) reads these
+ * few rows and the changes not merged yet, instead of a row per robot and day.
+ */
+export const rotaExecutionTotals = pgTable(
+  'rota_execution_totals',
+  {
+    rota_clients_id: integer('rota_clients_id').notNull(),
+    status: text('status').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rota_clients_id, t.status] })],
+);

@@ -1,7 +1,11 @@
 import { eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { ExecutionStatus } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaExecutionDays as d, rotaExecutionDaysZone } from '../../db/schema/execution-days.js';
+import {
+  rotaExecutionDays as d,
+  rotaExecutionDaysZone,
+  rotaExecutionTotals as totals,
+} from '../../db/schema/execution-days.js';
 import { rowsOf } from '../../lib/sql-rows.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { executionsByDay, holdExecutionWrites } from '../executions/day-statements.js';
@@ -55,6 +59,9 @@ export async function adoptZone(db: Db, zone: string): Promise<string> {
     await tx.execute(sql`insert into ${d} (rota_clients_id, rota_robots_id, day, status, n, merged)
                          select rota_clients_id, rota_robots_id, day, status, n, true
                            from (${executionsByDay(zone)}) counted`);
+    await tx.delete(totals);
+    await tx.execute(sql`insert into ${totals} (rota_clients_id, status, n)
+                         select rota_clients_id, status, sum(n) from ${d} group by 1, 2`);
     await tx.update(rotaExecutionDaysZone).set({ zone });
     return zone;
   });
@@ -99,6 +106,19 @@ export async function mostFailing(
 
 /** How many executions match. */
 export async function total(db: Db, scope: TenantScope, days: DayRange, filter: DayFilter) {
+  const allTime =
+    !days.startDate && !days.endDate && filter.rota_robots_id === undefined && !scope.robotIds;
+  if (allTime) {
+    const status = filter.status === undefined ? undefined : eq(totals.status, filter.status);
+    const [row] = await rowsOf<{ total: number }>(
+      db,
+      sql`select (coalesce((select sum(${totals.n}) from ${totals}
+                             where ${scope.where(totals, status)}), 0)
+                + coalesce((select sum(${d.n}) from ${d}
+                             where ${scope.where(d, sql`not ${d.merged}`, filter.status === undefined ? undefined : eq(d.status, filter.status))}), 0))::int as total`,
+    );
+    return row?.total ?? 0;
+  }
   const [row] = await db
     .select({ total: sql<number>`coalesce(sum(${d.n}), 0)::int` })
     .from(d)
@@ -107,9 +127,10 @@ export async function total(db: Db, scope: TenantScope, days: DayRange, filter: 
 }
 
 /**
- * Folds up to `batch` appended changes into their keys' merged rows and drops the merged rows
- * that reached zero (a pruned day, a deleted robot). One server at a time (the others skip);
- * the sums are the same before and after. Answers how many changes it folded.
+ * Folds up to `batch` appended changes into their keys' merged rows and into the all-time
+ * totals, in one statement, and drops the merged rows that reached zero (a pruned day, a
+ * deleted robot). One server at a time (the others skip); the sums are the same before and
+ * after. Answers how many changes it folded.
  */
 export async function mergeDays(db: Db, batch: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -137,7 +158,11 @@ export async function mergeDays(db: Db, batch: number): Promise<number> {
             on conflict (rota_clients_id, day, rota_robots_id, status) where merged
             do update set n = kept.n + excluded.n
             returning kept.rota_clients_id as c, kept.day::text as day, kept.rota_robots_id as r,
-                      kept.status as s, kept.n)
+                      kept.status as s, kept.n),
+          summed as (
+            insert into ${totals} as kept (rota_clients_id, status, n)
+            select rota_clients_id, status, sum(n) from moved group by 1, 2
+            on conflict (rota_clients_id, status) do update set n = kept.n + excluded.n)
           select c, day, r, s, n::text as n, (select count(*)::int from moved) as moved from folded`,
     );
     const zeros = folded
