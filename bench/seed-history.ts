@@ -27,6 +27,8 @@ export async function seedHistory(database: Database, executions: number, passwo
   const { c } = await one<{ c: number }>(
     sql`select rota_clients_id as c from rota_clients order by rota_clients_id limit 1`,
   );
+  // A year of history is kept: the nightly retention would otherwise prune what is past 90 days.
+  await db.execute(sql`update rota_clients set retention_days = 3650 where rota_clients_id = ${c}`);
   await db.execute(sql`
     insert into rota_robots (rota_clients_id, name, description, executor, remote_root, active)
     select ${c}, 'Robot ' || g, 'Robot ' || g || ' of the history bench', 'node main.js', 'C:\\robots\\' || g, true
