@@ -67,6 +67,8 @@ export interface AgentConfig {
   mode?: AgentMode;
   /** Labels declared in every hello (--labels); the server adds the OS and architecture. */
   labels?: string[];
+  /** Attended: the Rota user whose own runs alone this agent takes (its hello says so). */
+  attendedUser?: string;
   /** A packaged agent's means to replace itself; absent (a source checkout): offers are ignored. */
   updater?: SelfUpdater;
 }
@@ -291,6 +293,7 @@ export class Agent {
         ...facts,
         packaged: isPackaged(),
         ...(this.config.labels?.length ? { labels: this.config.labels } : {}),
+        ...(this.config.attendedUser ? { attended_user: this.config.attendedUser } : {}),
       },
       this.stopping.signal,
     );

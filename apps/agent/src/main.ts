@@ -4,6 +4,7 @@ import { Agent } from './agent.js';
 import { createStderrLogger, errorMessage } from './logger.js';
 import { parseOptions, USAGE } from './options.js';
 import { UnauthorizedError } from './protocol-client.js';
+import { RUN_COMMAND, runRobotCommand } from './run-command.js';
 import { runServiceCommand, SERVICE_COMMANDS, type ServiceCommand } from './service/cli.js';
 import { runSupervisor, SUPERVISE_COMMAND } from './supervisor.js';
 import { isPackaged } from './update/packaged.js';
@@ -18,6 +19,13 @@ async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if ((SERVICE_COMMANDS as readonly string[]).includes(command ?? '')) {
     return runServiceCommand(command as ServiceCommand, rest);
+  }
+  if (command === RUN_COMMAND) {
+    return runRobotCommand(rest, {
+      env: process.env,
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
   }
   const parsed = parseOptions(process.argv.slice(2), process.env);
   if (parsed.kind === 'help') {

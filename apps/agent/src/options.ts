@@ -18,6 +18,11 @@ interface AgentCliOptions {
   mode: AgentMode;
   /** Labels it declares in every hello (what its machine can do: excel, chrome, sap). */
   labels?: string[];
+  /**
+   * An attended agent (`--attended --user ACCESS`): the Rota user whose own runs alone it takes,
+   * in that person's desktop session.
+   */
+  attendedUser?: string;
 }
 
 export const AGENT_MODES = ['service', 'desktop', 'console'] as const;
@@ -30,6 +35,7 @@ type ParsedOptions =
   | { kind: 'invalid'; problems: string[] };
 
 export const USAGE = `Usage: rota-agent --server <url> --token-file <path> [options]
+       rota-agent run <robot> [--task-data <json>] [options]  (rota-agent run --help)
        rota-agent install|uninstall|status [options]   (rota-agent install --help)
 
 Options:
@@ -47,6 +53,10 @@ Options:
                          ROTA_AGENT_MODE, default console)
   --labels <a,b>         labels this machine carries, e.g. excel,sap (env ROTA_AGENT_LABELS);
                          runs needing labels go only to agents carrying them all
+  --attended --user <access>
+                         an attended agent: it takes only the runs the Rota user <access>
+                         starts (the console's "My robots", or rota-agent run) (env
+                         ROTA_AGENT_USER with --attended)
   --version              print the agent's version
   --help                 show this help
 `;
@@ -61,6 +71,7 @@ const FLAGS = {
   '--grace-seconds': 'graceSeconds',
   '--mode': 'mode',
   '--labels': 'labels',
+  '--user': 'user',
 } as const;
 type OptionKey = (typeof FLAGS)[keyof typeof FLAGS];
 
@@ -73,6 +84,7 @@ const FLAG_OF: Record<OptionKey, string> = {
   graceSeconds: '--grace-seconds',
   mode: '--mode (or ROTA_AGENT_MODE)',
   labels: '--labels (or ROTA_AGENT_LABELS)',
+  user: '--user (or ROTA_AGENT_USER)',
 };
 
 const integerText = (min: number, max: number) =>
@@ -147,6 +159,13 @@ const optionsSchema = z.object({
         .max(LABELS_MAX, `takes at most ${LABELS_MAX} labels`),
     )
     .optional(),
+  // Accesses are stored lower-case; the server finds the user either way.
+  attendedUser: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(255, 'takes at most 255 characters')
+    .optional(),
 });
 
 type ReadText = (file: string) => string;
@@ -209,11 +228,16 @@ export function parseOptions(
 ): ParsedOptions {
   const problems: string[] = [];
   const given: Partial<Record<OptionKey, string>> = {};
+  let attended = false;
 
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version') return { kind: 'version' };
+    if (arg === '--attended') {
+      attended = true;
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const key = Object.hasOwn(FLAGS, name) ? FLAGS[name as keyof typeof FLAGS] : undefined;
@@ -254,13 +278,21 @@ export function parseOptions(
     graceSeconds: given.graceSeconds,
     mode: given.mode ?? fromEnv('ROTA_AGENT_MODE'),
     labels: given.labels ?? fromEnv('ROTA_AGENT_LABELS'),
+    attendedUser: attended ? (given.user ?? fromEnv('ROTA_AGENT_USER')) : undefined,
   });
+  if (attended && given.user === undefined && fromEnv('ROTA_AGENT_USER') === undefined) {
+    problems.push('--attended needs --user <access> (or ROTA_AGENT_USER): the user it serves');
+  }
+  if (!attended && given.user !== undefined) {
+    problems.push('--user goes with --attended');
+  }
   if (!result.success) {
     for (const issue of result.error.issues) {
-      const key = issue.path[0] as OptionKey | undefined;
+      const key = issue.path[0] as OptionKey | 'attendedUser' | undefined;
       // A token file that could not be read has said so already.
       if (key === 'token' && tokenProblems.length > 0) continue;
-      problems.push(key === undefined ? issue.message : `${FLAG_OF[key]} ${issue.message}`);
+      const flag = key === 'attendedUser' ? FLAG_OF.user : key && FLAG_OF[key];
+      problems.push(flag === undefined ? issue.message : `${flag} ${issue.message}`);
     }
   }
   if (problems.length > 0 || !result.success) return { kind: 'invalid', problems };

@@ -86,11 +86,14 @@ describe('My robots', () => {
     const names = res.body.data.robots.map((r: { rota_robots_id: number }) => r.rota_robots_id);
     expect(names).toContain(robot);
     expect(names).not.toContain(needy);
-    expect(res.body.data.robots.find((r: { rota_robots_id: number }) => r.rota_robots_id === robot))
-      .toMatchObject({ agent_ids: [desk.id] });
+    expect(
+      res.body.data.robots.find((r: { rota_robots_id: number }) => r.rota_robots_id === robot),
+    ).toMatchObject({ agent_ids: [desk.id] });
 
     const brunos = await bruno.as.get(`${ATTENDED}/robots?search=Mine`);
-    const brunoRobots = brunos.body.data.robots.map((r: { rota_robots_id: number }) => r.rota_robots_id);
+    const brunoRobots = brunos.body.data.robots.map(
+      (r: { rota_robots_id: number }) => r.rota_robots_id,
+    );
     expect(brunoRobots).toEqual(expect.arrayContaining([robot, needy]));
   });
 
@@ -189,8 +192,8 @@ describe('starting an attended run from the console', () => {
     const attendedId = res.body.data.execution_id as number;
 
     // An unattended run of the same robot gets the shared task, never the reserved one.
-    const unattendedId = (await c.admin.post('/api/rota/robot/api/v1/run', { id: robot }))
-      .body.data.execution_id as number;
+    const unattendedId = (await c.admin.post('/api/rota/robot/api/v1/run', { id: robot })).body.data
+      .execution_id as number;
     const plainRun = await plain.agent.claim();
     expect(plainRun).toMatchObject({ execution_id: unattendedId });
     const plainRobot = client(t.app, { token: plainRun!.environment.ROTA_EXECUTION_TOKEN! });
@@ -218,8 +221,8 @@ describe('starting an attended run from the console', () => {
     const anaRun = await anas.agent.claim();
     expect(anaRun).toMatchObject({ execution_id: attendedId });
 
-    const unattendedId = (await c.admin.post('/api/rota/robot/api/v1/run', { id: robot }))
-      .body.data.execution_id as number;
+    const unattendedId = (await c.admin.post('/api/rota/robot/api/v1/run', { id: robot })).body.data
+      .execution_id as number;
     const plainRun = await plain.agent.claim();
     expect(plainRun).toMatchObject({ execution_id: unattendedId });
     const plainRobot = client(t.app, { token: plainRun!.environment.ROTA_EXECUTION_TOKEN! });
@@ -271,7 +274,10 @@ describe('starting an attended run from the agent’s command line', () => {
 
     // Another robot of a team Ana is in: the refuse robot is hidden from her now.
     const visible = (await setting('Agent team')).robot;
-    await createTeam(c.admin, `Refuse team ${c.otherClientId}`, { robots: [visible], users: [ana.id] });
+    await createTeam(c.admin, `Refuse team ${c.otherClientId}`, {
+      robots: [visible],
+      users: [ana.id],
+    });
     const hidden = await anas.agent.post(`${AGENT}/run`, { robot: 'Agent refuse robot' });
     expect(hidden.status).toBe(400);
     expect((await anas.agent.post(`${AGENT}/run`, { robot: 'Agent team robot' })).status).toBe(201);

@@ -15,6 +15,9 @@ export interface RealAgentServer {
   admin: ReturnType<typeof client>;
   /** The agent's work folder (robots may leave files there for the test). */
   workDir: string;
+  /** The server's address, and the agent's token (for the agent's other commands). */
+  base: string;
+  token: string;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,8 @@ export async function startServerWithRealAgent(options: {
     app,
     admin,
     workDir,
+    base,
+    token,
     async close() {
       agent.kill('SIGKILL');
       await server.close();
@@ -70,4 +75,24 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** One of the agent's other commands (`rota-agent run …`), through tsx: its exit code and output. */
+export function agentCommand(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', AGENT_MAIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

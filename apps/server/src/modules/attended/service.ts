@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError, invalidField, type FieldIssue } from '../../lib/errors.js';
 import { systemScope, type TenantScope } from '../../lib/tenant-scope.js';
 import { connectivityOf } from '../agents/connectivity.js';
-import type { AgentIdentity } from '../agents/presence-repository.js';
+import type { AgentIdentity } from '../dispatch/dispatch-service.js';
 import type { AuditAuthor, AuditService } from '../audit/service.js';
 import type { NewExecution } from '../executions/row-statements.js';
 import type { RunService } from '../executions/run-service.js';
@@ -105,7 +105,10 @@ export class AttendedRunService {
     }
     const scope = systemScope(agent.rota_clients_id);
     const robotId = await robotNamed(this.db, scope, input.robot);
-    if (robotId === undefined || (grants.team_robot_ids && !grants.team_robot_ids.includes(robotId))) {
+    if (
+      robotId === undefined ||
+      (grants.team_robot_ids && !grants.team_robot_ids.includes(robotId))
+    ) {
       throw invalidField('robot', 'robot_name_unknown');
     }
     const author: AuditAuthor = {

@@ -1,4 +1,5 @@
-import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rotaExecutions } from '../../db/schema/executions.js';
 
 const qb = new QueryBuilder();
@@ -25,3 +26,9 @@ export const executionSummaries = qb
   })
   .from(rotaExecutions)
   .as('execution_summaries');
+
+/** Whether the execution `id` names (a column) is still queued or processing: not final yet. */
+export const executionIsLive = (id: AnyPgColumn): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from ${rotaExecutions}
+                        where ${rotaExecutions.rota_executions_id} = ${id}
+                          and ${rotaExecutions.status} in ('queued', 'processing'))`;

@@ -13,10 +13,9 @@ import {
 } from 'drizzle-orm';
 import type { TaskListQuery, TaskSlaState } from '@rota/contract';
 import type { Db } from '../../db/client.js';
-import { rotaExecutions } from '../../db/schema/executions.js';
 import { rotaTaskHistory, rotaTasks } from '../../db/schema/tasks.js';
 import { agentSummaries } from '../agents/views.js';
-import { executionSummaries } from '../executions/views.js';
+import { executionIsLive, executionSummaries } from '../executions/views.js';
 import { largestTaskRiskMinutes, robotSummaries, taskRetriesOf } from '../robots/views.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import { listTotal } from '../../lib/row-counts.js';
@@ -309,12 +308,7 @@ export async function takeNextTask(
     );
     if (reserved) return reserved;
   }
-  const e = rotaExecutions;
-  const unreserved = or(
-    isNull(t.reserved_for),
-    sql`not exists (select 1 from ${e} where ${e.rota_executions_id} = ${t.reserved_for}
-          and ${e.status} in ('queued', 'processing'))`,
-  );
+  const unreserved = or(isNull(t.reserved_for), sql`not ${executionIsLive(t.reserved_for)}`);
   return holdTask(
     db,
     run,
