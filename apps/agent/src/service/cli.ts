@@ -12,7 +12,14 @@ import {
   type Parsed,
   type StatusSettings,
 } from './settings.js';
-import { linuxInstallPlan, linuxPaths, linuxUninstallPlan } from './systemd.js';
+import {
+  attendedInstallPlan,
+  attendedPaths,
+  attendedUninstallPlan,
+  linuxInstallPlan,
+  linuxPaths,
+  linuxUninstallPlan,
+} from './systemd.js';
 import { windowsInstallPlan, windowsPaths, windowsUninstallPlan } from './windows.js';
 
 export const SERVICE_COMMANDS = ['install', 'uninstall', 'status'] as const;
@@ -59,12 +66,13 @@ export async function runServiceCommand(
   io: ServiceIo = machineIo(),
 ): Promise<number> {
   if (command === 'status') {
-    const parsed = parseStatus(argv);
+    const parsed = parseStatus(argv, io.env);
     return parsed.kind === 'ok' ? status(parsed.settings, io) : (settled(parsed, io) as number);
   }
   const made = command === 'install' ? installPlan(argv, io) : uninstallPlan(argv, io);
   if (typeof made === 'number') return made;
   const { settings, plan } = made;
+  const attendedHere = settings.attended && plan.platform === 'linux';
 
   if (settings.print) {
     io.out(describePlan(plan));
@@ -83,7 +91,13 @@ export async function runServiceCommand(
       );
       return 1;
     }
-    if (!io.isRoot()) {
+    if (attendedHere && io.isRoot()) {
+      io.err(
+        `rota-agent: ${command} --attended is for the person it serves: run it as them, not as root\n`,
+      );
+      return 1;
+    }
+    if (!attendedHere && !io.isRoot()) {
       io.err(`rota-agent: ${command} writes to /etc and /opt: run it as root (sudo)\n`);
       return 1;
     }
@@ -100,7 +114,13 @@ export async function runServiceCommand(
 }
 
 interface PlannedCommandLine {
-  settings: { name: string; platform: Plan['platform']; print: boolean; root?: string };
+  settings: {
+    name: string;
+    platform: Plan['platform'];
+    print: boolean;
+    root?: string;
+    attended?: boolean;
+  };
   plan: Plan;
 }
 
@@ -108,17 +128,26 @@ function installPlan(argv: readonly string[], io: ServiceIo): PlannedCommandLine
   const parsed = parseInstall(argv, { env: io.env, ownExecutable: io.ownExecutable });
   if (parsed.kind !== 'ok') return settled(parsed, io) as number;
   const { settings } = parsed;
+  const attended = settings.attendedUser !== undefined;
   const plan =
-    settings.platform === 'linux' ? linuxInstallPlan(settings) : windowsInstallPlan(settings);
-  return { settings, plan };
+    settings.platform === 'win32'
+      ? windowsInstallPlan(settings)
+      : attended
+        ? attendedInstallPlan(settings)
+        : linuxInstallPlan(settings);
+  return { settings: { ...settings, attended }, plan };
 }
 
 function uninstallPlan(argv: readonly string[], io: ServiceIo): PlannedCommandLine | number {
-  const parsed = parseUninstall(argv);
+  const parsed = parseUninstall(argv, io.env);
   if (parsed.kind !== 'ok') return settled(parsed, io) as number;
   const { settings } = parsed;
   const plan =
-    settings.platform === 'linux' ? linuxUninstallPlan(settings) : windowsUninstallPlan(settings);
+    settings.platform === 'win32'
+      ? windowsUninstallPlan(settings)
+      : settings.attended
+        ? attendedUninstallPlan(settings)
+        : linuxUninstallPlan(settings);
   return { settings, plan };
 }
 
@@ -200,9 +229,13 @@ function status(settings: StatusSettings, io: ServiceIo): number {
       io.err('rota-agent: systemd is not running on this machine (it is not PID 1)\n');
       return 1;
     }
-    const unit = path.posix.basename(linuxPaths(settings.name).unit);
+    const attended = settings.attended === true;
+    const unit = path.posix.basename(
+      attended ? attendedPaths(settings.name, '/').unit : linuxPaths(settings.name).unit,
+    );
     const shown = io.run([
       'systemctl',
+      ...(attended ? ['--user'] : []),
       'show',
       unit,
       '--property=LoadState,ActiveState,SubState,UnitFileState,MainPID',

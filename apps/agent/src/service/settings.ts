@@ -15,8 +15,12 @@ export interface InstallSettings {
   name: string;
   workDir?: string;
   desktop: boolean;
-  /** Windows `DOMAIN\user` the logon task runs for (`--desktop`). */
+  /** Windows `DOMAIN\user` the logon task runs for (`--desktop`, `--attended`). */
   user?: string;
+  /** `--attended --user ACCESS`: the Rota user whose own runs alone the agent takes. */
+  attendedUser?: string;
+  /** Linux, attended: the home of the user installing it, where the user unit goes. */
+  home?: string;
   /** The agent executable the service starts, copied into the service's folder. */
   executable: string;
   /** WinSW's executable, copied next to the service definition (Windows service). */
@@ -29,26 +33,35 @@ export interface UninstallSettings {
   platform: ServicePlatform;
   name: string;
   desktop: boolean;
+  /** An attended agent's: on Linux a user unit of the user running the command. */
+  attended?: boolean;
+  home?: string;
   print: boolean;
   root?: string;
 }
 
-export type StatusSettings = Pick<UninstallSettings, 'platform' | 'name' | 'desktop'>;
+export type StatusSettings = Pick<UninstallSettings, 'platform' | 'name' | 'desktop' | 'attended'>;
 
 export type Parsed<T> =
   { kind: 'ok'; settings: T } | { kind: 'help' } | { kind: 'invalid'; problems: string[] };
 
 export const SERVICE_USAGE = `Usage:
   rota-agent install --server <url> --token-file <path> [--name <name>] [--work-dir <dir>]
-                     [--desktop [--user <DOMAIN\\user>]] [--print] [--root <dir>]
-  rota-agent uninstall [--name <name>] [--desktop] [--print] [--root <dir>]
-  rota-agent status [--name <name>] [--desktop]
+                     [--desktop [--user <DOMAIN\\user>] | --attended --user <access>]
+                     [--print] [--root <dir>]
+  rota-agent uninstall [--name <name>] [--desktop | --attended] [--print] [--root <dir>]
+  rota-agent status [--name <name>] [--desktop | --attended]
 
   install registers this executable as a service that starts at boot: a systemd unit on Linux
   (user rota-agent, the token passed as a systemd credential), a Windows service through WinSW,
   or with --desktop (Windows) a task at the user's logon, in their desktop session, for robots
   that drive the desktop. The token is copied from --token-file into a file only root (Linux) or
   SYSTEM and Administrators (Windows) may read; it is never put on a command line.
+
+  --attended --user <access> installs an attended agent for the person signed in: it runs in
+  their desktop session (a logon task on Windows, a systemd user unit of their graphical session
+  on Linux; run install as that person, not as root) and takes only the runs the Rota user
+  <access> starts, from the console's "My robots" or with rota-agent run.
 
   --name <name>       the service's name (default rota-agent): several agents may share a machine
   --work-dir <dir>    packages, robots and undelivered results (default /var/lib/<name>, or
@@ -61,7 +74,11 @@ export const SERVICE_USAGE = `Usage:
                       next to the service definition, which then registers and starts the service
 `;
 
-const BOOLEAN_FLAGS = { '--desktop': 'desktop', '--print': 'print' } as const;
+const BOOLEAN_FLAGS = {
+  '--desktop': 'desktop',
+  '--print': 'print',
+  '--attended': 'attended',
+} as const;
 const VALUE_FLAGS = {
   '--server': 'servers',
   '--token-file': 'tokenFile',
@@ -79,8 +96,8 @@ type BooleanKey = (typeof BOOLEAN_FLAGS)[keyof typeof BOOLEAN_FLAGS];
 /** Which flags each command takes. */
 const ACCEPTED: Record<'install' | 'uninstall' | 'status', readonly string[]> = {
   install: [...Object.keys(VALUE_FLAGS), ...Object.keys(BOOLEAN_FLAGS)],
-  uninstall: ['--name', '--desktop', '--print', '--root', '--platform'],
-  status: ['--name', '--desktop', '--platform'],
+  uninstall: ['--name', '--desktop', '--attended', '--print', '--root', '--platform'],
+  status: ['--name', '--desktop', '--attended', '--platform'],
 };
 
 function isHttpUrl(value: string): boolean {
@@ -127,6 +144,7 @@ const installSchema = z.object({
   executable: z.string().min(1).optional(),
   winsw: z.string().min(1).optional(),
   desktop: z.boolean(),
+  attended: z.boolean(),
   print: z.boolean(),
 });
 
@@ -138,7 +156,7 @@ const FLAG_NAMES: Record<string, string> = Object.fromEntries(
 function readFlags(command: keyof typeof ACCEPTED, argv: readonly string[]) {
   const problems: string[] = [];
   const values: Partial<Record<ValueKey, string>> = {};
-  const booleans: Record<BooleanKey, boolean> = { desktop: false, print: false };
+  const booleans: Record<BooleanKey, boolean> = { desktop: false, print: false, attended: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return { help: true as const };
@@ -205,9 +223,17 @@ export function parseInstall(
   if (data.desktop && data.platform !== 'win32') {
     problems.push("--desktop is for Windows, where desktop robots need the user's session");
   }
-  if (data.user !== undefined && !data.desktop) problems.push('--user goes with --desktop');
-  if (data.winsw !== undefined && (data.platform !== 'win32' || data.desktop)) {
-    problems.push('--winsw is for the Windows service (not --desktop)');
+  if (data.user !== undefined && !data.desktop && !data.attended) {
+    problems.push('--user goes with --desktop or --attended');
+  }
+  if (data.winsw !== undefined && (data.platform !== 'win32' || data.desktop || data.attended)) {
+    problems.push('--winsw is for the Windows service (not --desktop or --attended)');
+  }
+  if (data.attended && data.user === undefined) {
+    problems.push('--attended needs --user <access>: the Rota user it serves');
+  }
+  if (data.attended && data.desktop) {
+    problems.push('--attended runs in the desktop session already: leave out --desktop');
   }
   const executable = data.executable ?? context.ownExecutable;
   if (executable === undefined) {
@@ -228,8 +254,17 @@ export function parseInstall(
     context.env.USERNAME !== undefined
       ? `${context.env.USERDOMAIN ?? '.'}\\${context.env.USERNAME}`
       : undefined;
-  const user = data.desktop ? (data.user ?? windowsUser) : undefined;
+  // Attended: --user is the Rota access, and the session is the installing person's own.
+  const desktop = data.desktop || (data.attended && data.platform === 'win32');
+  const user = data.attended ? windowsUser : data.desktop ? (data.user ?? windowsUser) : undefined;
   if (data.desktop && user === undefined) problems.push('--user is required with --desktop here');
+  if (desktop && data.attended && user === undefined) {
+    problems.push('install --attended on Windows as the person whose desktop runs the robots');
+  }
+  const home = data.attended && data.platform === 'linux' ? context.env.HOME : undefined;
+  if (data.attended && data.platform === 'linux' && !home) {
+    problems.push('install --attended as the person it serves (their HOME holds the user unit)');
+  }
   if (problems.length > 0) return { kind: 'invalid', problems };
   // A path for another platform (--platform win32 --print on Linux) is taken as written.
   const resolveDir = data.platform === process.platform ? path.resolve : (dir: string) => dir;
@@ -242,8 +277,10 @@ export function parseInstall(
       token,
       name: data.name,
       workDir: data.workDir === undefined ? undefined : resolveDir(data.workDir),
-      desktop: data.desktop,
-      user,
+      desktop,
+      user: desktop ? user : undefined,
+      ...(data.attended ? { attendedUser: data.user } : {}),
+      ...(home ? { home } : {}),
       executable: executable as string,
       winsw: data.winsw,
       print: data.print,
@@ -257,31 +294,52 @@ const uninstallSchema = z.object({
   platform: platformSchema,
   root: z.string().min(1).optional(),
   desktop: z.boolean(),
+  attended: z.boolean(),
   print: z.boolean(),
 });
 
-export function parseUninstall(argv: readonly string[]): Parsed<UninstallSettings> {
+/** Attended on Windows is the logon task; on Linux the user unit under HOME. */
+function attendedAs<
+  T extends { platform: ServicePlatform; desktop: boolean; attended?: boolean | undefined },
+>(settings: T, env: NodeJS.ProcessEnv, problems: string[]): T & { home?: string } {
+  if (!settings.attended) return settings;
+  if (settings.platform === 'win32') return { ...settings, desktop: true };
+  if (!env.HOME) problems.push('run it as the person the attended agent serves (HOME is unset)');
+  return { ...settings, home: env.HOME };
+}
+
+export function parseUninstall(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Parsed<UninstallSettings> {
   const flags = readFlags('uninstall', argv);
   if (flags.help) return { kind: 'help' };
   const { problems, values, booleans } = flags;
   const result = uninstallSchema.safeParse({ ...values, ...booleans });
   if (!result.success) issuesToProblems(result.error.issues, problems);
   if (problems.length > 0 || !result.success) return { kind: 'invalid', problems };
-  const { root } = result.data;
+  const settings = attendedAs(result.data, env, problems);
+  if (problems.length > 0) return { kind: 'invalid', problems };
+  const { root } = settings;
   return {
     kind: 'ok',
-    settings: { ...result.data, root: root === undefined ? undefined : path.resolve(root) },
+    settings: { ...settings, root: root === undefined ? undefined : path.resolve(root) },
   };
 }
 
-export function parseStatus(argv: readonly string[]): Parsed<StatusSettings> {
+export function parseStatus(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Parsed<StatusSettings> {
   const flags = readFlags('status', argv);
   if (flags.help) return { kind: 'help' };
   const { problems, values, booleans } = flags;
   const result = uninstallSchema
-    .pick({ name: true, platform: true, desktop: true })
-    .safeParse({ ...values, desktop: booleans.desktop });
+    .pick({ name: true, platform: true, desktop: true, attended: true })
+    .safeParse({ ...values, desktop: booleans.desktop, attended: booleans.attended });
   if (!result.success) issuesToProblems(result.error.issues, problems);
   if (problems.length > 0 || !result.success) return { kind: 'invalid', problems };
-  return { kind: 'ok', settings: result.data };
+  const settings = attendedAs(result.data, env, problems);
+  if (problems.length > 0) return { kind: 'invalid', problems };
+  return { kind: 'ok', settings };
 }

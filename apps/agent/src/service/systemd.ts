@@ -186,3 +186,119 @@ export function linuxUninstallPlan(settings: UninstallSettings): Plan {
     ],
   };
 }
+
+/**
+ * An attended agent's files, all the installing person's own: a systemd user unit, the token
+ * (their 0600 file) and the executable under their home.
+ */
+export function attendedPaths(name: string, home: string) {
+  const data = path.posix.join(home, '.local/share', name);
+  return {
+    unit: path.posix.join(home, '.config/systemd/user', `${name}.service`),
+    programDir: path.posix.join(data, 'bin'),
+    executable: path.posix.join(data, 'bin/rota-agent'),
+    tokenDir: path.posix.join(home, '.config', name),
+    token: path.posix.join(home, '.config', name, 'token'),
+    workDir: path.posix.join(data, 'work'),
+  };
+}
+
+/**
+ * The attended agent's user unit: started with the person's graphical session (so robots get
+ * its display) and stopped with it. A user unit gets no systemd credentials to hand on, so the
+ * token is the person's own 0600 file, named on the command line.
+ */
+export function attendedUserUnit(settings: InstallSettings): string {
+  const paths = attendedPaths(settings.name, settings.home as string);
+  const exec = [
+    paths.executable,
+    '--server',
+    settings.servers.join(','),
+    '--token-file',
+    paths.token,
+    '--work-dir',
+    settings.workDir ?? paths.workDir,
+    '--mode',
+    'desktop',
+    '--attended',
+    '--user',
+    settings.attendedUser as string,
+  ];
+  return [
+    '[Unit]',
+    `Description=Rota agent (${settings.name}) attended by ${settings.attendedUser}: runs the robots they start, in their session`,
+    'PartOf=graphical-session.target',
+    'After=graphical-session.target',
+    '',
+    '[Service]',
+    'Type=simple',
+    `ExecStart=${exec.map(unitWord).join(' ')}`,
+    'Restart=always',
+    'RestartSec=5',
+    'KillMode=mixed',
+    'TimeoutStopSec=90',
+    'UMask=0077',
+    '',
+    '[Install]',
+    'WantedBy=graphical-session.target',
+    '',
+  ].join('\n');
+}
+
+export function attendedInstallPlan(settings: InstallSettings): Plan {
+  const paths = attendedPaths(settings.name, settings.home as string);
+  const unit = `${settings.name}.service`;
+  return {
+    platform: 'linux',
+    before: [],
+    files: [
+      { path: paths.programDir, action: 'folder', mode: 0o755 },
+      { path: paths.executable, action: 'copy', from: settings.executable, mode: 0o755 },
+      { path: paths.tokenDir, action: 'folder', mode: 0o700 },
+      { path: paths.token, action: 'write', content: settings.token, mode: 0o600, secret: true },
+      { path: settings.workDir ?? paths.workDir, action: 'folder', mode: 0o700 },
+      { path: paths.unit, action: 'write', content: attendedUserUnit(settings), mode: 0o644 },
+    ],
+    after: [
+      { argv: ['systemctl', '--user', 'daemon-reload'], why: 'your systemd reads the new unit' },
+      {
+        argv: ['systemctl', '--user', 'enable', '--now', unit],
+        why: 'started now and with every graphical session of yours',
+      },
+    ],
+    notes: [
+      path.posix.resolve(settings.tokenFile) === path.posix.resolve(paths.token)
+        ? `the token is kept in ${paths.token} (yours only)`
+        : `the token is kept in ${paths.token} (yours only); ${settings.tokenFile} may be deleted`,
+      `it takes only the runs ${settings.attendedUser} starts: the console's "My robots", or rota-agent run <robot>`,
+      `logs: journalctl --user -u ${unit}; state: rota-agent status --attended${settings.name === 'rota-agent' ? '' : ` --name ${settings.name}`}`,
+    ],
+  };
+}
+
+export function attendedUninstallPlan(settings: UninstallSettings): Plan {
+  const paths = attendedPaths(settings.name, settings.home as string);
+  const unit = `${settings.name}.service`;
+  return {
+    platform: 'linux',
+    before: [
+      {
+        argv: ['systemctl', '--user', 'disable', '--now', unit],
+        why: 'stopped (its robots get their grace) and not started with your sessions',
+        mayFail: true,
+      },
+    ],
+    files: [
+      { path: paths.unit, action: 'remove' },
+      { path: paths.token, action: 'remove' },
+      { path: paths.executable, action: 'remove' },
+      { path: `${paths.executable}.previous`, action: 'remove' },
+      { path: `${paths.programDir}/update.json`, action: 'remove' },
+      { path: `${paths.programDir}/update-rejected.json`, action: 'remove' },
+    ],
+    after: [
+      { argv: ['systemctl', '--user', 'daemon-reload'], why: 'your systemd forgets the unit' },
+    ],
+    notes: [`kept: the work folder (${paths.workDir} by default)`],
+  };
+}

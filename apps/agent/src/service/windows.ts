@@ -46,6 +46,7 @@ function agentArguments(settings: InstallSettings, mode: 'service' | 'desktop'):
     settings.workDir ?? paths.workDir,
     '--mode',
     mode,
+    ...(settings.attendedUser === undefined ? [] : ['--attended', '--user', settings.attendedUser]),
   ]
     .map(windowsArgument)
     .join(' ');
