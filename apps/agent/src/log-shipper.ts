@@ -68,7 +68,8 @@ export class LogShipper {
   private inFlight = 0;
   private lastSentAt = Date.now();
   private closing = false;
-  private readonly wake = new AbortController();
+  /** Ends the current pause: aborted by `flush` (then replaced) and for good by `drain`. */
+  private wake = new AbortController();
   private loop: Promise<void> | null = null;
 
   private readonly flushMs: number;
@@ -97,6 +98,14 @@ export class LogShipper {
     if (this.pending.length > this.maxPending) this.dropOldest();
   }
 
+  /**
+   * Sends what is pending now rather than at the next tick: the run is over, and its lines
+   * may travel while its result is written down.
+   */
+  flush(): void {
+    this.wake.abort();
+  }
+
   /** Stops the timer and sends what is left; resolves when all is sent or the signal ended it. */
   async drain(): Promise<void> {
     this.closing = true;
@@ -109,6 +118,7 @@ export class LogShipper {
     while (!this.closing && !this.options.signal.aborted) {
       await pause(this.flushMs, AbortSignal.any([this.wake.signal, this.options.signal]));
       if (this.closing || this.options.signal.aborted) return;
+      if (this.wake.signal.aborted) this.wake = new AbortController();
       if (this.pending.length > 0 || Date.now() - this.lastSentAt >= this.idleFlushMs) {
         await this.sendBatch();
       }

@@ -165,6 +165,7 @@ export class ExecutionRun {
     } finally {
       clearTimeout(timer);
       this.settled = true;
+      this.logs.flush();
     }
   }
 

@@ -101,25 +101,28 @@ if [ "$s" -gt 128 ] && n=$(kill -l "$s" 2>/dev/null); then trap - "$n"; kill -s 
 exit "$s"`;
 
 /**
- * The watcher: `group <pgid>` names the robot's group, `ok` (the run ended cleanly) ends it
- * quietly; anything else, the end of the pipe included, kills the group and sweeps the marker.
- * It ignores the terminal's signals, which are the agent's to act on.
+ * The watcher: `marker <NAME=value>` and `group <pgid>` say what to kill, `ok` (the run ended
+ * cleanly) ends it quietly; anything else, the end of the pipe included, kills the group and
+ * sweeps the marker. Told nothing, it has nothing to do. It ignores the terminal's signals,
+ * which are the agent's to act on.
  */
 export const WATCH_SCRIPT = `trap '' HUP INT TERM QUIT
 g=
+m=
 while IFS= read -r line; do
   case $line in
+    marker\\ *) m=\${line#marker } ;;
     group\\ *) g=\${line#group } ;;
     ok) exit 0 ;;
     *) break ;;
   esac
 done
 [ -n "$g" ] && kill -KILL -"$g" 2>/dev/null
-[ -n "$1" ] && [ -d /proc/self ] || exit 0
+[ -n "$m" ] && [ -d /proc/self ] || exit 0
 pass=0
 while [ "$pass" -lt 5 ]; do
   found=
-  for f in $(grep -lzxF -e "$1" /proc/[0-9]*/environ 2>/dev/null); do
+  for f in $(grep -lzxF -e "$m" /proc/[0-9]*/environ 2>/dev/null); do
     p=\${f#/proc/}
     p=\${p%/environ}
     kill -KILL "$p" 2>/dev/null && found=1
@@ -205,17 +208,48 @@ const onExit = (child: ChildProcess) =>
     else child.once('exit', () => resolve()).once('error', () => resolve());
   });
 
-function startWithShell(options: StartRobotOptions): SupervisedRobot {
-  // First, so a robot never runs unwatched: from its start on, the agent's end is seen.
-  const watcher = spawn('/bin/sh', ['-c', WATCH_SCRIPT, 'rota-watch', options.marker], {
+/** A watcher started ahead of the next run, so that starting a robot costs one spawn, not two. */
+let spare: ChildProcess | null = null;
+
+type Unrefable = { ref?: () => void; unref?: () => void };
+
+function spawnWatcher(): ChildProcess {
+  const watcher = spawn('/bin/sh', ['-c', WATCH_SCRIPT, 'rota-watch'], {
     cwd: '/',
-    env: { PATH: options.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     stdio: ['pipe', 'ignore', 'ignore'],
   });
-  const watched = onExit(watcher);
   // A watcher that is gone has nothing left to be told.
   watcher.stdin!.on('error', () => undefined);
   watcher.once('error', () => undefined);
+  return watcher;
+}
+
+function takeWatcher(): ChildProcess {
+  const ready = spare;
+  spare = null;
+  if (ready && ready.pid !== undefined && ready.exitCode === null && ready.signalCode === null) {
+    ready.ref();
+    (ready.stdin as Unrefable).ref?.();
+    return ready;
+  }
+  return spawnWatcher();
+}
+
+function refillSpare(): void {
+  if (spare) return;
+  spare = spawnWatcher();
+  // Waiting for a run that may never come must not keep the agent's process alive; when that
+  // process ends, the pipe's end tells the spare there is nothing to watch.
+  spare.unref();
+  (spare.stdin as Unrefable).unref?.();
+}
+
+function startWithShell(options: StartRobotOptions): SupervisedRobot {
+  // First, so a robot never runs unwatched: from its start on, the agent's end is seen.
+  const watcher = takeWatcher();
+  const watched = onExit(watcher);
+  if (watcher.pid !== undefined) watcher.stdin!.write(`marker ${options.marker}\n`);
   const robot = spawn('/bin/sh', ['-c', RUN_SCRIPT, 'rota-run', options.executor], {
     cwd: options.cwd,
     env: options.env,
@@ -234,6 +268,7 @@ function startWithShell(options: StartRobotOptions): SupervisedRobot {
   } else if (pid !== undefined) {
     watcher.stdin!.write(`group ${pid}\n`);
     options.onStarted(pid);
+    setImmediate(refillSpare);
   } else {
     watcher.stdin!.end('ok\n');
   }
