@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS } from '../src/modules/dispatch/live-events.js';
 import { AGENT, executionOf, runNow, simulatedAgent } from './helpers/engine.js';
 import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
@@ -42,8 +43,6 @@ async function drainQueue() {
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('engine fencing', () => {
   it('gives a run back at once when the long poll that claimed it was hung up', async () => {
     await drainQueue();
@@ -63,12 +62,10 @@ describe('engine fencing', () => {
     req.on('error', () => undefined);
     req.end(JSON.stringify({ wait_seconds: 20 }));
     // The long poll is waiting at the server…
-    for (let i = 0; i < 100 && t.app.services.dispatch.waiters.size === 0; i += 1) await sleep(20);
-    expect(t.app.services.dispatch.waiters.size).toBe(1);
+    await t.app.services.dispatch.waiters.whenSize((n) => n === 1);
     req.destroy();
     // The server hears the hang-up: the dead request no longer waits…
-    for (let i = 0; i < 100 && t.app.services.dispatch.waiters.size > 0; i += 1) await sleep(20);
-    expect(t.app.services.dispatch.waiters.size).toBe(0);
+    await t.app.services.dispatch.waiters.whenSize((n) => n === 0);
     // …so a run queued now is not handed to it.
     const id = await runNow(c.admin, { id: robot });
     const run = await other.claim();
@@ -164,16 +161,30 @@ describe.skipIf(!process.env.DATABASE_URL)('fencing across two instances on Post
     const onSecond = simulatedAgent(second.app, token);
     // Cached on the second instance now.
     expect((await onSecond.hello()).status).toBe(200);
+    // The second instance's own listener comes first: once this one hears a change of the
+    // agent, the second instance has forgotten its identity. The hello's own change (its labels)
+    // may be heard first; the rotation's is among the next.
+    let heard = 0;
+    let onHeard = () => {};
+    const stopListening = second.events.subscribe(CHANNELS.agents, () => {
+      heard += 1;
+      onHeard();
+    });
+    const nextChange = (after: number) =>
+      new Promise<void>((resolve) => {
+        onHeard = () => heard > after && resolve();
+        onHeard();
+      });
     expect(
       (await tenants.admin.post('/api/rota/node/api/v1/rotate_token', { id: rota_nodes_id }))
         .status,
     ).toBe(200);
-    // NOTIFY crosses in milliseconds; no 5 s cache window any more.
     let status = 200;
-    for (let i = 0; i < 50 && status === 200; i += 1) {
-      await sleep(20);
+    for (let seen = 0; status === 200; seen = heard) {
+      await nextChange(seen);
       status = (await onSecond.hello()).status;
     }
+    stopListening();
     expect(status).toBe(401);
   });
 });

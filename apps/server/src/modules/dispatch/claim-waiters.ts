@@ -29,6 +29,7 @@ export interface Waiter {
 export class ClaimWaiters {
   private readonly byClient = new Map<number, Set<Waiter>>();
   private isClosed = false;
+  private readonly sizeWatchers = new Set<{ test: (size: number) => boolean; done: () => void }>();
 
   register(clientId: number, vmId: number, labels: readonly string[] = []) {
     let wake!: () => void;
@@ -70,6 +71,7 @@ export class ClaimWaiters {
     if (!set) return;
     set.delete(waiter);
     if (set.size === 0) this.byClient.delete(clientId);
+    this.sizeChanged();
   }
 
   private add(clientId: number, waiter: Waiter): void {
@@ -79,6 +81,23 @@ export class ClaimWaiters {
       this.byClient.set(clientId, set);
     }
     set.add(waiter);
+    this.sizeChanged();
+  }
+
+  /** Resolves once the number of waiting long polls passes `test`: waited on, never polled. */
+  whenSize(test: (size: number) => boolean): Promise<void> {
+    if (test(this.size)) return Promise.resolve();
+    return new Promise((done) => this.sizeWatchers.add({ test, done }));
+  }
+
+  private sizeChanged(): void {
+    if (this.sizeWatchers.size === 0) return;
+    const size = this.size;
+    for (const watcher of this.sizeWatchers) {
+      if (!watcher.test(size)) continue;
+      this.sizeWatchers.delete(watcher);
+      watcher.done();
+    }
   }
 
   signal(work: WorkSignal) {
