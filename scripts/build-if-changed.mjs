@@ -10,7 +10,8 @@
  * it is written under node_modules/.cache/rota-build/ after a successful build. Contents rather
  * than mtimes: a `git checkout` that brings back the same files does not force a rebuild, and
  * an edit always does. A missing output (fresh clone, deleted dist) always builds.
- * ROTA_FORCE_BUILD=1 builds regardless.
+ * ROTA_FORCE_BUILD=1 or --force builds regardless: `npm run build` is this script with --force,
+ * so the stamps it writes let the next `npm start` skip what it just built.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -111,9 +112,11 @@ function stampOf(inputs) {
   return hash.digest('hex');
 }
 
-const names = process.argv.slice(2);
+const args = process.argv.slice(2);
+const force = args.includes('--force') || process.env.ROTA_FORCE_BUILD === '1';
+const names = args.filter((arg) => arg !== '--force');
 if (names.length === 0 || names.some((name) => !(name in TARGETS))) {
-  console.error(`usage: build-if-changed.mjs <${Object.keys(TARGETS).join('|')}>...`);
+  console.error(`usage: build-if-changed.mjs [--force] <${Object.keys(TARGETS).join('|')}>...`);
   process.exit(2);
 }
 
@@ -124,11 +127,17 @@ for (const name of names) {
   const stamp = stampOf(target.inputs);
   const previous = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : null;
   const built = existsSync(path.join(root, target.output));
-  if (built && previous === stamp && process.env.ROTA_FORCE_BUILD !== '1') {
+  if (built && previous === stamp && !force) {
     console.log(`${name}: up to date, not rebuilt`);
     continue;
   }
-  const why = !built ? 'not built yet' : previous === null ? 'no stamp yet' : 'sources changed';
+  const why = force
+    ? 'a full build'
+    : !built
+      ? 'not built yet'
+      : previous === null
+        ? 'no stamp yet'
+        : 'sources changed';
   console.log(`${name}: ${why}, building`);
   const result = spawnSync('npm', ['run', 'build', '-w', target.workspace], {
     cwd: root,
