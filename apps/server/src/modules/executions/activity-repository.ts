@@ -180,7 +180,14 @@ export async function listExecutions<R>(
   );
 }
 
-/** Every execution of the range, in pages of `batch` (the CSV export streams them). */
+/**
+ * Every execution of the range in queue order, in pages of `batch` (the CSV export streams
+ * them). Each page starts after the last row of the one before by (queued_at, id), read through
+ * the client's queue-time index: a page costs its rows wherever the range lies in the history
+ * (in id order, the primary key was scanned from the first run ever to reach the range). The
+ * last row's queued_at is read back from the row, to the microsecond a JS date would cut; only
+ * if that row was deleted meanwhile does its millisecond stand in.
+ */
 export async function* exportExecutions(
   db: Db,
   scope: TenantScope,
@@ -188,15 +195,23 @@ export async function* exportExecutions(
   batch = 1000,
 ): AsyncGenerator<ExecutionListRow[]> {
   const where = filters(scope, query);
-  let after = 0;
+  const last = alias(e, 'last_exported');
+  let after: { at: Date; id: number } | null = null;
   for (;;) {
-    const rows = await selectExecutions(db)
-      .where(and(where, gt(e.rota_executions_id, after)))
-      .orderBy(asc(e.rota_executions_id))
+    let since: SQL | undefined;
+    if (after) {
+      const at: SQL = sql`coalesce((select ${last.queued_at} from ${last}
+                                where ${last.rota_executions_id} = ${after.id}), ${after.at})`;
+      since = sql`${e.queued_at} >= ${at} and (${e.queued_at} > ${at} or ${e.rota_executions_id} > ${after.id})`;
+    }
+    const rows: ExecutionListRow[] = await selectExecutions(db)
+      .where(and(where, since))
+      .orderBy(asc(e.queued_at), asc(e.rota_executions_id))
       .limit(batch);
     if (rows.length === 0) return;
     yield rows;
-    after = rows[rows.length - 1]!.execution_id;
+    const end: ExecutionListRow = rows[rows.length - 1]!;
+    after = { at: end.queued_at, id: end.execution_id };
     if (rows.length < batch) return;
   }
 }
