@@ -1,0 +1,2 @@
+DROP INDEX "rota_execution_days_client_day_idx";--> statement-breakpoint
+CREATE INDEX "rota_execution_days_client_day_status_idx" ON "rota_execution_days" USING btree ("rota_clients_id","day","status","rota_robots_id","n");
