@@ -145,8 +145,9 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
-    const token = (await api('/api/user/api/auth/v1/session', { access: 'admin', password: PASSWORD }))
-      .token as string;
+    const token = (
+      await api('/api/user/api/auth/v1/session', { access: 'admin', password: PASSWORD })
+    ).token as string;
     const robotId = (
       await api(
         '/api/rota/robot/api/v1/create',
@@ -229,7 +230,12 @@ async function main(): Promise<void> {
     };
 
     const measureAgent = async (name: string, root: string): Promise<Figures> => {
-      const figures: Figures = { runsPerSecond: {}, cpuPerRunMs: {}, startedMs: [], recordedMs: [] };
+      const figures: Figures = {
+        runsPerSecond: {},
+        cpuPerRunMs: {},
+        startedMs: [],
+        recordedMs: [],
+      };
       for (const lanes of LANES) {
         round += 1;
         await rm(path.join(robotDir, 'times'), { force: true });
@@ -271,7 +277,12 @@ async function main(): Promise<void> {
     };
 
     const measureSpawn = async (): Promise<Figures> => {
-      const figures: Figures = { runsPerSecond: {}, cpuPerRunMs: {}, startedMs: [], recordedMs: [] };
+      const figures: Figures = {
+        runsPerSecond: {},
+        cpuPerRunMs: {},
+        startedMs: [],
+        recordedMs: [],
+      };
       let seq = 0;
       const once = () =>
         new Promise<{ id: string; asked: number; closed: number }>((resolve, reject) => {
