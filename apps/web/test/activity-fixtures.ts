@@ -44,6 +44,8 @@ export function makeExecution(overrides: Partial<Execution> = {}): Execution {
     last_activity_at: null,
     stalled: false,
     connection_lost_at: null,
+    attended_by: null,
+    attended_by_name: null,
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 /** What other features may use of activity (lint: no reaching into a feature's files). */
 export { activityKeys } from './api/keys';
+export { AttendedBadge } from './components/attended-badge';
 export { showExecutionStartedToast } from './components/execution-started-toast';
 export {
   CATEGORY_COLORS,

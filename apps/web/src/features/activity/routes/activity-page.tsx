@@ -31,6 +31,7 @@ import { RobotSelect } from '../../robots';
 import { useExportExecutions } from '../api/export-executions';
 import { useExecutionDuration } from '../components/execution-duration';
 import { ExecutionProgress } from '../components/execution-progress';
+import { AttendedBadge } from '../components/attended-badge';
 import { PendingReasonNote } from '../components/pending-reason';
 import { executionsQueryOptions, type ActivityListBody } from '../api/list-executions';
 import {
@@ -191,7 +192,10 @@ export default function ActivityPage() {
       sort: 'status',
       render: (execution) => (
         <Stack gap={4} maw={260}>
-          <ExecutionStatusBadge status={execution.status} />
+          <Group gap={4} wrap="wrap">
+            <ExecutionStatusBadge status={execution.status} />
+            <AttendedBadge execution={execution} />
+          </Group>
           <PendingReasonNote execution={execution} size="xs" />
           <ExecutionProgress execution={execution} compact />
         </Stack>

@@ -53,6 +53,7 @@ import {
   ExecutionProgress,
   StalledBadge,
 } from '../components/execution-progress';
+import { AttendedBadge } from '../components/attended-badge';
 import { PendingReasonNote } from '../components/pending-reason';
 import { RunMessage } from '../components/run-message';
 import { useActivityTranslation } from '../i18n';
@@ -295,6 +296,7 @@ export default function ExecutionPage() {
         actions={
           <>
             <ExecutionStatusBadge status={data.status} size="lg" />
+            <AttendedBadge execution={data} size="lg" />
             <StalledBadge execution={data} />
             <ConnectionLostBadge execution={data} />
             <LiveIndicator />
