@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config/env.js';
 import { resolveSecretKey } from './config/secret-key.js';
 import { openDatabase } from './db/client.js';
@@ -9,9 +8,10 @@ import { buildApp } from './http/app.js';
 import { dispatchTimingsFor } from './modules/dispatch/dispatch-service.js';
 import { tuneHeap } from './lib/heap-tuning.js';
 import { SecretBox } from './lib/secret-box.js';
+import { SERVER_ROOT } from './lib/server-root.js';
 import { discoverOidc, OidcDiscoveryError, oidcSettingsOf } from './modules/oidc/oidc-client.js';
 
-const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const WEB_ROOT = path.join(SERVER_ROOT, '../web/dist');
 const SHUTDOWN_GRACE_MS = 10_000;
 /**
  * Connections waiting to be accepted. Node's default (511) overflows when thousands of agents

@@ -1,18 +1,18 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { postgresEventBus, type EventBus } from '../lib/event-bus.js';
+import { SERVER_ROOT } from '../lib/server-root.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
 /** Both drivers' databases (and their transactions) share this type. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'drizzle');
 
 /** Serialises migrate + seed across server instances sharing one PostgreSQL. */
 const MIGRATION_LOCK_ID = 7_274_274;

@@ -1,7 +1,6 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   AGENT_PLATFORMS,
@@ -11,9 +10,10 @@ import {
   type AgentReleaseManifest,
 } from '@rota/contract';
 import { AppError } from '../../lib/errors.js';
+import { SERVER_ROOT } from '../../lib/server-root.js';
 
 /** Where `npm run package:agent` writes, beside this server in the repository. */
-const DEFAULT_RELEASE_DIR = fileURLToPath(new URL('../../../../agent/release', import.meta.url));
+const DEFAULT_RELEASE_DIR = path.join(SERVER_ROOT, '../agent/release');
 
 /** AGENT_RELEASE_DIR (relative: to the working directory, as DATA_DIR), else the default. */
 export function agentReleaseDir(configured: string | undefined): string {
