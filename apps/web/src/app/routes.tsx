@@ -5,6 +5,7 @@ import { FullPageLoader } from '../components/full-page-loader';
 import { RouteError } from '../components/route-error';
 import { ACCOUNT_PATH } from '../features/account/paths';
 import { API_KEYS_PATH } from '../features/api-keys/paths';
+import { MY_ROBOTS_PATH } from '../features/attended/paths';
 import { MFA_PATH } from '../features/mfa/paths';
 import { NO_ACCESS_PATH } from '../features/oidc/paths';
 import { SESSIONS_PATH } from '../features/sessions/paths';
@@ -137,6 +138,11 @@ export const routes: RouteObject[] = [
           {
             path: API_KEYS_PATH,
             lazy: lazyPage(() => import('../features/api-keys/routes/api-keys-page')),
+          },
+          // "My robots": not in the contract's route table, so no handle; it checks ROBOS.UPDATE.
+          {
+            path: MY_ROBOTS_PATH,
+            lazy: lazyPage(() => import('../features/attended/routes/my-robots-page')),
           },
           // "My account": one's own, no permission.
           {

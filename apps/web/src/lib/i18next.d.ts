@@ -24,6 +24,7 @@ import type triggersEn from '../features/triggers/locales/en.json';
 import type accountEn from '../features/account/locales/en.json';
 import type mfaEn from '../features/mfa/locales/en.json';
 import type sessionsEn from '../features/sessions/locales/en.json';
+import type attendedEn from '../features/attended/locales/en.json';
 import type oidcEn from '../features/oidc/locales/en.json';
 import type oidcSignInEn from '../features/oidc/locales/sign-in/en.json';
 import type oidcLinkEn from '../features/oidc/locales/link/en.json';
@@ -60,6 +61,7 @@ declare module 'i18next' {
       account: typeof accountEn;
       mfa: typeof mfaEn;
       sessions: typeof sessionsEn;
+      attended: typeof attendedEn;
       oidc: typeof oidcEn;
       oidcSignIn: typeof oidcSignInEn;
       oidcLink: typeof oidcLinkEn;

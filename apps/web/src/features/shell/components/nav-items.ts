@@ -16,17 +16,20 @@ import {
   IconServer2,
   IconUsers,
   IconUsersGroup,
+  IconUserScreen,
   type Icon,
 } from '@tabler/icons-react';
-import type { ConsoleRoute } from '@rota/contract';
+import { ROUTE_PERMISSIONS, type ConsoleRoute, type Permission } from '@rota/contract';
+import { MY_ROBOTS_PATH } from '../../attended';
 
 export type NavItem = {
-  to: ConsoleRoute;
+  to: ConsoleRoute | typeof MY_ROBOTS_PATH;
   label:
     | 'nav.home'
     | 'nav.activity'
     | 'nav.parameters'
     | 'nav.robots'
+    | 'nav.myRobots'
     | 'nav.tasks'
     | 'nav.schedulings'
     | 'nav.calendars'
@@ -43,6 +46,8 @@ export type NavItem = {
   icon: Icon;
   /** Shown only to platform administrators (on top of the route's permissions). */
   platformAdmin?: true;
+  /** For a page the contract's route table does not list: the permissions that show it. */
+  permissions?: readonly Permission[];
   /** A page under the entry before it (Schedulings → Calendars, Robots → Tasks): shown indented. */
   nested?: true;
 };
@@ -54,6 +59,12 @@ export const MAIN_NAV: readonly NavItem[] = [
   { to: '/parameter', label: 'nav.parameters', icon: IconAdjustmentsHorizontal },
   { to: '/robot', label: 'nav.robots', icon: IconRobot },
   { to: '/task', label: 'nav.tasks', icon: IconListCheck, nested: true },
+  {
+    to: MY_ROBOTS_PATH,
+    label: 'nav.myRobots',
+    icon: IconUserScreen,
+    permissions: ['ROBOS.UPDATE'],
+  },
   { to: '/scheduling', label: 'nav.schedulings', icon: IconCalendarTime },
   { to: '/scheduling/calendar', label: 'nav.calendars', icon: IconCalendarOff, nested: true },
   { to: '/node', label: 'nav.agents', icon: IconServer2 },
@@ -74,6 +85,11 @@ export const CONFIGURATION_NAV: readonly NavItem[] = [
 
 /** The dropdown shows if the user may list environments or users. */
 export const CONFIGURATION_GATES: readonly ConsoleRoute[] = ['/env', '/user'];
+
+/** What an entry needs: its own permissions, else its route's in the contract. */
+export function navPermissions(item: NavItem): readonly Permission[] {
+  return item.permissions ?? ROUTE_PERMISSIONS[item.to as ConsoleRoute];
+}
 
 export function isActivePath(pathname: string, to: string): boolean {
   return pathname === to || pathname.startsWith(`${to}/`);

@@ -12,6 +12,7 @@ import {
   MAIN_NAV,
   isActiveItem,
   isActivePath,
+  navPermissions,
   type NavItem,
 } from './nav-items';
 
@@ -26,7 +27,7 @@ export function Sidebar({ user, onNavigate }: SidebarProps) {
   const { pathname } = useLocation();
   const { isPlatformAdmin } = useIsPlatformAdmin(user);
   const allowed = (item: NavItem) =>
-    hasPermissions(user?.permissions, ROUTE_PERMISSIONS[item.to]) &&
+    hasPermissions(user?.permissions, navPermissions(item)) &&
     (!item.platformAdmin || isPlatformAdmin);
   const mainItems = MAIN_NAV.filter(allowed);
   const configItems = CONFIGURATION_NAV.filter(allowed);
