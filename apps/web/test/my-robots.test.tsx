@@ -250,4 +250,26 @@ describe('attended badge', { timeout: 20_000 }, () => {
       expect(badge).toHaveTextContent(label);
     },
   );
+
+  it('marks attended rows of the Activity list, and only those', async () => {
+    await openPage('/activity', /Atividades|Atividade/, ['HISTORIC.LIST'], (call) => {
+      if (call.url.endsWith('/activity/api/v1/index')) {
+        return {
+          status: 200,
+          body: listOf([
+            makeExecution({ attended_by: 9, attended_by_name: 'Ana Souza' }),
+            makeExecution({ execution_id: 41 }),
+          ]),
+        };
+      }
+      if (call.url.endsWith('/status/item/api/v1/palette')) {
+        return { status: 200, body: { data: [] } };
+      }
+      return { status: 200, body: listOf([]) };
+    });
+    expect(
+      await screen.findByLabelText('Assistida: iniciada por Ana Souza na própria máquina'),
+    ).toHaveTextContent('Assistida');
+    expect(screen.getAllByText('Assistida')).toHaveLength(1);
+  });
 });
