@@ -7,7 +7,6 @@ import {
   Group,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -136,46 +135,47 @@ function RobotsTable({
 }) {
   const { t } = useTranslation('attended');
   const names = new Map(agents.map((agent) => [agent.rota_nodes_id, agent.name]));
+  // Rows that wrap rather than a table: on a phone the button drops under the robot, not off-screen.
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table verticalSpacing="sm" highlightOnHover>
-        <Table.Tbody>
-          {robots.map((robot) => (
-            <Table.Tr key={robot.rota_robots_id}>
-              <Table.Td>
-                <Text fw={600}>{robot.name}</Text>
-                {robot.description ? (
-                  <Text size="sm" c="dimmed" lineClamp={2}>
-                    {robot.description}
-                  </Text>
-                ) : null}
-                {robot.required_labels.length > 0 ? (
-                  <LabelBadges labels={robot.required_labels} />
-                ) : null}
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c={robot.agent_ids.length === 0 ? 'dimmed' : undefined}>
-                  {robot.agent_ids.length === 0
-                    ? t('page.noFittingAgent')
-                    : `${t('page.runsOn')}: ${robot.agent_ids.map((id) => names.get(id) ?? id).join(', ')}`}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Button
-                  size="xs"
-                  leftSection={<IconPlayerPlay size={14} aria-hidden />}
-                  disabled={robot.agent_ids.length === 0}
-                  aria-label={t('page.runOf', { name: robot.name })}
-                  onClick={() => onRun(robot)}
-                >
-                  {t('page.run')}
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+      {robots.map((robot) => (
+        <Group
+          key={robot.rota_robots_id}
+          component="li"
+          justify="space-between"
+          align="center"
+          gap="sm"
+          py="sm"
+          style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+        >
+          <Stack gap={4} style={{ flex: '1 1 18rem', minWidth: 0 }}>
+            <Text fw={600}>{robot.name}</Text>
+            {robot.description ? (
+              <Text size="sm" c="dimmed" lineClamp={2}>
+                {robot.description}
+              </Text>
+            ) : null}
+            {robot.required_labels.length > 0 ? (
+              <LabelBadges labels={robot.required_labels} />
+            ) : null}
+            <Text size="sm" c={robot.agent_ids.length === 0 ? 'dimmed' : undefined}>
+              {robot.agent_ids.length === 0
+                ? t('page.noFittingAgent')
+                : `${t('page.runsOn')}: ${robot.agent_ids.map((id) => names.get(id) ?? id).join(', ')}`}
+            </Text>
+          </Stack>
+          <Button
+            size="xs"
+            leftSection={<IconPlayerPlay size={14} aria-hidden />}
+            disabled={robot.agent_ids.length === 0}
+            aria-label={t('page.runOf', { name: robot.name })}
+            onClick={() => onRun(robot)}
+          >
+            {t('page.run')}
+          </Button>
+        </Group>
+      ))}
+    </Stack>
   );
 }
 
@@ -190,7 +190,7 @@ function NoAttendedAgent() {
           {t('empty.title')}
         </Title>
         <Text size="sm">{t('empty.text')}</Text>
-        <Code block>
+        <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {`rota-agent install --attended --user ${t('empty.access')} --server ${server} --token-file ${t('empty.tokenFile')}`}
         </Code>
         <Text size="sm" c="dimmed">
