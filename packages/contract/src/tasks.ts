@@ -81,7 +81,9 @@ export const taskInstantSchema = z
   .refine(isIsoDateTime, msg('invalid_date'));
 
 /** A task's data: one JSON object (a robot's fields check its keys). */
-export const taskDataSchema = z.record(z.string(), z.unknown(), { error: msg('invalid_type_json') });
+export const taskDataSchema = z.record(z.string(), z.unknown(), {
+  error: msg('invalid_type_json'),
+});
 const taskData = taskDataSchema;
 
 export const taskCreateSchema = z.object({
