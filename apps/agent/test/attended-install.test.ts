@@ -1,36 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describePlan } from '../src/service/plan.js';
 import { parseInstall } from '../src/service/settings.js';
 import { logonTaskXml, windowsInstallPlan } from '../src/service/windows.js';
 import { tempDir } from './helpers/archives.js';
+import { runCli } from './helpers/cli.js';
 
 /**
  * `install --attended --user ACCESS`: the agent for one person, in their desktop session — a
  * systemd user unit of their graphical session on Linux, the logon task on Windows — taking only
  * the runs that Rota user starts.
  */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const TOKEN = 'rota_agent_attended-secret';
 const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
-
-function runCli(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let dir: string;
 let tokenFile: string;
@@ -94,7 +79,9 @@ describe('install --attended on Linux', () => {
     });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('leave out --desktop');
-    const homeless = await runCli(install(['--attended', '--user', 'ana', '--print']), {});
+    const homeless = await runCli(install(['--attended', '--user', 'ana', '--print']), {
+      HOME: '',
+    });
     expect(homeless.code).toBe(2);
     expect(homeless.stderr).toContain('their HOME holds the user unit');
   });

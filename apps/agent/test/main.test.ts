@@ -3,24 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { tempDir } from './helpers/archives.js';
+import { runCli } from './helpers/cli.js';
 import { FakeRotaServer } from './helpers/fake-server.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-
-/** The CLI as a user runs it (through tsx, so no build is needed). */
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let workDir: string;
 beforeEach(async () => {

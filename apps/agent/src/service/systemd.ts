@@ -159,6 +159,24 @@ export function linuxInstallPlan(settings: InstallSettings): Plan {
   };
 }
 
+/** What uninstall removes: the unit, the token, the executable and what an update left beside it. */
+function installedFiles(paths: {
+  unit: string;
+  token: string;
+  executable: string;
+  programDir: string;
+}): Plan['files'] {
+  return [
+    { path: paths.unit, action: 'remove' },
+    { path: paths.token, action: 'remove' },
+    { path: paths.executable, action: 'remove' },
+    // What an update leaves beside it: the build it replaced, its marker.
+    { path: `${paths.executable}.previous`, action: 'remove' },
+    { path: `${paths.programDir}/update.json`, action: 'remove' },
+    { path: `${paths.programDir}/update-rejected.json`, action: 'remove' },
+  ];
+}
+
 export function linuxUninstallPlan(settings: UninstallSettings): Plan {
   const paths = linuxPaths(settings.name);
   const unit = `${settings.name}.service`;
@@ -171,15 +189,7 @@ export function linuxUninstallPlan(settings: UninstallSettings): Plan {
         mayFail: true,
       },
     ],
-    files: [
-      { path: paths.unit, action: 'remove' },
-      { path: paths.token, action: 'remove' },
-      { path: paths.executable, action: 'remove' },
-      // What an update leaves beside it: the build it replaced, its marker.
-      { path: `${paths.executable}.previous`, action: 'remove' },
-      { path: `${paths.programDir}/update.json`, action: 'remove' },
-      { path: `${paths.programDir}/update-rejected.json`, action: 'remove' },
-    ],
+    files: installedFiles(paths),
     after: [{ argv: ['systemctl', 'daemon-reload'], why: 'systemd forgets the unit' }],
     notes: [
       `kept: the work folder (${paths.workDir} by default) and the user ${SERVICE_USER}; remove them with rm -r and userdel when no other agent uses them`,
@@ -288,14 +298,7 @@ export function attendedUninstallPlan(settings: UninstallSettings): Plan {
         mayFail: true,
       },
     ],
-    files: [
-      { path: paths.unit, action: 'remove' },
-      { path: paths.token, action: 'remove' },
-      { path: paths.executable, action: 'remove' },
-      { path: `${paths.executable}.previous`, action: 'remove' },
-      { path: `${paths.programDir}/update.json`, action: 'remove' },
-      { path: `${paths.programDir}/update-rejected.json`, action: 'remove' },
-    ],
+    files: installedFiles(paths),
     after: [
       { argv: ['systemctl', '--user', 'daemon-reload'], why: 'your systemd forgets the unit' },
     ],
