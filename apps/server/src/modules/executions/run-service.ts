@@ -12,6 +12,30 @@ import { schedulingToRun } from './run-now-repository.js';
 
 const robotInactive = () => new AppError('conflict', [{ field: 'id', message: 'robot_inactive' }]);
 
+/**
+ * A run of one robot with Run now's defaults (any VM, by hand, no one attending) and what
+ * `given` says otherwise.
+ */
+function robotRun(
+  scope: TenantScope,
+  robotId: number,
+  given: Partial<NewExecution> & Pick<NewExecution, 'labels'>,
+): NewExecution {
+  return {
+    rota_clients_id: scope.clientId,
+    rota_robots_id: robotId,
+    rota_schedulings_id: null,
+    vm_ids: null,
+    trigger: 'manual',
+    priority: RUN_NOW_DEFAULTS.priority,
+    timeout_seconds: RUN_NOW_DEFAULTS.timeout_minutes * 60,
+    retries: RUN_NOW_DEFAULTS.retries,
+    sleep_seconds: 0,
+    created_by: null,
+    ...given,
+  };
+}
+
 /** "Run now", from a robot or from a scheduling: queues one execution. */
 export class RunService {
   constructor(
@@ -50,25 +74,15 @@ export class RunService {
     input: RobotRun,
     author: AuditAuthor,
   ): Promise<number> {
-    // A robot the caller's teams hide is as absent as another client's (404).
-    const robot = await this.robots.show(scope, input.id);
-    if (!robot.active) throw robotInactive();
-    if (input.rota_vms_id && !(await this.vms.exists(scope, input.rota_vms_id))) {
-      throw invalidField('rota_vms_id', 'vm_not_found');
-    }
-    const run: NewExecution = {
-      rota_clients_id: scope.clientId,
-      rota_robots_id: input.id,
-      rota_schedulings_id: null,
+    const robot = await this.runnableRobot(scope, input.id, input.rota_vms_id);
+    const run = robotRun(scope, input.id, {
       vm_ids: input.rota_vms_id ? [input.rota_vms_id] : null,
-      trigger: 'manual',
       priority: input.priority ?? RUN_NOW_DEFAULTS.priority,
       timeout_seconds: (input.timeout_minutes ?? RUN_NOW_DEFAULTS.timeout_minutes) * 60,
       retries: input.retries ?? RUN_NOW_DEFAULTS.retries,
-      sleep_seconds: 0,
       created_by: actor.user.users_id,
       labels: normalizeLabels([...robot.required_labels, ...(input.labels ?? [])]),
-    };
+    });
     return this.queueRecorded(run, author, 'robot', input.id, input);
   }
 
@@ -82,24 +96,13 @@ export class RunService {
     robotId: number,
     input: { priority?: number | undefined; rota_vms_id?: number | undefined },
   ): Promise<NewExecution> {
-    const robot = await this.robots.show(scope, robotId);
-    if (!robot.active) throw robotInactive();
-    if (input.rota_vms_id && !(await this.vms.exists(scope, input.rota_vms_id))) {
-      throw invalidField('rota_vms_id', 'vm_not_found');
-    }
-    return {
-      rota_clients_id: scope.clientId,
-      rota_robots_id: robotId,
-      rota_schedulings_id: null,
+    const robot = await this.runnableRobot(scope, robotId, input.rota_vms_id);
+    return robotRun(scope, robotId, {
       vm_ids: input.rota_vms_id ? [input.rota_vms_id] : null,
       trigger: 'api',
       priority: input.priority ?? RUN_NOW_DEFAULTS.priority,
-      timeout_seconds: RUN_NOW_DEFAULTS.timeout_minutes * 60,
-      retries: RUN_NOW_DEFAULTS.retries,
-      sleep_seconds: 0,
-      created_by: null,
       labels: robot.required_labels,
-    };
+    });
   }
 
   /**
@@ -108,22 +111,25 @@ export class RunService {
    * committed.
    */
   async attendedRun(scope: TenantScope, robotId: number, usersId: number): Promise<NewExecution> {
-    const robot = await this.robots.show(scope, robotId);
-    if (!robot.active) throw robotInactive();
-    return {
-      rota_clients_id: scope.clientId,
-      rota_robots_id: robotId,
-      rota_schedulings_id: null,
-      vm_ids: null,
-      trigger: 'manual',
-      priority: RUN_NOW_DEFAULTS.priority,
-      timeout_seconds: RUN_NOW_DEFAULTS.timeout_minutes * 60,
-      retries: RUN_NOW_DEFAULTS.retries,
-      sleep_seconds: 0,
+    const robot = await this.runnableRobot(scope, robotId);
+    return robotRun(scope, robotId, {
       created_by: usersId,
       attended_by: usersId,
       labels: robot.required_labels,
-    };
+    });
+  }
+
+  /**
+   * The robot, active, and the VM asked for, of the scope's client. A robot the caller's teams
+   * hide is as absent as another client's (404); a VM of another client is a field error.
+   */
+  private async runnableRobot(scope: TenantScope, robotId: number, vmId?: number | null) {
+    const robot = await this.robots.show(scope, robotId);
+    if (!robot.active) throw robotInactive();
+    if (vmId && !(await this.vms.exists(scope, vmId))) {
+      throw invalidField('rota_vms_id', 'vm_not_found');
+    }
+    return robot;
   }
 
   queueIn(tx: Db, run: NewExecution): Promise<number> {
