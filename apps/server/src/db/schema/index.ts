@@ -35,3 +35,4 @@ export * from './triggers.js';
 export * from './api-keys.js';
 export * from './mfa.js';
 export * from './oidc.js';
+export * from './log-streams.js';
