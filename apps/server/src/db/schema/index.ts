@@ -36,3 +36,4 @@ export * from './api-keys.js';
 export * from './mfa.js';
 export * from './oidc.js';
 export * from './log-streams.js';
+export * from './maintenance.js';
