@@ -83,6 +83,8 @@ export const agentHelloResponseSchema = z.object({
     stream: z.boolean().optional(),
     /** This agent should update itself to this build between runs (agent-updates.ts). */
     update: agentUpdateOfferSchema.optional(),
+    /** A maintenance window covers this agent: it takes no new runs until it ends. */
+    maintenance: z.boolean().optional(),
   }),
 });
 export type AgentHelloResponse = z.infer<typeof agentHelloResponseSchema>;
@@ -114,6 +116,8 @@ export const agentHeartbeatResponseSchema = z.object({
       .default([]),
     /** This agent should update itself between runs; absent from older servers. */
     update: agentUpdateOfferSchema.optional(),
+    /** A maintenance window covers this agent: it takes no new runs until it ends. */
+    maintenance: z.boolean().optional(),
   }),
 });
 
@@ -177,6 +181,8 @@ export const agentClaimResponseSchema = z.object({
   data: claimedRunSchema.nullable(),
   /** With no run: this (idle) agent should update itself; absent from older servers. */
   update: agentUpdateOfferSchema.optional(),
+  /** With no run: a maintenance window covers this agent (it takes none until it ends). */
+  maintenance: z.boolean().optional(),
 });
 
 /** Most runs one claim may take (an agent asks for at most its free slots). */
@@ -194,7 +200,11 @@ export type AgentClaimBatch = z.infer<typeof agentClaimBatchSchema>;
 
 export const agentClaimBatchResponseSchema = z.object({
   /** Empty after `wait_seconds` without work. */
-  data: z.object({ runs: z.array(claimedRunSchema) }),
+  data: z.object({
+    runs: z.array(claimedRunSchema),
+    /** A maintenance window covers this agent: no runs until it ends. */
+    maintenance: z.boolean().optional(),
+  }),
 });
 
 export const agentLogLineSchema = z.object({
@@ -226,7 +236,11 @@ export const agentLogResponseSchema = z.object({
 
 /** Robot API `POST status`: whether the console asked this run to stop (or cancelled it). */
 export const robotStatusResponseSchema = z.object({
-  data: z.object({ stop_requested: z.boolean() }),
+  data: z.object({
+    stop_requested: z.boolean(),
+    /** A maintenance window covers this run's VM: a robot may finish early and cleanly. */
+    maintenance: z.boolean().optional(),
+  }),
 });
 
 export const AGENT_FINISH_STATUSES = [

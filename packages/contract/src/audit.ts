@@ -22,6 +22,9 @@ export const AUDIT_ACTIONS = [
   'mfa_recovery_codes',
   'mfa_reset',
   'session_revoke',
+  // Maintenance windows.
+  'maintenance_start',
+  'maintenance_end',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -36,3 +36,4 @@ export * from './agent-download.js';
 export * from './labels.js';
 export * from './agent-updates.js';
 export * from './attended.js';
+export * from './maintenance.js';

@@ -164,6 +164,12 @@ const en = {
   api_key_revoked: 'Key revoked',
   trigger_revoked: 'Trigger revoked',
   alert_test_sent: 'Test sent',
+  // Maintenance
+  required_maintenance_message: 'Required reason',
+  maintenance_started: 'Maintenance started',
+  maintenance_ended: 'Maintenance ended',
+  maintenance_already_active: 'A maintenance window is already active here',
+  maintenance_not_active: 'No maintenance window is active here',
   // Administration
   required_title: 'Required title',
   invalid_url: 'Must be an http(s) address',
@@ -432,6 +438,11 @@ const pt: Record<MessageKey, string> = {
   api_key_revoked: 'Chave revogada',
   trigger_revoked: 'Gatilho revogado',
   alert_test_sent: 'Teste enviado',
+  required_maintenance_message: 'Motivo obrigatório',
+  maintenance_started: 'Manutenção iniciada',
+  maintenance_ended: 'Manutenção encerrada',
+  maintenance_already_active: 'Já há uma janela de manutenção ativa aqui',
+  maintenance_not_active: 'Nenhuma janela de manutenção está ativa aqui',
   // Administration
   required_title: 'Título obrigatório',
   invalid_url: 'Deve ser um endereço http(s)',

@@ -43,6 +43,8 @@ import { ExecutionStatsService } from '../modules/executions/execution-stats-ser
 import { ExecutionDaysService } from '../modules/execution-days/service.js';
 import { RunService } from '../modules/executions/run-service.js';
 import { AttendedRunService } from '../modules/attended/service.js';
+import { MaintenanceGate } from '../modules/maintenance/gate.js';
+import { MaintenanceService } from '../modules/maintenance/service.js';
 import type { MetricsService } from '../modules/metrics/service.js';
 import { MfaGate } from '../modules/mfa/gate.js';
 import { MfaService } from '../modules/mfa/service.js';
@@ -181,6 +183,8 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     { log },
   );
   const identities = new AgentIdentities(presence);
+  // Which agents may not claim (maintenance), mirrored in memory from the windows' rows.
+  const maintenanceGate = new MaintenanceGate();
   const agentDownloads = new AgentDownloadService(agentReleaseDir(config.AGENT_RELEASE_DIR), log);
   const agentUpdates = new AgentUpdateService(db, audit, vms, agentDownloads);
   const dispatch = new DispatchService({
@@ -195,8 +199,20 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     timings,
     updates: agentUpdates,
     log,
+    maintenance: maintenanceGate,
   });
   const runControl = new RunControl(db, publisher, settlements);
+  const maintenance = new MaintenanceService(
+    db,
+    audit,
+    vms,
+    runControl,
+    options.events,
+    maintenanceGate,
+    clock,
+  );
+  // A window ended: agents parked on this instance claim again at once.
+  maintenanceGate.onEnded(() => announcer.waiters.wakeAll());
   const tasks = new TaskService(db, audit, robots, robotFields, clock, (robotIds) =>
     queueTrigger.tasksCreated(robotIds),
   );
@@ -263,9 +279,10 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     dispatch,
     runControl,
     presence,
-    runApi: new RunApiService(db, parameters, environments, tasks, publisher),
+    runApi: new RunApiService(db, parameters, environments, tasks, publisher, maintenanceGate),
     runs,
     attended,
+    maintenance,
     activity: new ActivityService(db, runControl, audit, undefined, executionDays),
     artifacts: new ArtifactService(db, blobs, options.dataDir),
     dashboard: new DashboardService(
@@ -303,7 +320,13 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
   const engine = new EngineLoop(
     db,
     { timings: dispatch.timings, announcer, settlements, presence, tasks, publish: publisher },
-    { intervalMs: options.engine?.intervalMs ?? 1000, log, queueTrigger, clock },
+    {
+      intervalMs: options.engine?.intervalMs ?? 1000,
+      log,
+      queueTrigger,
+      clock,
+      holdDueSchedulings: (now) => maintenance.holdDueSchedulings(now),
+    },
   );
   const retention = new RetentionService(db, { clock, log, pruneThrottles: () => auth.prune() });
 
@@ -322,6 +345,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
       parameters.forget(messagesOf<ParametersChanged>(payload).map((m) => m.c)),
     ),
     options.events.onGap((listening) => parameters.notifyGap(listening)),
+    maintenance.listen((error) => log.error({ err: error }, 'could not read maintenance windows')),
     options.events.onGap((listening) => {
       identities.notifyGap(listening);
       announcer.notifyGap(listening);
@@ -334,6 +358,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     engine,
     retention,
     async start() {
+      await maintenance.refresh();
       await engine.recover();
       await executionDays.adopt();
       if (loops) {

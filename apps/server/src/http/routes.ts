@@ -4,6 +4,7 @@ import { accessRequestRoutes } from '../modules/users/access-request-routes.js';
 import { activityRoutes } from '../modules/executions/activity-routes.js';
 import { agentProtocolRoutes } from '../modules/agent-protocol/agent-routes.js';
 import { attendedRunRoutes } from '../modules/attended/routes.js';
+import { maintenanceRoutes } from '../modules/maintenance/routes.js';
 import { agentRoutes } from '../modules/agents/routes.js';
 import { agentUpdateRoutes } from '../modules/agents/update-routes.js';
 import { agentDownloadRoutes } from '../modules/agent-download/routes.js';
@@ -181,6 +182,10 @@ export async function registerApiRoutes(
   await api.register(attendedRunRoutes, {
     attended: services.attended,
     prefix: '/rota/attended/api/v1',
+  });
+  await api.register(maintenanceRoutes, {
+    maintenance: services.maintenance,
+    prefix: '/rota/maintenance/api/v1',
   });
   await api.register(alertRoutes, { alerts: services.alerts, prefix: '/rota/alert/api/v1' });
   await api.register(alertDeliveryRoutes, {

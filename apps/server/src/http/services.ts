@@ -25,6 +25,7 @@ import type { AgentPresenceService } from '../modules/agents/presence-service.js
 import type { RunApiService } from '../modules/run-api/run-api-service.js';
 import type { RunService } from '../modules/executions/run-service.js';
 import type { AttendedRunService } from '../modules/attended/service.js';
+import type { MaintenanceService } from '../modules/maintenance/service.js';
 import type { LiveHub } from '../modules/events/live-hub.js';
 import type { AuditService } from '../modules/audit/service.js';
 import type { UserClientService } from '../modules/user-clients/service.js';
@@ -77,6 +78,7 @@ export interface Services {
   runs: RunService;
   /** Runs a person starts on their own machine ("My robots", the agent's `run` command). */
   attended: AttendedRunService;
+  maintenance: MaintenanceService;
   runApi: RunApiService;
   activity: ActivityService;
   artifacts: ArtifactService;

@@ -239,6 +239,23 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.robot }),
     foreign: 404,
   },
+  // Maintenance: a VM's window needs AGENTES.UPDATE there; the cluster's, a platform
+  // administrator (maintenance.test.ts), so the table probes the VM's.
+  'POST /api/rota/maintenance/api/v1/start': {
+    guard: 'AGENTES.UPDATE',
+    body: (r) => ({ scope: 'vm', rota_vms_id: r.vm, mode: 'drain', message: 'Matrix' }),
+    foreign: 404,
+  },
+  'POST /api/rota/maintenance/api/v1/end': {
+    guard: 'AGENTES.UPDATE',
+    body: (r) => ({ scope: 'vm', rota_vms_id: r.vm }),
+    foreign: 404,
+  },
+  'POST /api/rota/maintenance/api/v1/show': {
+    guard: 'session',
+    body: () => ({}),
+    foreign: "the cluster's windows and the caller's own VMs' only",
+  },
   'POST /api/rota/robot/version/api/v1/index': {
     guard: 'ROBOS.LIST',
     body: (r) => ({ rota_robots_id: r.robot }),

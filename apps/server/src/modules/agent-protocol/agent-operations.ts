@@ -52,7 +52,8 @@ export const agentOperations = {
       if (runs[0]) return { data: runs[0] };
       // An idle agent's claim stands for its heartbeat: it hears of an update here.
       const update = await dispatch.updateOffer(agent);
-      return update ? { data: null, update } : { data: null };
+      const maintenance = dispatch.inMaintenance(agent) ? { maintenance: true } : {};
+      return update ? { data: null, update, ...maintenance } : { data: null, ...maintenance };
     },
   }),
   'claim-batch': operation({
@@ -62,7 +63,9 @@ export const agentOperations = {
       const runs = await deliver((signal) =>
         dispatch.claimMany(agent, body.wait_seconds, body.max, signal),
       );
-      return { data: { runs } };
+      return dispatch.inMaintenance(agent)
+        ? { data: { runs, maintenance: true } }
+        : { data: { runs } };
     },
   }),
   finish: operation({

@@ -114,6 +114,11 @@ export class ClaimWaiters {
     }
   }
 
+  /** Every waiter claims again now (a maintenance window ended); the instance stays open. */
+  wakeAll() {
+    for (const set of this.byClient.values()) for (const waiter of set) waiter.wake();
+  }
+
   /** Ends every long poll (shutdown): agents get "no work" and come back to another instance. */
   closeAll() {
     this.isClosed = true;

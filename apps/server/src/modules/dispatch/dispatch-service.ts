@@ -79,6 +79,8 @@ export interface DispatchDeps {
   timings?: DispatchTimings;
   log?: BatcherLog;
   updates?: UpdateOffers;
+  /** Maintenance: agents it blocks take no new runs (maintenance/gate.ts, in memory). */
+  maintenance?: { blocks(vmId: number): boolean };
 }
 
 /**
@@ -99,6 +101,7 @@ export class DispatchService {
   private readonly connections: ConnectionWatch;
   private readonly finishClaims: FinishClaimBatcher;
   private readonly updates: UpdateOffers | undefined;
+  private readonly maintenance: { blocks(vmId: number): boolean } | undefined;
 
   constructor(deps: DispatchDeps) {
     this.db = deps.db;
@@ -110,6 +113,7 @@ export class DispatchService {
     this.settlements = deps.settlements;
     this.connections = deps.connections;
     this.updates = deps.updates;
+    this.maintenance = deps.maintenance;
     this.timings = deps.timings ?? dispatchTimingsFor(ENGINE_TIMINGS.leaseSeconds);
     this.finishClaims = new FinishClaimBatcher(this.db, this.timings.leaseSeconds, deps.log);
   }
@@ -170,6 +174,7 @@ export class DispatchService {
       claim_is_heartbeat: true,
       stream: true,
       ...(update ? { update } : {}),
+      ...(this.inMaintenance(agent) ? { maintenance: true } : {}),
     };
   }
 
@@ -180,6 +185,7 @@ export class DispatchService {
     cancel: number[];
     stop: { execution_id: number; grace_seconds: number }[];
     update?: AgentUpdateOffer;
+    maintenance?: boolean;
   }> {
     await this.touch(agent);
     const ids = beat.running.map((r) => r.execution_id);
@@ -208,7 +214,8 @@ export class DispatchService {
         : [];
     });
     const update = await this.updateOffer(agent);
-    return update ? { cancel, stop, update } : { cancel, stop };
+    const maintenance = this.inMaintenance(agent) ? { maintenance: true } : {};
+    return update ? { cancel, stop, update, ...maintenance } : { cancel, stop, ...maintenance };
   }
 
   /**
@@ -309,7 +316,7 @@ export class DispatchService {
       const waiter = this.waiters.register(agent.rota_clients_id, agent.rota_vms_id, agent.labels);
       try {
         const client = agent.rota_clients_id;
-        if (!this.announcer.emptyQueues.isEmpty(client)) {
+        if (!this.inMaintenance(agent) && !this.announcer.emptyQueues.isEmpty(client)) {
           const runs = await this.claimOnce(agent, max);
           if (runs.length > 0) return runs;
           await this.announcer.emptyQueues.checkAfterEmptyClaim(client, () =>
@@ -344,6 +351,11 @@ export class DispatchService {
       this.timings.leaseSeconds,
     );
     return this.handout.handOut(agent.rota_clients_id, rows, tokenByHash);
+  }
+
+  /** Whether a maintenance window holds this agent back from new runs. */
+  inMaintenance(agent: AgentIdentity): boolean {
+    return this.maintenance?.blocks(agent.rota_vms_id) ?? false;
   }
 
   /** Whether the agent may download this package: a version of its client's robots has it. */
@@ -430,6 +442,11 @@ export class DispatchService {
     claim: { wait_seconds: number; max: number },
     signal?: AbortSignal,
   ): Promise<{ accepted: boolean; runs: ClaimedRun[] }> {
+    if (this.inMaintenance(agent)) {
+      const accepted = await this.finish(agent, result);
+      if (claim.wait_seconds === 0) return { accepted, runs: [] };
+      return { accepted, runs: await this.claimMany(agent, claim.wait_seconds, claim.max, signal) };
+    }
     const tokenByHash = newRunTokens(claim.max);
     const hashes = [...tokenByHash.keys()];
     const { settled, claimed } =

@@ -175,12 +175,15 @@ export async function requestStop(tx: Db, id: number, graceSeconds: number) {
 }
 
 /** Robot API `status`: whether the console asked this run to stop (or cancelled it). */
-export async function stopRequestedOf(db: Db, id: number): Promise<boolean> {
+export async function stopRequestedOf(
+  db: Db,
+  id: number,
+): Promise<{ stop: boolean; vmId: number | null }> {
   const [row] = await db
-    .select({ stop: sql<boolean>`${E.cancel_requested_at} is not null` })
+    .select({ stop: sql<boolean>`${E.cancel_requested_at} is not null`, vmId: E.rota_vms_id })
     .from(E)
     .where(eq(E.rota_executions_id, id));
-  return row?.stop ?? false;
+  return { stop: row?.stop ?? false, vmId: row?.vmId ?? null };
 }
 
 /** The processing run a robot API token belongs to (its current attempt's token). */
@@ -195,4 +198,21 @@ export async function findRunByToken(db: Db, runTokenHash: string) {
     .from(E)
     .where(and(eq(E.run_token_hash, runTokenHash), eq(E.status, 'processing')));
   return run;
+}
+
+/**
+ * Processing runs a maintenance window stops or kills: on one VM of a client, or everywhere
+ * (`vmId` null). Answers each run's client, which the operator's stop and cancel take.
+ */
+export async function processingRunsIn(
+  db: Db,
+  where: { clientId: number; vmId: number } | null,
+): Promise<{ id: number; client: number }[]> {
+  const on = where
+    ? and(eq(E.rota_clients_id, where.clientId), eq(E.rota_vms_id, where.vmId))
+    : undefined;
+  return db
+    .select({ id: E.rota_executions_id, client: E.rota_clients_id })
+    .from(E)
+    .where(and(eq(E.status, 'processing'), on));
 }

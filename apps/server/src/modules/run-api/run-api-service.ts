@@ -33,6 +33,8 @@ export class RunApiService {
     private readonly tasks: TaskService,
     /** Consoles hear of a stall flag cleared by a progress call. */
     private readonly publish?: EnginePublisher,
+    /** Whether a maintenance window covers a VM (maintenance/gate.ts). */
+    private readonly maintenance?: { blocks(vmId: number): boolean },
   ) {}
 
   /** What the robot says of its progress; activity: clears a stall flag (and says so, live). */
@@ -75,8 +77,10 @@ export class RunApiService {
   }
 
   /** Whether the console asked this run to stop (a graceful stop or a cancel). */
-  async statusOf(run: RunIdentity): Promise<{ stop_requested: boolean }> {
-    return { stop_requested: await stopRequestedOf(this.db, run.rota_executions_id) };
+  async statusOf(run: RunIdentity): Promise<{ stop_requested: boolean; maintenance?: true }> {
+    const { stop, vmId } = await stopRequestedOf(this.db, run.rota_executions_id);
+    const maintenance = vmId !== null && (this.maintenance?.blocks(vmId) ?? false);
+    return maintenance ? { stop_requested: stop, maintenance } : { stop_requested: stop };
   }
 
   environmentsOf(run: RunIdentity): Promise<RunEnvironment[]> {

@@ -27,6 +27,11 @@ export interface EngineLoopOptions {
   queueTrigger?: { checkAll(): Promise<number> };
   /** What time it is for cron schedulings and calendars (the system's when left out). */
   clock?: Clock;
+  /**
+   * Maintenance over the cluster: answers true when due schedulings must queue nothing now (the
+   * maintenance module lists them as skipped and leaves them due).
+   */
+  holdDueSchedulings?: (now: Date) => Promise<boolean>;
 }
 
 /**
@@ -114,6 +119,7 @@ export class EngineLoop {
    */
   async queueDueSchedulings(): Promise<number> {
     const now = (this.options.clock ?? systemClock).now();
+    if (await this.options.holdDueSchedulings?.(now)) return 0;
     const queued = await queueDueSchedulings(this.db, now, BATCH);
     this.deps.announcer.queuedRuns(queued);
     return queued.length;

@@ -116,3 +116,17 @@ export async function purgeDeletedSchedulingsOfRobot(
       ),
     );
 }
+
+/**
+ * What a maintenance window over the whole cluster holds back: the interval and cron
+ * schedulings due at `now`, unlocked and unmoved (the scheduler leaves them due, so when the
+ * window ends their missed-run policy decides). Columns: id, client, due_at.
+ */
+export function dueSchedulingsAt(now: Date): SQL {
+  return sql`select ${s.rota_schedulings_id} as id, ${s.rota_clients_id} as client,
+                    ${s.next_run_at} as due_at
+               from ${s}
+              where ${s.active} and ${s.deleted_at} is null
+                and ${s.next_run_at} <= ${now.toISOString()}::timestamptz
+                and ${s.trigger_type} <> 'queue'`;
+}

@@ -13,6 +13,7 @@ export const AUDIT_ENTITIES = [
   'execution',
   'parameter',
   'vm',
+  'maintenance',
   'agent',
   'environment',
   'status_item',
@@ -56,4 +57,6 @@ export const AUDIT_ACTION_COLORS: Record<AuditAction, MantineColor> = {
   mfa_recovery_codes: 'yellow',
   mfa_reset: 'grape',
   session_revoke: 'red',
+  maintenance_start: 'orange',
+  maintenance_end: 'teal',
 };
