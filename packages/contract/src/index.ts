@@ -28,6 +28,7 @@ export * from './status-items.js';
 export * from './audit.js';
 export * from './alert-event-types.js';
 export * from './alerts.js';
+export * from './log-streams.js';
 export * from './triggers.js';
 export * from './api-keys.js';
 export * from './account.js';

@@ -12,6 +12,8 @@ import { AgentUpdateService } from '../modules/agents/updates.js';
 import { AgentDownloadService, agentReleaseDir } from '../modules/agent-download/service.js';
 import { AlertWorker } from '../modules/alerts/alert-worker.js';
 import { AlertService } from '../modules/alerts/service.js';
+import { LogStreamWorker } from '../modules/log-streams/log-stream-worker.js';
+import { LogStreamService } from '../modules/log-streams/service.js';
 import { ApiKeyService } from '../modules/api-keys/service.js';
 import { ArtifactService } from '../modules/artifacts/service.js';
 import { AuditService } from '../modules/audit/service.js';
@@ -247,6 +249,15 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     },
   });
 
+  // The log streams' outbox: syslog to the security team, woken by its triggers' NOTIFY.
+  const logStreamWorker = new LogStreamWorker(db, {
+    clock,
+    secretBox,
+    outbound,
+    bus: options.events,
+    log,
+  });
+
   const services: Services = {
     auth,
     mfa,
@@ -315,6 +326,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     ),
     apiKeys: new ApiKeyService(db, audit, clock),
     alerts: new AlertService(db, audit, secretBox, alertWorker, outbound, clock),
+    logStreams: new LogStreamService(db, audit, secretBox, logStreamWorker, outbound, clock),
   };
 
   const engine = new EngineLoop(
@@ -367,6 +379,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
         presence.start();
         retention.start();
         alertWorker.start();
+        logStreamWorker.start();
       }
       // Whether or not the periodic sweep runs: the leftovers of a crash go before any upload.
       await blobSweeper.removeLeftovers();
@@ -381,6 +394,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
       await retention.stop();
       await executionDays.stop();
       await alertWorker.stop();
+      await logStreamWorker.stop();
       await queueTrigger.stop();
       await blobSweeper.stop();
       for (const stop of unsubscribe) stop();

@@ -9,6 +9,7 @@ import { agentRoutes } from '../modules/agents/routes.js';
 import { agentUpdateRoutes } from '../modules/agents/update-routes.js';
 import { agentDownloadRoutes } from '../modules/agent-download/routes.js';
 import { alertDeliveryRoutes, alertFeedRoutes, alertRoutes } from '../modules/alerts/routes.js';
+import { logStreamRoutes } from '../modules/log-streams/routes.js';
 import { apiKeyRoutes } from '../modules/api-keys/routes.js';
 import { artifactActivityRoutes, artifactRunRoutes } from '../modules/artifacts/routes.js';
 import { auditRoutes } from '../modules/audit/routes.js';
@@ -188,6 +189,10 @@ export async function registerApiRoutes(
     prefix: '/rota/maintenance/api/v1',
   });
   await api.register(alertRoutes, { alerts: services.alerts, prefix: '/rota/alert/api/v1' });
+  await api.register(logStreamRoutes, {
+    logStreams: services.logStreams,
+    prefix: '/rota/log-stream/api/v1',
+  });
   await api.register(alertDeliveryRoutes, {
     alerts: services.alerts,
     prefix: '/rota/alert/delivery/api/v1',

@@ -40,6 +40,7 @@ import type { BlobSweeper } from '../modules/blobs/sweeper.js';
 import type { TriggerService } from '../modules/triggers/service.js';
 import type { ApiKeyService } from '../modules/api-keys/service.js';
 import type { AlertService } from '../modules/alerts/service.js';
+import type { LogStreamService } from '../modules/log-streams/service.js';
 import type { AgentDownloadService } from '../modules/agent-download/service.js';
 
 /** The app's services, built once by http/compose.ts: each route plugin is handed the ones it uses. */
@@ -97,4 +98,6 @@ export interface Services {
   apiKeys: ApiKeyService;
   /** Alert rules, their log, the bell; `alerts.worker.tick()` drives the outbox in tests. */
   alerts: AlertService;
+  /** Syslog destinations of the client; `logStreams.worker.tick()` drives their outbox in tests. */
+  logStreams: LogStreamService;
 }
