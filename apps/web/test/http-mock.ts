@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { OidcPublicConfig } from '@rota/contract';
+import type { MaintenanceWindow, OidcPublicConfig } from '@rota/contract';
 
 export type MockCall = {
   url: string;
@@ -26,7 +26,13 @@ type Handler = (call: MockCall) => MockReply | Promise<MockReply>;
  */
 const OIDC_CONFIG_URL = '/api/user/api/auth/v1/oidc/config';
 const OIDC_OFF: OidcPublicConfig = { enabled: false, label: null, local_login: true };
-export type MockOptions = { oidcConfig?: OidcPublicConfig };
+export type MockOptions = {
+  oidcConfig?: OidcPublicConfig;
+  /** The shell's maintenance banner asks on every page: none active unless a test says so. */
+  maintenance?: MaintenanceWindow[];
+};
+
+const MAINTENANCE_SHOW = '/api/rota/maintenance/api/v1/show';
 
 /**
  * Stubs `fetch` with a function of the request; every call is recorded, so tests can assert
@@ -45,6 +51,8 @@ export function mockFetch(handler: Handler, options: MockOptions = {}) {
     let reply: MockReply;
     if (call.url === OIDC_CONFIG_URL) {
       reply = { status: 200, body: options.oidcConfig ?? OIDC_OFF };
+    } else if (call.url.endsWith(MAINTENANCE_SHOW)) {
+      reply = { status: 200, body: { data: options.maintenance ?? [] } };
     } else {
       calls.push(call);
       reply = await handler(call);

@@ -25,6 +25,7 @@ import type accountEn from '../features/account/locales/en.json';
 import type mfaEn from '../features/mfa/locales/en.json';
 import type sessionsEn from '../features/sessions/locales/en.json';
 import type attendedEn from '../features/attended/locales/en.json';
+import type maintenanceEn from '../features/maintenance/locales/en.json';
 import type oidcEn from '../features/oidc/locales/en.json';
 import type oidcSignInEn from '../features/oidc/locales/sign-in/en.json';
 import type oidcLinkEn from '../features/oidc/locales/link/en.json';
@@ -62,6 +63,7 @@ declare module 'i18next' {
       mfa: typeof mfaEn;
       sessions: typeof sessionsEn;
       attended: typeof attendedEn;
+      maintenance: typeof maintenanceEn;
       oidc: typeof oidcEn;
       oidcSignIn: typeof oidcSignInEn;
       oidcLink: typeof oidcLinkEn;

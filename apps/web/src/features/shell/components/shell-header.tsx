@@ -8,6 +8,8 @@ import { LanguageMenu } from '../../../components/language-menu';
 import { HOME_PATH } from '../../../lib/paths';
 import { useApplyAccountPreferences, useSavePreferences } from '../../account';
 import { AlertBell } from '../../alerts';
+import { useIsPlatformAdmin } from '../../clients';
+import { MaintenanceButton } from '../../maintenance';
 import { ClientSelector } from './client-selector';
 import { UserMenu } from './user-menu';
 
@@ -30,6 +32,7 @@ export function ShellHeader({
   // Language and colour scheme follow the account between browsers.
   useApplyAccountPreferences(user);
   const save = useSavePreferences(user !== undefined);
+  const { isPlatformAdmin } = useIsPlatformAdmin(user);
   return (
     <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap={8}>
       <Group gap={8} wrap="nowrap">
@@ -59,6 +62,8 @@ export function ShellHeader({
         {user ? <ClientSelector user={user} /> : null}
         {/* The selected client's alerts. */}
         {user?.rota_clients_id_selected ? <AlertBell /> : null}
+        {/* Maintenance of the whole cluster: platform administrators only. */}
+        {isPlatformAdmin ? <MaintenanceButton target={{ scope: 'cluster' }} /> : null}
         <ColorSchemeToggle onChange={save.colorScheme} />
         <LanguageMenu onChange={save.language} />
         {user ? <UserMenu user={user} /> : <Skeleton circle height={34} />}

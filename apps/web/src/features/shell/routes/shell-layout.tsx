@@ -11,6 +11,7 @@ import { getToken } from '../../../lib/session';
 import { ForcedPasswordChange } from '../../auth';
 import { useCurrentUser } from '../../auth';
 import { useLiveUpdates } from '../../live';
+import { MaintenanceHost } from '../../maintenance';
 import { PermissionGuard } from '../components/permission-guard';
 import { ShellHeader } from '../components/shell-header';
 import { Sidebar } from '../components/sidebar';
@@ -99,6 +100,7 @@ function ShellFrame() {
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1400} mx="auto">
+          {user && !mustChangePassword ? <MaintenanceHost user={user} /> : null}
           {content}
         </Box>
       </AppShell.Main>

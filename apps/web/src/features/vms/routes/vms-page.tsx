@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Code, Select, Stack, Text } from '@mantine/core';
-import { IconDevices, IconServer } from '@tabler/icons-react';
+import { IconDevices, IconServer, IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -18,6 +18,7 @@ import { useDialog } from '../../../lib/use-dialog';
 import { useListState } from '../../../lib/use-list-state';
 import { agentsOfVmPath, AGENTS_PATH } from '../../agents';
 import { useCan } from '../../auth';
+import { MaintenanceDrawer } from '../../maintenance';
 import { useDeleteVm } from '../api/delete-vm';
 import { VM_SORTS, vmsQueryOptions, type VmListBody } from '../api/list-vms';
 import { ConnectivityBadge } from '../components/connectivity-badge';
@@ -49,6 +50,7 @@ export default function VmsPage() {
   // The drawer's target: a VM to edit, or null to create one.
   const drawer = useDialog<Vm | null>();
   const remove = useDialog<Vm>();
+  const maintenance = useDialog<Vm>();
   const deleteVm = useDeleteVm();
   const canCreate = can('AGENTES.CREATE');
   const connectivityLabels: Record<Connectivity, string> = {
@@ -137,6 +139,13 @@ export default function VmsPage() {
       hidden: !can('AGENTES.UPDATE'),
       onClick: (vm) => drawer.open(vm),
     }),
+    {
+      key: 'maintenance',
+      label: t('maintenance'),
+      icon: <IconTool size={16} aria-hidden />,
+      hidden: !can('AGENTES.UPDATE'),
+      onClick: (vm) => maintenance.open(vm),
+    },
     actions.remove({
       hidden: !can('AGENTES.DELETE'),
       onClick: (vm) => remove.open(vm),
@@ -206,6 +215,17 @@ export default function VmsPage() {
         description={t('delete.description')}
         onConfirm={() => remove.target && deleteVm.mutateAsync(remove.target.rota_vms_id)}
       />
+      {maintenance.target ? (
+        <MaintenanceDrawer
+          opened={maintenance.opened}
+          onClose={maintenance.close}
+          target={{
+            scope: 'vm',
+            vmId: maintenance.target.rota_vms_id,
+            vmName: maintenance.target.name,
+          }}
+        />
+      ) : null}
     </>
   );
 }

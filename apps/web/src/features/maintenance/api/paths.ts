@@ -1,0 +1,2 @@
+/** Maintenance windows' base, under the client's `/api`. */
+export const MAINTENANCE_BASE = '/rota/maintenance/api/v1';
