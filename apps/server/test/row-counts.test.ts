@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountedTable } from '../src/lib/row-counts.js';
 import { createRobot } from './helpers/robots.js';
@@ -47,7 +48,7 @@ async function expectExact() {
              where rota_clients_id = ${clientId} ${live ? sql`and ${sql.raw(live)}` : sql``}`,
       );
       const [kept] = await rows(
-        sql`select coalesce(max(n), 0)::int as n from row_counts
+        sql`select coalesce(sum(n), 0)::int as n from row_counts
              where rota_clients_id = ${clientId} and table_name = ${table}`,
       );
       expect(kept!.n, `${table} of client ${clientId}`).toBe(real!.n);
@@ -179,7 +180,7 @@ describe('row counts behind unfiltered list totals', () => {
     await expectActiveExact();
 
     const [kept] = await rows(
-      sql`select n::int as n from row_counts
+      sql`select sum(n)::int as n from row_counts
            where rota_clients_id = ${c.otherClientId} and table_name = 'rota_robots.inactive'`,
     );
     expect(kept!.n).toBeGreaterThan(0);
@@ -206,4 +207,38 @@ describe('row counts behind unfiltered list totals', () => {
       expect(listed.body.meta.total, `page ${page} of ${per_page}`).toBe(3);
     }
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'lets two connections add rows of one client at once, neither waiting for the other',
+    async () => {
+      const pool = (t.db as unknown as { $client: pg.Pool }).$client;
+      // Two sessions whose counts land in different slots (the backend's pid modulo 16).
+      const sessions: { client: pg.Client; slot: number }[] = [];
+      while (new Set(sessions.map((s) => s.slot)).size < 2) {
+        const client = new pg.Client(pool.options);
+        await client.connect();
+        const { rows: pid } = await client.query<{ slot: number }>(
+          'select pg_backend_pid() % 16 as slot',
+        );
+        sessions.push({ client, slot: pid[0]!.slot });
+      }
+      const first = sessions[0]!;
+      const second = sessions.find((s) => s.slot !== first.slot)!;
+      const insert = 'insert into rota_robots (rota_clients_id, name, executor) values ($1, $2, $3)';
+      try {
+        await first.client.query('begin');
+        await first.client.query(insert, [c.defaultClientId, 'Slot robot one', 'x']);
+        // The first transaction is still open: a shared counter row would make this wait, and
+        // the lock timeout turn the wait into an error.
+        await second.client.query('begin');
+        await second.client.query("set local lock_timeout = '1ms'");
+        await second.client.query(insert, [c.defaultClientId, 'Slot robot two', 'x']);
+        await second.client.query('commit');
+        await first.client.query('commit');
+      } finally {
+        for (const { client } of sessions) await client.end();
+      }
+      await expectExact();
+    },
+  );
 });

@@ -5,7 +5,7 @@ import { rowCounts } from '../db/schema/lib/row-counts.js';
 import { hotStatement } from './sql-rows.js';
 import type { TenantScope } from './tenant-scope.js';
 
-/** Tables whose rows per client triggers keep in `row_counts` (migration 0008). */
+/** Tables whose rows per client triggers keep in `row_counts` (migration 0008), summed over slots. */
 export type CountedTable =
   | 'rota_robots'
   | 'rota_robot_fields'
@@ -60,7 +60,7 @@ export function totalColumn(table: CountedTable): SQL;
 export function totalColumn(table: CountedTable, byActive = false): SQL {
   const client = sql.placeholder('client');
   if (!byActive) {
-    return sql`(select ${rowCounts.n} from ${rowCounts}
+    return sql`(select sum(${rowCounts.n})::bigint from ${rowCounts}
                  where ${rowCounts.rota_clients_id} = ${client}
                    and ${rowCounts.table_name} = ${table})`;
   }
@@ -78,7 +78,7 @@ export function totalColumn(table: CountedTable, byActive = false): SQL {
 /** Every unfiltered list page reads it: rendered once and prepared (see hotStatement). */
 const countStatement = hotStatement<{ total: number | string }>('rota_row_count', () =>
   new QueryBuilder()
-    .select({ total: sql`${rowCounts.n}`.as('total') })
+    .select({ total: sql`sum(${rowCounts.n})::bigint`.as('total') })
     .from(rowCounts)
     .where(
       and(
