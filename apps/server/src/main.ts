@@ -7,6 +7,7 @@ import { VERSION_LABEL } from '@rota/contract';
 import { buildApp } from './http/app.js';
 import { dispatchTimingsFor } from './modules/dispatch/dispatch-service.js';
 import { tuneHeap } from './lib/heap-tuning.js';
+import { startTelemetry } from './lib/telemetry.js';
 import { SecretBox } from './lib/secret-box.js';
 import { SERVER_ROOT } from './lib/server-root.js';
 import { discoverOidc, OidcDiscoveryError, oidcSettingsOf } from './modules/oidc/oidc-client.js';
@@ -37,6 +38,8 @@ function printAdminCredentials(seed: SeedResult) {
 async function main() {
   tuneHeap();
   const config = loadConfig();
+  // Loaded only when a collector is configured (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const telemetry = await startTelemetry(VERSION_LABEL);
   const dataDir = path.resolve(config.DATA_DIR);
   // Created now so a missing or unwritable DATA_DIR fails at boot, not at the first secret.
   const secretBox = new SecretBox(await resolveSecretKey(config.ROTA_SECRET_KEY, dataDir));
@@ -81,6 +84,7 @@ async function main() {
     void app
       .close()
       .then(() => database.close())
+      .then(() => telemetry?.shutdown())
       .then(() => {
         clearTimeout(force);
         process.exit(0);

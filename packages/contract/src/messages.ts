@@ -283,6 +283,20 @@ const en = {
   sessions_revoked: 'Other sessions ended',
   agent_build_missing:
     'No agent was packaged on this server yet: run npm run package:agent where the server is installed',
+  // Package feed
+  required_package: 'Required package',
+  duplicate_package_name: 'A package with this name already exists',
+  duplicate_package_version: 'This package already has this version',
+  package_has_no_version: 'This package has no approved version yet',
+  version_not_in_package: 'This version is not one of the package’s',
+  package_in_use: 'Robots still run this package; point them at another one first',
+  robots_updated: '{{count}} robot(s) now run the newest version',
+  signature_required: 'This client accepts signed packages only: add the signature',
+  signature_invalid: 'The signature does not match this package',
+  signature_unknown_key: 'No trusted key of this client made this signature',
+  signature_malformed: 'Not a signature (base64 of 64 bytes)',
+  invalid_public_key: 'Not an Ed25519 public key (PEM)',
+  duplicate_public_key: 'This key is already trusted',
   // Password recovery mail
   mail_recover_subject: 'Rota: set a new password',
   mail_recover_body:
@@ -565,6 +579,19 @@ const pt: Record<MessageKey, string> = {
   sessions_revoked: 'Outras sessões encerradas',
   agent_build_missing:
     'Nenhum agente foi empacotado neste servidor ainda: rode npm run package:agent onde o servidor está instalado',
+  required_package: 'Pacote obrigatório',
+  duplicate_package_name: 'Já existe um pacote com este nome',
+  duplicate_package_version: 'Este pacote já tem esta versão',
+  package_has_no_version: 'Este pacote ainda não tem versão aprovada',
+  version_not_in_package: 'Esta versão não é do pacote',
+  package_in_use: 'Há robôs que executam este pacote; aponte-os para outro antes',
+  robots_updated: '{{count}} robô(s) agora executam a versão mais nova',
+  signature_required: 'Este cliente aceita apenas pacotes assinados: inclua a assinatura',
+  signature_invalid: 'A assinatura não confere com este pacote',
+  signature_unknown_key: 'Nenhuma chave confiável deste cliente fez esta assinatura',
+  signature_malformed: 'Não é uma assinatura (base64 de 64 bytes)',
+  invalid_public_key: 'Não é uma chave pública Ed25519 (PEM)',
+  duplicate_public_key: 'Esta chave já é confiável',
   mail_recover_subject: 'Rota: defina uma nova senha',
   mail_recover_body:
     'Olá {{name}},\n\nAlguém pediu para definir uma nova senha para sua conta Rota. Abra o link abaixo em até 30 minutos para escolher uma nova:\n\n{{link}}\n\nSeu código: {{code}}\n\nSe não foi você, ignore esta mensagem; sua senha continua a mesma.',

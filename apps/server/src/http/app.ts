@@ -31,6 +31,7 @@ import { loggableError } from './loggable-error.js';
 import { swaggerOptions } from './openapi.js';
 import { registerApiRoutes } from './routes.js';
 import { registerSecurityHeaders } from './security-headers.js';
+import { registerRequestSpans } from '../lib/telemetry-spans.js';
 import type { Services } from './services.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions) {
     void reply.header('x-request-id', request.id);
     done();
   });
+  registerRequestSpans(app);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   // Every answer, 404s included, counted by its route's template (/metrics).

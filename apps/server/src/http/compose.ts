@@ -57,6 +57,7 @@ import { ProfileService } from '../modules/profiles/service.js';
 import { RetentionService } from '../modules/retention/service.js';
 import { RobotFieldService } from '../modules/robot-fields/service.js';
 import { RobotVersionService } from '../modules/robot-versions/service.js';
+import { PackageService } from '../modules/packages/service.js';
 import { RobotService } from '../modules/robots/service.js';
 import { RunApiService } from '../modules/run-api/run-api-service.js';
 import { EngineLoop } from '../modules/scheduler/engine-loop.js';
@@ -154,6 +155,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
 
   // Robots and what hangs off them.
   const robots = new RobotService(db, audit, teams);
+  const packages = new PackageService(db, audit);
   const schedulings = new SchedulingService(db, audit, robots, vms, clock);
   const robotFields = new RobotFieldService(db, audit, robots);
 
@@ -266,10 +268,12 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     users: new UserService(db, blobs, { accounts, userClients, auth, audit }),
     profiles: new ProfileService(db, audit),
     robots,
+    packages,
     robotVersions: new RobotVersionService(
       db,
       audit,
       robots,
+      packages,
       options.dataDir,
       blobs,
       options.robotPackageMaxBytes,

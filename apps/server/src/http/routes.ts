@@ -26,6 +26,7 @@ import { parameterRoutes } from '../modules/parameters/routes.js';
 import { profileRoutes } from '../modules/profiles/routes.js';
 import { robotFieldRoutes } from '../modules/robot-fields/routes.js';
 import { robotRoutes } from '../modules/robots/routes.js';
+import { packageRoutes } from '../modules/packages/routes.js';
 import { robotVersionRoutes } from '../modules/robot-versions/routes.js';
 import { runApiRoutes } from '../modules/run-api/run-api-routes.js';
 import { schedulingRoutes } from '../modules/schedulings/routes.js';
@@ -98,6 +99,11 @@ export async function registerApiRoutes(
   await api.register(robotVersionRoutes, {
     versions: services.robotVersions,
     prefix: '/rota/robot/version/api/v1',
+  });
+  await api.register(packageRoutes, {
+    packages: services.packages,
+    versions: services.robotVersions,
+    prefix: '/rota/package/api/v1',
   });
   await api.register(robotFieldRoutes, {
     fields: services.robotFields,

@@ -35,6 +35,7 @@ import type { EnginePublisher } from './live-events.js';
 import { newRunTokens, type RunHandout } from './run-handout.js';
 import type { Settlements } from './settlements.js';
 import type { WorkAnnouncer } from './work-announcer.js';
+import { claimed as traceClaimed } from '../../lib/telemetry-spans.js';
 
 export type { AgentIdentity };
 
@@ -350,7 +351,9 @@ export class DispatchService {
       [...tokenByHash.keys()],
       this.timings.leaseSeconds,
     );
-    return this.handout.handOut(agent.rota_clients_id, rows, tokenByHash);
+    const runs = await this.handout.handOut(agent.rota_clients_id, rows, tokenByHash);
+    if (runs.length > 0) traceClaimed(agent, runs);
+    return runs;
   }
 
   /** Whether a maintenance window holds this agent back from new runs. */
@@ -454,6 +457,7 @@ export class DispatchService {
         ? await this.finishClaims.finishAndClaim({ agent, result, tokenHash: hashes[0]! })
         : await finishAndClaimRuns(this.db, agent, result, hashes, this.timings.leaseSeconds);
     const runs = await this.handout.handOut(agent.rota_clients_id, claimed, tokenByHash);
+    if (runs.length > 0) traceClaimed(agent, runs);
     let accepted = true;
     if (settled) this.settlements.announce(settled);
     else {

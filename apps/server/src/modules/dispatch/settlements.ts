@@ -1,3 +1,4 @@
+import { settled as traceSettled } from '../../lib/telemetry-spans.js';
 import type { Settled } from '../executions/settle-statements.js';
 import type { EnginePublisher } from './live-events.js';
 import type { WorkAnnouncer } from './work-announcer.js';
@@ -21,6 +22,7 @@ export class Settlements {
 
   announce(settled: Settled) {
     const { execution, status, requeued } = settled;
+    traceSettled(execution, status);
     this.publish.live(execution.rota_clients_id, {
       type: 'execution',
       execution_id: execution.rota_executions_id,
