@@ -17,7 +17,7 @@ export function MaintenanceButton({ target }: { target: MaintenanceTargetOf }) {
     <>
       {target.scope === 'cluster' ? (
         <Tooltip label={label}>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} onClick={open}>
+          <ActionIcon variant="default" size="lg" aria-label={label} onClick={open}>
             <IconTool size={18} aria-hidden />
           </ActionIcon>
         </Tooltip>
