@@ -135,6 +135,15 @@ describe('DataTable', () => {
     expect(screen.getByText('1–20 de 45')).toBeInTheDocument();
   });
 
+  it('says "more than" when a search was counted only up to its limit', () => {
+    const capped = page([alpha, beta], { total: 10_000 });
+    renderElement(
+      <Harness query={loaded({ ...capped, meta: { ...capped.meta, total_capped: true } })} />,
+      { path: '/things' },
+    );
+    expect(screen.getByText('1–20 de mais de 10.000')).toBeInTheDocument();
+  });
+
   it('shows a skeleton while the first page loads', () => {
     renderElement(
       <Harness query={{ data: undefined, isPending: true, isError: false, refetch: vi.fn() }} />,

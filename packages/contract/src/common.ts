@@ -131,8 +131,13 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+/** A searched list counts its matches up to this many: past it the total says "more than". */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
 export const listMetaSchema = z.object({
   total: z.number().int(),
+  /** More rows match than `total` (SEARCH_COUNT_LIMIT): the search was counted this far only. */
+  total_capped: z.boolean().optional(),
   current_page: z.number().int(),
   per_page: z.number().int(),
 });

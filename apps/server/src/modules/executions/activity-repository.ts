@@ -1,6 +1,11 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { ActivityExportQuery, ActivityListQuery, PendingReason } from '@rota/contract';
+import {
+  SEARCH_COUNT_LIMIT,
+  type ActivityExportQuery,
+  type ActivityListQuery,
+  type PendingReason,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import {
   rotaExecutionAttempts,
@@ -158,18 +163,26 @@ export async function listExecutions<R>(
   counted?: (scope: TenantScope) => Promise<{ total: number }[] | null>,
 ) {
   const where = filters(scope, query);
-  // The count joins only what the search needs to see.
+  // A search's matches are counted up to the limit and no further: an exact count of a name
+  // that matches one run in twenty reads every run of the history, and grows with it.
+  let capped = false;
+  const countMatches = async () => {
+    const matching = db
+      .select({ one: sql`1` })
+      .from(e)
+      .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, e.rota_robots_id))
+      .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
+      .where(where)
+      .limit(SEARCH_COUNT_LIMIT + 1)
+      .as('matching');
+    const [row] = await db.select({ total: countRows() }).from(matching);
+    capped = (row?.total ?? 0) > SEARCH_COUNT_LIMIT;
+    return [{ total: capped ? SEARCH_COUNT_LIMIT : (row?.total ?? 0) }];
+  };
   const count = () =>
-    query.search
-      ? db
-          .select({ total: countRows() })
-          .from(e)
-          .innerJoin(robotSummaries, eq(robotSummaries.rota_robots_id, e.rota_robots_id))
-          .leftJoin(agentSummaries, eq(agentSummaries.rota_nodes_id, e.rota_nodes_id))
-          .where(where)
-      : db.select({ total: countRows() }).from(e).where(where);
+    query.search ? countMatches() : db.select({ total: countRows() }).from(e).where(where);
   const total = counted ? counted(scope).then((kept) => kept ?? count()) : count();
-  return pageOf(
+  const page = await pageOf(
     query,
     selectExecutions(db)
       .where(where)
@@ -178,6 +191,7 @@ export async function listExecutions<R>(
     total,
     map,
   );
+  return capped ? { ...page, meta: { ...page.meta, total_capped: true } } : page;
 }
 
 /**

@@ -6,8 +6,9 @@ import { useFormat } from '../../lib/format';
 import type { ListState } from '../../lib/use-list-state';
 
 /**
- * Below a server-side list: the page size, "1–20 of 143", and the pages when there is more than
- * one. Nothing while the list is empty. DataTable's, and any list drawn as a table of its own.
+ * Below a server-side list: the page size, "1–20 of 143" ("of more than 10,000" when a search
+ * was counted only that far), and the pages when there is more than one. Nothing while the list
+ * is empty. DataTable's, and any list drawn as a table of its own.
  */
 export function ListFooter({
   meta,
@@ -36,7 +37,7 @@ export function ListFooter({
           size="xs"
         />
         <Text size="sm" c="dimmed" aria-live="polite">
-          {t('common.table.range', {
+          {t(meta.total_capped ? 'common.table.rangeCapped' : 'common.table.range', {
             from: format.number(from),
             to: format.number(to),
             total: format.number(total),
