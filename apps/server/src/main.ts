@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config/env.js';
 import { resolveSecretKey } from './config/secret-key.js';
+import { markServerRunning } from './db/backup/server-lock.js';
 import { openDatabase } from './db/client.js';
 import { seedDatabase, type SeedResult } from './db/seed.js';
 import { VERSION_LABEL } from '@rota/contract';
@@ -46,7 +47,16 @@ async function main() {
   // Single sign-on's provider is found now: a wrong OIDC_ISSUER stops the boot.
   const oidcSettings = oidcSettingsOf(config);
   const oidc = oidcSettings ? await discoverOidc(oidcSettings) : null;
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir,
+    keyFingerprint: secretBox.fingerprint(),
+    onBackup: (file) =>
+      process.stdout.write(`Rota: backed up the embedded database before migrating it: ${file}\n`),
+  });
+  // The offline backup must not open an embedded database this process holds.
+  const released =
+    database.kind === 'pglite' ? await markServerRunning(dataDir, config.publicUrl) : null;
   let seeded: SeedResult | null = null;
   await database.migrate(async () => {
     seeded = await seedDatabase(database.db, {
@@ -85,6 +95,7 @@ async function main() {
       .close()
       .then(() => database.close())
       .then(() => telemetry?.shutdown())
+      .then(() => released?.())
       .then(() => {
         clearTimeout(force);
         process.exit(0);

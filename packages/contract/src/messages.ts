@@ -283,6 +283,8 @@ const en = {
   sessions_revoked: 'Other sessions ended',
   agent_build_missing:
     'No agent was packaged on this server yet: run npm run package:agent where the server is installed',
+  backup_on_postgres:
+    'This server keeps its data in PostgreSQL: back it up with pg_dump (see docs/operations.md)',
   // Package feed
   required_package: 'Required package',
   duplicate_package_name: 'A package with this name already exists',
@@ -461,6 +463,11 @@ const pt: Record<MessageKey, string> = {
   api_key_revoked: 'Chave revogada',
   trigger_revoked: 'Gatilho revogado',
   alert_test_sent: 'Teste enviado',
+  required_maintenance_message: 'Motivo obrigatório',
+  maintenance_started: 'Manutenção iniciada',
+  maintenance_ended: 'Manutenção encerrada',
+  maintenance_already_active: 'Já há uma janela de manutenção ativa aqui',
+  maintenance_not_active: 'Nenhuma janela de manutenção está ativa aqui',
   required_host: 'Host obrigatório',
   invalid_host: 'Deve ser um nome de host ou um endereço IP',
   invalid_port: 'Deve ser uma porta de 1 a 65535',
@@ -469,11 +476,6 @@ const pt: Record<MessageKey, string> = {
   duplicate_log_stream_name: 'Já existe um fluxo de logs com este nome',
   log_stream_test_sent: 'Mensagem de teste entregue',
   log_stream_test_failed: 'A mensagem de teste não foi entregue',
-  required_maintenance_message: 'Motivo obrigatório',
-  maintenance_started: 'Manutenção iniciada',
-  maintenance_ended: 'Manutenção encerrada',
-  maintenance_already_active: 'Já há uma janela de manutenção ativa aqui',
-  maintenance_not_active: 'Nenhuma janela de manutenção está ativa aqui',
   // Administration
   required_title: 'Título obrigatório',
   invalid_url: 'Deve ser um endereço http(s)',
@@ -579,6 +581,8 @@ const pt: Record<MessageKey, string> = {
   sessions_revoked: 'Outras sessões encerradas',
   agent_build_missing:
     'Nenhum agente foi empacotado neste servidor ainda: rode npm run package:agent onde o servidor está instalado',
+  backup_on_postgres:
+    'Este servidor guarda os dados no PostgreSQL: faça a cópia de segurança com pg_dump (veja docs/operations.md)',
   required_package: 'Pacote obrigatório',
   duplicate_package_name: 'Já existe um pacote com este nome',
   duplicate_package_version: 'Este pacote já tem esta versão',

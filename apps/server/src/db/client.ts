@@ -92,11 +92,20 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** The embedded database's backup before a migration: its key's fingerprint, where it went. */
+  keyFingerprint?: string;
+  onBackup?: (file: string) => void;
 }): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite's code.
   const { createPglite, openPglite } = await import('./pglite.js');
   const dir = path.resolve(options.dataDir, 'pglite');
   await mkdir(path.dirname(dir), { recursive: true });
-  return openPglite(await createPglite({ dataDir: dir }));
+  const pglite = await createPglite({ dataDir: dir });
+  if (options.keyFingerprint === undefined) return openPglite(pglite);
+  return openPglite(pglite, {
+    dataDir: path.resolve(options.dataDir),
+    keyFingerprint: options.keyFingerprint,
+    onBackup: options.onBackup,
+  });
 }

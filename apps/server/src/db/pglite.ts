@@ -3,6 +3,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { pgliteEventBus } from '../lib/event-bus.js';
+import { backupBeforeMigrating } from './backup/pre-migration.js';
 import { MIGRATIONS_DIR, type Database, type Db } from './client.js';
 import * as schema from './schema/index.js';
 
@@ -19,7 +20,21 @@ export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): P
   return PGlite.create({ ...options, extensions: PGLITE_EXTENSIONS });
 }
 
-export async function openPglite(pglite: PGlite): Promise<Database> {
+/** An embedded database in a DATA_DIR: backed up there before a migration changes it. */
+export interface PgliteMigrationOptions {
+  dataDir: string;
+  keyFingerprint: string;
+  /** The migrations to apply; a test gives its own. */
+  migrationsFolder?: string;
+  /** Told where the backup taken before migrating went. */
+  onBackup?: (file: string) => void;
+}
+
+export async function openPglite(
+  pglite: PGlite,
+  options?: PgliteMigrationOptions,
+): Promise<Database> {
+  const migrationsFolder = options?.migrationsFolder ?? MIGRATIONS_DIR;
   await pglite.waitReady;
   await pglite.exec('set random_page_cost = 1.1');
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
@@ -29,8 +44,13 @@ export async function openPglite(pglite: PGlite): Promise<Database> {
     kind: 'pglite',
     events,
     async migrate(then) {
-      // One process owns an embedded database: no lock needed.
-      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      if (options) {
+        const file = await backupBeforeMigrating({ pglite, ...options, migrationsFolder });
+        if (file) options.onBackup?.(file);
+      }
+      // One process owns an embedded database: no lock needed. Every pending migration runs
+      // in one transaction, so a failing one leaves the database as it was.
+      await migratePglite(db as never, { migrationsFolder });
       await then?.();
     },
     async close() {

@@ -18,6 +18,7 @@ import { ApiKeyService } from '../modules/api-keys/service.js';
 import { ArtifactService } from '../modules/artifacts/service.js';
 import { AuditService } from '../modules/audit/service.js';
 import { AuthService } from '../modules/auth/service.js';
+import { BackupService } from '../modules/backup/service.js';
 import { createBlobStore } from '../modules/blobs/blob-store.js';
 import { BlobSweeper, blobTempDirs } from '../modules/blobs/sweeper.js';
 import { CalendarService } from '../modules/calendars/service.js';
@@ -331,6 +332,11 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     apiKeys: new ApiKeyService(db, audit, clock),
     alerts: new AlertService(db, audit, secretBox, alertWorker, outbound, clock),
     logStreams: new LogStreamService(db, audit, secretBox, logStreamWorker, outbound, clock),
+    backups: new BackupService({
+      db,
+      dataDir: options.dataDir,
+      keyFingerprint: secretBox.fingerprint(),
+    }),
   };
 
   const engine = new EngineLoop(

@@ -15,6 +15,7 @@ import { artifactActivityRoutes, artifactRunRoutes } from '../modules/artifacts/
 import { auditRoutes } from '../modules/audit/routes.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { calendarRoutes } from '../modules/calendars/routes.js';
+import { backupRoutes } from '../modules/backup/routes.js';
 import { clientRoutes } from '../modules/clients/routes.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
 import { environmentRoutes } from '../modules/environments/routes.js';
@@ -198,6 +199,12 @@ export async function registerApiRoutes(
   await api.register(logStreamRoutes, {
     logStreams: services.logStreams,
     prefix: '/rota/log-stream/api/v1',
+  });
+  await api.register(backupRoutes, {
+    backups: services.backups,
+    auth: services.auth,
+    apiKeys: services.apiKeys,
+    prefix: '/rota/backup/api/v1',
   });
   await api.register(alertDeliveryRoutes, {
     alerts: services.alerts,

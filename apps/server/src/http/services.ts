@@ -43,6 +43,7 @@ import type { ApiKeyService } from '../modules/api-keys/service.js';
 import type { AlertService } from '../modules/alerts/service.js';
 import type { LogStreamService } from '../modules/log-streams/service.js';
 import type { AgentDownloadService } from '../modules/agent-download/service.js';
+import type { BackupService } from '../modules/backup/service.js';
 
 /** The app's services, built once by http/compose.ts: each route plugin is handed the ones it uses. */
 export interface Services {
@@ -102,4 +103,6 @@ export interface Services {
   alerts: AlertService;
   /** Syslog destinations of the client; `logStreams.worker.tick()` drives their outbox in tests. */
   logStreams: LogStreamService;
+  /** Backups of the embedded database (a server on PostgreSQL answers 409). */
+  backups: BackupService;
 }

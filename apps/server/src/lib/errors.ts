@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   oidc_not_configured: 404,
   /** No agent was packaged (or its manifest is corrupt): nothing to download. */
   agent_build_missing: 404,
+  /** A backup asked of a server on PostgreSQL, whose own tools (pg_dump) back it up. */
+  backup_on_postgres: 409,
 } as const satisfies Partial<Record<MessageKey, number>>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

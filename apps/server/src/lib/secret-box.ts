@@ -1,6 +1,15 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
+
+/**
+ * Names a key without revealing it: a backup records it so that a restore can tell, before
+ * anything is written, whether the key it was given opens the backup's secrets. The key is 32
+ * random bytes, so its hash cannot be turned back into it.
+ */
+export function keyFingerprint(key: Buffer): string {
+  return createHash('sha256').update('rota secret key\0').update(key).digest('hex');
+}
 
 /**
  * AES-256-GCM for secrets kept at rest (parameter passwords, environment credentials):
@@ -9,6 +18,10 @@ const VERSION = 'v1';
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  }
+
+  fingerprint(): string {
+    return keyFingerprint(this.key);
   }
 
   seal(plain: string): string {

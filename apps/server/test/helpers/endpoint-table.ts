@@ -826,6 +826,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     body: (r) => ({ id: r.accessRequest, status: 'dismissed' }),
     foreign: PLATFORM,
   },
+  'POST /api/rota/backup/api/v1/create': {
+    guard: 'platform_admin',
+    body: () => ({}),
+    foreign: PLATFORM,
+  },
   'POST /api/rota/client/api/v1/index': {
     guard: 'platform_admin',
     body: () => ({}),

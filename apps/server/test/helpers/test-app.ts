@@ -61,10 +61,12 @@ export async function createTestApp(
     logRequests?: boolean;
     /** AGENT_RELEASE_DIR: where the packaged agent is read from (apps/agent/release if unset). */
     agentReleaseDir?: string;
+    /** DATA_DIR, when the test's database lives in one (an embedded database on disk). */
+    dataDir?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rota-data-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'rota-data-')));
   const secretKey = options.secretKey ?? randomBytes(32);
   await seedDatabase(database.db, {
     adminAccess: ADMIN.access,
