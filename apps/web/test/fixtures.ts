@@ -37,6 +37,8 @@ export function makeRobot(overrides: Partial<Robot> = {}): Robot {
     remote_root: null,
     active: true,
     current_version: null,
+    rota_packages_id: null,
+    follow_latest: false,
     task_sla_minutes: null,
     task_risk_minutes: null,
     task_retries: 0,
@@ -66,6 +68,7 @@ export function makeRobotField(overrides: Partial<RobotField> = {}): RobotField 
 export function makeRobotVersion(overrides: Partial<RobotVersion> = {}): RobotVersion {
   return {
     rota_robot_versions_id: 10,
+    rota_packages_id: 1,
     rota_robots_id: 1,
     version: '1.0.0',
     notes: null,

@@ -8,6 +8,7 @@ export * from './list-sorts.js';
 export * from './auth.js';
 export * from './profiles.js';
 export * from './robots.js';
+export * from './packages.js';
 export * from './tasks.js';
 export * from './vms.js';
 export * from './agents.js';

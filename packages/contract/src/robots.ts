@@ -22,6 +22,10 @@ export const robotSchema = z.object({
   current_version: z
     .object({ rota_robot_versions_id: z.number().int(), version: z.string() })
     .nullable(),
+  /** The package (feed) whose versions it runs; null until it has one. */
+  rota_packages_id: z.number().int().nullable(),
+  /** It runs the package's newest approved version, moving on as new ones arrive. */
+  follow_latest: z.boolean(),
   /** A task created without a deadline is due this many minutes later; null: no default. */
   task_sla_minutes: z.number().int().nullable(),
   /** An unfinished task closer than this to its deadline is at risk; null: never at risk. */
@@ -131,7 +135,10 @@ export type RobotPackageFormat = (typeof ROBOT_PACKAGE_FORMATS)[number];
 
 export const robotVersionSchema = z.object({
   rota_robot_versions_id: z.number().int(),
-  rota_robots_id: z.number().int(),
+  /** The package (feed) it belongs to: any robot on that package may run it. */
+  rota_packages_id: z.number().int(),
+  /** The robot it was uploaded through; null when uploaded to the feed. */
+  rota_robots_id: z.number().int().nullable(),
   version: z.string(),
   notes: z.string().nullable(),
   file_name: z.string(),

@@ -1239,6 +1239,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/package/api/v1/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List packages */
+        post: operations["packagesList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One package */
+        post: operations["packagesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a package in the feed */
+        post: operations["packagesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a package */
+        put: operations["packagesUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a package with its versions; refused while robots run it */
+        post: operations["packagesDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/version/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List a package’s versions */
+        post: operations["packagesVersionList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/version/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a version to a package (multipart/form-data)
+         * @description Text parts `rota_packages_id`, `version`, `notes`; part `file`: the package, .zip or .tar.gz (.tgz), at most 100 MB.
+         */
+        post: operations["packagesVersionCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/robot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Point a robot at a package: one version, or null to follow the newest */
+        put: operations["packagesRobot"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/api/v1/update-robots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move these robots to the package’s newest approved version */
+        post: operations["packagesUpdateRobots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/robot/field/api/v1/index": {
         parameters: {
             query?: never;
@@ -3068,6 +3224,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/maintenance/api/v1/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start maintenance over the cluster (platform administrators) or one VM (AGENTES.UPDATE): no new claims there, and by mode running runs finish, stop or are killed */
+        post: operations["maintenancesStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/maintenance/api/v1/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the active maintenance window of the cluster or of one VM */
+        post: operations["maintenancesEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/maintenance/api/v1/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The active maintenance windows over the selected client (the cluster's and its VMs'), with the schedulings each skipped */
+        post: operations["maintenancesGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/alert/api/v1/index": {
         parameters: {
             query?: never;
@@ -3164,6 +3371,128 @@ export interface paths {
         put?: never;
         /** Send a test message through the rule’s channel now, once (answered after that attempt; never retried): `status` delivered or failed, `response_code` only when the receiver answered, `last_error` only "not_delivered" or "destination_not_allowed" (the transport’s detail goes to the server log). 5 a minute per user, 20 per client (429). */
         post: operations["alertsTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/log-stream/api/v1/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List log streams */
+        post: operations["logStreamsList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/log-stream/api/v1/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One log stream */
+        post: operations["logStreamsGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/log-stream/api/v1/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a log stream: the client’s audit records and run events as RFC 5424 syslog messages (one JSON object each) over TCP or TLS, octet-counted (RFC 6587) */
+        post: operations["logStreamsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/log-stream/api/v1/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a log stream; `ca_certificate` left out keeps the one kept, null removes it (never answered: `ca_certificate_set` says whether one is kept) */
+        put: operations["logStreamsUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/log-stream/api/v1/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a log stream */
+        post: operations["logStreamsDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/log-stream/api/v1/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one test message to the stream now, once (never retried): `delivered`, and `last_error` only "not_delivered" or "destination_not_allowed" (the transport’s detail goes to the server log). 5 a minute per user, 20 per client (429). */
+        post: operations["logStreamsTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/backup/api/v1/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A backup of the embedded database and its blobs, taken now
+         * @description A gzipped tar (`npm run restore -- --in FILE` restores it into a new DATA_DIR), for a platform administrator’s session or the token the server wrote in DATA_DIR/server.json. `x-rota-key-fingerprint` names the secret key its secrets are sealed with. On PostgreSQL: 409 `backup_on_postgres` (use pg_dump).
+         */
+        post: operations["backupsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3824,6 +4153,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -5129,6 +5459,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -5516,6 +5847,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -6464,6 +6796,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -6921,6 +7254,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -7379,6 +7713,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -7663,6 +7998,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -8128,6 +8464,8 @@ export interface operations {
                                 rota_robot_versions_id: number;
                                 version: string;
                             } | null;
+                            rota_packages_id: number | null;
+                            follow_latest: boolean;
                             task_sla_minutes: number | null;
                             task_risk_minutes: number | null;
                             task_retries: number;
@@ -8140,6 +8478,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -8235,6 +8574,8 @@ export interface operations {
                                 rota_robot_versions_id: number;
                                 version: string;
                             } | null;
+                            rota_packages_id: number | null;
+                            follow_latest: boolean;
                             task_sla_minutes: number | null;
                             task_risk_minutes: number | null;
                             task_retries: number;
@@ -8354,6 +8695,8 @@ export interface operations {
                                 rota_robot_versions_id: number;
                                 version: string;
                             } | null;
+                            rota_packages_id: number | null;
+                            follow_latest: boolean;
                             task_sla_minutes: number | null;
                             task_risk_minutes: number | null;
                             task_retries: number;
@@ -8726,7 +9069,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             rota_robot_versions_id: number;
-                            rota_robots_id: number;
+                            rota_packages_id: number;
+                            rota_robots_id: number | null;
                             version: string;
                             notes: string | null;
                             file_name: string;
@@ -8739,6 +9083,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -8825,7 +9170,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             rota_robot_versions_id: number;
-                            rota_robots_id: number;
+                            rota_packages_id: number;
+                            rota_robots_id: number | null;
                             version: string;
                             notes: string | null;
                             file_name: string;
@@ -9079,7 +9425,8 @@ export interface operations {
                         message: string;
                         data: {
                             rota_robot_versions_id: number;
-                            rota_robots_id: number;
+                            rota_packages_id: number;
+                            rota_robots_id: number | null;
                             version: string;
                             notes: string | null;
                             file_name: string;
@@ -9229,6 +9576,847 @@ export interface operations {
             };
         };
     };
+    packagesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 20 */
+                    per_page?: number;
+                    search?: string;
+                    /**
+                     * @default name
+                     * @enum {string}
+                     */
+                    sort?: "name" | "created_at";
+                    /**
+                     * @default asc
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_packages_id: number;
+                            name: string;
+                            description: string | null;
+                            versions: number;
+                            latest_version: {
+                                rota_robot_versions_id: number;
+                                version: string;
+                            } | null;
+                            robots: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        meta: {
+                            total: number;
+                            total_capped?: boolean;
+                            current_page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_packages_id: number;
+                            name: string;
+                            description: string | null;
+                            versions: number;
+                            latest_version: {
+                                rota_robot_versions_id: number;
+                                version: string;
+                            } | null;
+                            robots: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            rota_packages_id: number;
+                            name: string;
+                            description: string | null;
+                            versions: number;
+                            latest_version: {
+                                rota_robot_versions_id: number;
+                                version: string;
+                            } | null;
+                            robots: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesVersionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 20 */
+                    per_page?: number;
+                    search?: string;
+                    /**
+                     * @default created_at
+                     * @enum {string}
+                     */
+                    sort?: "created_at" | "version";
+                    /**
+                     * @default desc
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                    rota_packages_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_robot_versions_id: number;
+                            rota_packages_id: number;
+                            rota_robots_id: number | null;
+                            version: string;
+                            notes: string | null;
+                            file_name: string;
+                            /** @enum {string} */
+                            format: "zip" | "tar.gz";
+                            sha256: string;
+                            size_bytes: number;
+                            current: boolean;
+                            created_at: string;
+                        }[];
+                        meta: {
+                            total: number;
+                            total_capped?: boolean;
+                            current_page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesVersionCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            rota_robot_versions_id: number;
+                            rota_packages_id: number;
+                            rota_robots_id: number | null;
+                            version: string;
+                            notes: string | null;
+                            file_name: string;
+                            /** @enum {string} */
+                            format: "zip" | "tar.gz";
+                            sha256: string;
+                            size_bytes: number;
+                            current: boolean;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesRobot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    rota_packages_id: number;
+                    rota_robot_versions_id: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packagesUpdateRobots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    rota_packages_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        rota_robot_versions_id: number;
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     robotFieldsList: {
         parameters: {
             query?: never;
@@ -9279,6 +10467,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -9770,6 +10959,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -10539,6 +11729,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -11111,6 +12302,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -12146,6 +13338,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -12948,6 +14141,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -13402,6 +14596,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -13683,6 +14878,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -14187,6 +15383,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -15067,7 +16264,7 @@ export interface operations {
                      */
                     order?: "asc" | "desc";
                     /** @enum {string} */
-                    action?: "create" | "update" | "delete" | "sign_in" | "sign_out" | "password_change" | "restore" | "run" | "cancel" | "rotate_token" | "stop" | "mark_failed" | "revoke" | "mfa_enable" | "mfa_disable" | "mfa_recovery_codes" | "mfa_reset" | "session_revoke";
+                    action?: "create" | "update" | "delete" | "sign_in" | "sign_out" | "password_change" | "restore" | "run" | "cancel" | "rotate_token" | "stop" | "mark_failed" | "revoke" | "mfa_enable" | "mfa_disable" | "mfa_recovery_codes" | "mfa_reset" | "session_revoke" | "maintenance_start" | "maintenance_end";
                     entity?: string;
                     users_id?: number;
                     startDate?: string;
@@ -15100,6 +16297,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -15213,6 +16411,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -15777,6 +16976,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -16147,6 +17347,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -16609,6 +17810,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -16978,6 +18180,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -17351,6 +18554,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -18083,6 +19287,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -18449,6 +19654,7 @@ export interface operations {
                                 sha256: string;
                                 bytes: number;
                             };
+                            maintenance?: boolean;
                         };
                     };
                 };
@@ -18637,6 +19843,7 @@ export interface operations {
                                 sha256: string;
                                 bytes: number;
                             };
+                            maintenance?: boolean;
                         };
                     };
                 };
@@ -18751,6 +19958,7 @@ export interface operations {
                             sha256: string;
                             bytes: number;
                         };
+                        maintenance?: boolean;
                     };
                 };
             };
@@ -18860,6 +20068,7 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             }[];
+                            maintenance?: boolean;
                         };
                     };
                 };
@@ -19567,6 +20776,292 @@ export interface operations {
             };
         };
     };
+    maintenancesStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    scope: "cluster" | "vm";
+                    rota_vms_id?: number;
+                    /** @enum {string} */
+                    mode: "drain" | "stop" | "kill";
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            rota_maintenance_windows_id: number;
+                            /** @enum {string} */
+                            scope: "cluster" | "vm";
+                            rota_vms_id: number | null;
+                            vm_name: string | null;
+                            /** @enum {string} */
+                            mode: "drain" | "stop" | "kill";
+                            message: string;
+                            started_by: string;
+                            started_at: string;
+                            skipped: {
+                                rota_schedulings_id: number;
+                                scheduling_name: string | null;
+                                due_at: string;
+                                skipped_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    maintenancesEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    scope: "cluster" | "vm";
+                    rota_vms_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    maintenancesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_maintenance_windows_id: number;
+                            /** @enum {string} */
+                            scope: "cluster" | "vm";
+                            rota_vms_id: number | null;
+                            vm_name: string | null;
+                            /** @enum {string} */
+                            mode: "drain" | "stop" | "kill";
+                            message: string;
+                            started_by: string;
+                            started_at: string;
+                            skipped: {
+                                rota_schedulings_id: number;
+                                scheduling_name: string | null;
+                                due_at: string;
+                                skipped_at: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     alertsList: {
         parameters: {
             query?: never;
@@ -19641,6 +21136,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -20241,6 +21737,654 @@ export interface operations {
             };
         };
     };
+    logStreamsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 20 */
+                    per_page?: number;
+                    search?: string;
+                    /**
+                     * @default name
+                     * @enum {string}
+                     */
+                    sort?: "name" | "created_at";
+                    /**
+                     * @default asc
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_log_streams_id: number;
+                            name: string;
+                            active: boolean;
+                            /** @enum {string} */
+                            transport: "tcp" | "tls";
+                            host: string;
+                            port: number;
+                            events: ("audit" | "execution")[];
+                            ca_certificate_set: boolean;
+                            pending: number;
+                            failed: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        meta: {
+                            total: number;
+                            total_capped?: boolean;
+                            current_page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    logStreamsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_log_streams_id: number;
+                            name: string;
+                            active: boolean;
+                            /** @enum {string} */
+                            transport: "tcp" | "tls";
+                            host: string;
+                            port: number;
+                            events: ("audit" | "execution")[];
+                            ca_certificate_set: boolean;
+                            pending: number;
+                            failed: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    logStreamsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default true */
+                    active?: boolean;
+                    /** @enum {string} */
+                    transport: "tcp" | "tls";
+                    host: string;
+                    port: number;
+                    events: ("audit" | "execution")[];
+                    ca_certificate?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            rota_log_streams_id: number;
+                            name: string;
+                            active: boolean;
+                            /** @enum {string} */
+                            transport: "tcp" | "tls";
+                            host: string;
+                            port: number;
+                            events: ("audit" | "execution")[];
+                            ca_certificate_set: boolean;
+                            pending: number;
+                            failed: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    logStreamsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    name?: string;
+                    active?: boolean;
+                    /** @enum {string} */
+                    transport?: "tcp" | "tls";
+                    host?: string;
+                    port?: number;
+                    events?: ("audit" | "execution")[];
+                    ca_certificate?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    logStreamsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    logStreamsTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            delivered: boolean;
+                            last_error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    backupsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     alertDeliverysList: {
         parameters: {
             query?: never;
@@ -20299,6 +22443,7 @@ export interface operations {
                         }[];
                         meta: {
                             total: number;
+                            total_capped?: boolean;
                             current_page: number;
                             per_page: number;
                         };
@@ -20735,6 +22880,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             stop_requested: boolean;
+                            maintenance?: boolean;
                         };
                     };
                 };

@@ -16,6 +16,10 @@ export const rotaClients = pgTable(
     require_mfa: boolean('require_mfa').notNull().default(false),
     /** Its agents update themselves to the build the server ships, without being asked one by one. */
     auto_update_agents: boolean('auto_update_agents').notNull().default(false),
+    /** Versions must carry a valid Ed25519 signature by one of its trusted package keys. */
+    require_signed_packages: boolean('require_signed_packages').notNull().default(false),
+    /** A new version is proposed until a second user with ROBOS.APPROVE approves it. */
+    require_package_approval: boolean('require_package_approval').notNull().default(false),
     created_at: createdAt(),
     updated_at: updatedAt(),
   },

@@ -13,6 +13,7 @@ export * from './auth.js';
 export * from './lib/rate-limiter.js';
 export * from './robots.js';
 export * from './robot-versions.js';
+export * from './packages.js';
 export * from './robot-fields.js';
 export * from './tasks.js';
 export * from './vms.js';

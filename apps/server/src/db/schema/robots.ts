@@ -10,6 +10,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { tenant } from './clients.js';
+import { rotaPackages } from './packages.js';
 import { rotaRobotVersions } from './robot-versions.js';
 
 export const rotaRobots = pgTable(
@@ -26,6 +27,13 @@ export const rotaRobots = pgTable(
       (): AnyPgColumn => rotaRobotVersions.rota_robot_versions_id,
       { onDelete: 'set null' },
     ),
+    /** The package it runs; its version is `rota_robot_versions_id_current`. */
+    rota_packages_id: integer('rota_packages_id').references(
+      (): AnyPgColumn => rotaPackages.rota_packages_id,
+      { onDelete: 'set null' },
+    ),
+    /** Follows the package's newest approved version (kept in the current version on change). */
+    follow_latest: boolean('follow_latest').notNull().default(false),
     /** A task created without a deadline is due this many minutes after it was created. */
     task_sla_minutes: integer('task_sla_minutes'),
     /** An unfinished task whose deadline is closer than this is at risk. */

@@ -1,5 +1,9 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
-import type { RobotPackageFormat, RobotVersionListQuery } from '@rota/contract';
+import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type {
+  PackageVersionListQuery,
+  RobotPackageFormat,
+  RobotVersionListQuery,
+} from '@rota/contract';
 import type { Db } from '../../db/client.js';
 import { rotaRobotVersions } from '../../db/schema/robot-versions.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
@@ -11,6 +15,7 @@ const v = rotaRobotVersions;
 
 const columns = {
   rota_robot_versions_id: v.rota_robot_versions_id,
+  rota_packages_id: v.rota_packages_id,
   rota_robots_id: v.rota_robots_id,
   version: v.version,
   notes: v.notes,
@@ -24,8 +29,15 @@ const columns = {
 
 const sortable = { created_at: v.created_at, version: v.version } as const;
 
-function selectVersions(db: Db) {
-  return db.select(columns).from(v).innerJoin(robots, eq(robots.rota_robots_id, v.rota_robots_id));
+/**
+ * `current` is about one robot: the one `robotJoin` names (the robot being listed), else the
+ * one the version was uploaded through.
+ */
+function selectVersions(db: Db, robotJoin?: SQL) {
+  return db
+    .select(columns)
+    .from(v)
+    .leftJoin(robots, robotJoin ?? eq(robots.rota_robots_id, v.rota_robots_id));
 }
 
 export type RobotVersionRow = Awaited<ReturnType<typeof selectVersions>>[number];
@@ -36,10 +48,38 @@ export async function listRobotVersions<R>(
   query: RobotVersionListQuery,
   map: (row: RobotVersionRow) => R,
 ) {
+  // The robot's versions are its package's, whichever robot they were uploaded through.
+  const join = and(
+    eq(robots.rota_robots_id, query.rota_robots_id),
+    eq(robots.rota_packages_id, v.rota_packages_id),
+  )!;
   const where = scope.where(
     v,
-    eq(v.rota_robots_id, query.rota_robots_id),
-    scope.robots(v.rota_robots_id),
+    eq(robots.rota_robots_id, query.rota_robots_id),
+    scope.robots(robots.rota_robots_id),
+    searchAny(query.search, [v.version, v.notes, v.file_name]),
+  );
+  return pageOf(
+    query,
+    selectVersions(db, join)
+      .where(where)
+      .orderBy(...orderBy(sortable[query.sort], query.order, v.rota_robot_versions_id))
+      .$dynamic(),
+    db.select({ total: count() }).from(v).innerJoin(robots, join).where(where),
+    map,
+  );
+}
+
+/** A package's versions (the package's client checked by the caller). */
+export async function listPackageVersions<R>(
+  db: Db,
+  scope: TenantScope,
+  query: PackageVersionListQuery,
+  map: (row: RobotVersionRow) => R,
+) {
+  const where = scope.where(
+    v,
+    eq(v.rota_packages_id, query.rota_packages_id),
     searchAny(query.search, [v.version, v.notes, v.file_name]),
   );
   return pageOf(
@@ -51,6 +91,36 @@ export async function listRobotVersions<R>(
     db.select({ total: count() }).from(v).where(where),
     map,
   );
+}
+
+/** One version of the scope, whichever robot (if any) it came through. */
+export async function findPackageVersion(
+  db: Db,
+  scope: TenantScope,
+  id: number,
+): Promise<RobotVersionRow | undefined> {
+  const [row] = await selectVersions(db).where(scope.where(v, eq(v.rota_robot_versions_id, id)));
+  return row;
+}
+
+/** The newest approved version of a package of the scope. */
+export async function latestVersionOf(db: Db, scope: TenantScope, packageId: number) {
+  const [row] = await db
+    .select({ id: v.rota_robot_versions_id, version: v.version })
+    .from(v)
+    .where(scope.where(v, eq(v.rota_packages_id, packageId), eq(v.status, 'approved')))
+    .orderBy(desc(v.rota_robot_versions_id))
+    .limit(1);
+  return row;
+}
+
+/** Whether any robot (of the version's client) runs this version now. */
+export async function versionRunByAnyRobot(db: Db, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select({ total: count() })
+    .from(robots)
+    .where(and(eq(robots.current_version_id, id), scope.owns(robots.rota_clients_id)));
+  return (row?.total ?? 0) > 0;
 }
 
 /** One version of the scope. */
@@ -69,7 +139,8 @@ export async function insertRobotVersion(
   db: Db,
   scope: TenantScope,
   values: {
-    rota_robots_id: number;
+    rota_packages_id: number;
+    rota_robots_id: number | null;
     version: string;
     notes: string | null;
     file_name: string;

@@ -9,6 +9,8 @@ export const packageSummaries = qb
     rota_robot_versions_id: rotaRobotVersions.rota_robot_versions_id,
     rota_clients_id: rotaRobotVersions.rota_clients_id,
     rota_robots_id: rotaRobotVersions.rota_robots_id,
+    rota_packages_id: rotaRobotVersions.rota_packages_id,
+    status: rotaRobotVersions.status,
     version: rotaRobotVersions.version,
     sha256: rotaRobotVersions.sha256,
     size_bytes: rotaRobotVersions.size_bytes,

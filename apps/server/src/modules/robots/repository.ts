@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { RobotCreate, RobotListQuery } from '@rota/contract';
 import type { Db } from '../../db/client.js';
@@ -26,6 +26,8 @@ const columns = {
   active: rotaRobots.active,
   current_version_id: versions.rota_robot_versions_id,
   current_version: versions.version,
+  rota_packages_id: rotaRobots.rota_packages_id,
+  follow_latest: rotaRobots.follow_latest,
   task_sla_minutes: rotaRobots.task_sla_minutes,
   task_risk_minutes: rotaRobots.task_risk_minutes,
   task_retries: rotaRobots.task_retries,
@@ -291,7 +293,11 @@ export async function updateRobot(
   db: Db,
   scope: TenantScope,
   id: number,
-  values: Partial<RobotCreate> & { rota_robot_versions_id_current?: number | null },
+  values: Partial<RobotCreate> & {
+    rota_robot_versions_id_current?: number | null;
+    rota_packages_id?: number | null;
+    follow_latest?: boolean;
+  },
 ): Promise<boolean> {
   const updated = await db
     .update(rotaRobots)
@@ -330,4 +336,66 @@ export async function robotExists(
     .where(visibleRobot(scope, id));
   const [row] = options.lock ? await query.for('update') : await query;
   return Boolean(row);
+}
+
+/** The package a robot of the scope runs (null: none yet); undefined when it is not visible. */
+export async function robotPackageOf(db: Db, scope: TenantScope, id: number) {
+  const [row] = await db
+    .select({ rota_packages_id: rotaRobots.rota_packages_id, name: rotaRobots.name })
+    .from(rotaRobots)
+    .where(visibleRobot(scope, id));
+  return row;
+}
+
+/** Robots of the scope following `packageId`'s newest version now run `versionId`. */
+export async function followLatest(
+  db: Db,
+  scope: TenantScope,
+  packageId: number,
+  versionId: number,
+) {
+  await db
+    .update(rotaRobots)
+    .set({ rota_robot_versions_id_current: versionId, updated_at: sql`now()` })
+    .where(
+      scope.where(
+        rotaRobots,
+        eq(rotaRobots.rota_packages_id, packageId),
+        eq(rotaRobots.follow_latest, true),
+      ),
+    );
+}
+
+/** Points robots of the scope (all visible, else none) at a package's version; their count. */
+export async function pointRobots(
+  db: Db,
+  scope: TenantScope,
+  ids: readonly number[],
+  values: {
+    rota_packages_id: number;
+    rota_robot_versions_id_current: number;
+    follow_latest?: boolean;
+  },
+): Promise<number> {
+  const updated = await db
+    .update(rotaRobots)
+    .set({ ...values, updated_at: sql`now()` })
+    .where(
+      scope.where(
+        rotaRobots,
+        inArray(rotaRobots.rota_robots_id, [...ids]),
+        scope.robots(rotaRobots.rota_robots_id),
+      ),
+    )
+    .returning({ id: rotaRobots.rota_robots_id });
+  return updated.length;
+}
+
+/** How many robots of the scope run a version of `packageId`. */
+export async function robotsOnPackage(db: Db, scope: TenantScope, packageId: number) {
+  const [row] = await db
+    .select({ total: count() })
+    .from(rotaRobots)
+    .where(scope.where(rotaRobots, eq(rotaRobots.rota_packages_id, packageId)));
+  return row?.total ?? 0;
 }

@@ -12,7 +12,11 @@ import {
   findRobot,
   insertRobot,
   listRobots,
+  followLatest,
+  pointRobots,
   robotExists,
+  robotPackageOf,
+  robotsOnPackage,
   updateRobot,
   type RobotRow,
 } from './repository.js';
@@ -28,6 +32,8 @@ export const toRobot = (row: RobotRow): Robot => ({
     row.current_version_id !== null && row.current_version !== null
       ? { rota_robot_versions_id: row.current_version_id, version: row.current_version }
       : null,
+  rota_packages_id: row.rota_packages_id,
+  follow_latest: row.follow_latest,
   task_sla_minutes: row.task_sla_minutes,
   task_risk_minutes: row.task_risk_minutes,
   task_retries: row.task_retries,
@@ -100,6 +106,51 @@ export class RobotService {
       throw notFound();
   }
 
+  /** The robot's package and name, in the caller's transaction; undefined when not visible. */
+  packageOf(tx: Db, scope: TenantScope, id: number) {
+    return robotPackageOf(tx, scope, id);
+  }
+
+  /** Makes the robot run `packageId` (at `versionId`, or its newest when following latest). */
+  async setPackage(
+    tx: Db,
+    scope: TenantScope,
+    id: number,
+    values: {
+      rota_packages_id: number;
+      rota_robot_versions_id_current?: number | null;
+      follow_latest?: boolean;
+    },
+  ): Promise<void> {
+    if (!(await updateRobot(tx, scope, id, values))) throw notFound();
+  }
+
+  /** Followers of the package's latest version move to `versionId`, in the caller's transaction. */
+  followLatest(tx: Db, scope: TenantScope, packageId: number, versionId: number) {
+    return followLatest(tx, scope, packageId, versionId);
+  }
+
+  /** All of `ids` (visible to the scope) run `versionId` of `packageId`, or none does. */
+  async pointAt(
+    tx: Db,
+    scope: TenantScope,
+    ids: readonly number[],
+    packageId: number,
+    versionId: number,
+  ): Promise<number> {
+    const unique = [...new Set(ids)];
+    const updated = await pointRobots(tx, scope, unique, {
+      rota_packages_id: packageId,
+      rota_robot_versions_id_current: versionId,
+    });
+    if (updated !== unique.length) throw notFound();
+    return updated;
+  }
+
+  robotsOn(scope: TenantScope, packageId: number): Promise<number> {
+    return robotsOnPackage(this.db, scope, packageId);
+  }
+
   /**
    * A member of teams (the scope is limited by teams) puts the new robot in their teams at
    * once, so they keep seeing what they made; the answer and the record are read that way.
@@ -162,7 +213,8 @@ export class RobotService {
     }
   }
 
-  private async showIn(db: Db, scope: TenantScope, id: number): Promise<Robot> {
+  /** What `show` answers, read with `db` (a transaction's, for its audit record). */
+  async showIn(db: Db, scope: TenantScope, id: number): Promise<Robot> {
     const row = await findRobot(db, scope, id);
     if (!row) throw notFound();
     return toRobot(row);

@@ -18,6 +18,8 @@ export const robotSummaries = qb
     remote_root: rotaRobots.remote_root,
     active: rotaRobots.active,
     current_version_id: rotaRobots.rota_robot_versions_id_current,
+    rota_packages_id: rotaRobots.rota_packages_id,
+    follow_latest: rotaRobots.follow_latest,
     task_risk_minutes: rotaRobots.task_risk_minutes,
     stall_minutes: rotaRobots.stall_minutes,
     stall_action: rotaRobots.stall_action,

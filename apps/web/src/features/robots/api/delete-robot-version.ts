@@ -14,8 +14,7 @@ export function useDeleteRobotVersion() {
   return useMutation({
     mutationFn: deleteRobotVersion,
     onSuccess: (_answer, version) =>
-      void queryClient.invalidateQueries({
-        queryKey: robotVersionKeys.ofRobot(version.rota_robots_id),
-      }),
+      // A version is its package's: every robot on that package lists it.
+      void queryClient.invalidateQueries({ queryKey: robotVersionKeys.all }),
   });
 }

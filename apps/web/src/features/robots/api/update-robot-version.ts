@@ -20,9 +20,8 @@ export function useMakeRobotVersionCurrent() {
   return useMutation({
     mutationFn: makeRobotVersionCurrent,
     onSuccess: (_answer, version) => {
-      void queryClient.invalidateQueries({
-        queryKey: robotVersionKeys.ofRobot(version.rota_robots_id),
-      });
+      // A version is its package's: every robot on that package lists it.
+      void queryClient.invalidateQueries({ queryKey: robotVersionKeys.all });
       void queryClient.invalidateQueries({ queryKey: robotKeys.all });
     },
   });
