@@ -198,6 +198,17 @@ describe('schedulings during maintenance', () => {
     await t.app.engine.queueDueSchedulings();
     expect(await queuedOf(once)).toBe(1);
     expect(await queuedOf(skip)).toBe(0);
+    // The scheduling's history: each late occurrence is a missed run, with what its policy did.
+    const missed = await t.db.execute(
+      sql`select (data->>'rota_schedulings_id')::int as id, (data->>'ran')::boolean as ran
+            from rota_alert_events where type = 'scheduling.missed'
+             and (data->>'rota_schedulings_id')::int in (${once}, ${skip})
+           order by 1`,
+    );
+    expect((missed as unknown as { rows?: unknown[] }).rows ?? missed).toEqual([
+      { id: once, ran: true },
+      { id: skip, ran: false },
+    ]);
     await t.db.execute(
       sql`update rota_schedulings set active = false where rota_schedulings_id in (${once}, ${skip})`,
     );
