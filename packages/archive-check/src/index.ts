@@ -45,3 +45,10 @@ export async function checkPackage(
     throw error;
   }
 }
+export {
+  ed25519PublicKey,
+  keyFingerprint,
+  signPackage,
+  signatureBytes,
+  verifyPackage,
+} from './signature.js';
