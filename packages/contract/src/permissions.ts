@@ -58,5 +58,7 @@ export const ROUTE_PERMISSIONS = {
   '/audit': ['USUARIOS.LIST'],
   /** Alert rules and their delivery log. */
   '/alert': ['USUARIOS.LIST'],
+  /** Syslog destinations of the client's audit records and runs, managed like alert rules. */
+  '/log-stream': ['USUARIOS.LIST'],
 } as const satisfies Record<string, readonly Permission[]>;
 export type ConsoleRoute = keyof typeof ROUTE_PERMISSIONS;

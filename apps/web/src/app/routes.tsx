@@ -61,6 +61,10 @@ export const SHELL_PAGES: ReadonlyArray<{ route: ConsoleRoute; load: () => Promi
     { route: '/client/sso', load: () => import('../features/oidc/routes/mappings-page') },
     { route: '/audit', load: () => import('../features/audit/routes/audit-page') },
     { route: '/alert', load: () => import('../features/alerts/routes/alerts-page') },
+    {
+      route: '/log-stream',
+      load: () => import('../features/log-streams/routes/log-streams-page'),
+    },
   ];
 
 /**

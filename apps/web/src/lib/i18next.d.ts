@@ -19,6 +19,7 @@ import type clientsEn from '../features/clients/locales/en.json';
 import type auditEn from '../features/audit/locales/en.json';
 import type teamsEn from '../features/teams/locales/en.json';
 import type alertsEn from '../features/alerts/locales/en.json';
+import type logStreamsEn from '../features/log-streams/locales/en.json';
 import type apiKeysEn from '../features/api-keys/locales/en.json';
 import type triggersEn from '../features/triggers/locales/en.json';
 import type accountEn from '../features/account/locales/en.json';
@@ -57,6 +58,7 @@ declare module 'i18next' {
       audit: typeof auditEn;
       teams: typeof teamsEn;
       alerts: typeof alertsEn;
+      logStreams: typeof logStreamsEn;
       apiKeys: typeof apiKeysEn;
       triggers: typeof triggersEn;
       account: typeof accountEn;

@@ -1,6 +1,7 @@
 import {
   IconActivity,
   IconBell,
+  IconFileExport,
   IconAdjustmentsHorizontal,
   IconBuildingSkyscraper,
   IconCalendarOff,
@@ -42,7 +43,8 @@ export type NavItem = {
     | 'nav.clients'
     | 'nav.sso'
     | 'nav.audit'
-    | 'nav.alerts';
+    | 'nav.alerts'
+    | 'nav.logStreams';
   icon: Icon;
   /** Shown only to platform administrators (on top of the route's permissions). */
   platformAdmin?: true;
@@ -81,6 +83,7 @@ export const CONFIGURATION_NAV: readonly NavItem[] = [
   { to: '/client/sso', label: 'nav.sso', icon: IconKey, platformAdmin: true, nested: true },
   { to: '/audit', label: 'nav.audit', icon: IconHistory },
   { to: '/alert', label: 'nav.alerts', icon: IconBell },
+  { to: '/log-stream', label: 'nav.logStreams', icon: IconFileExport },
 ];
 
 /** The dropdown shows if the user may list environments or users. */

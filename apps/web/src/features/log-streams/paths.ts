@@ -1,0 +1,2 @@
+/** The log streams page (syslog to the security team), under Configuration. */
+export const LOG_STREAMS_PATH = '/log-stream';
