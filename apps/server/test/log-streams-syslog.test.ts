@@ -139,12 +139,15 @@ describe.skipIf(!RSYSLOGD)('log streams to rsyslog', () => {
 
   it('retries while the receiver is down and delivers once it is up', async () => {
     const port = await freePort();
+    const idle = await stream({ transport: 'tcp', host: '127.0.0.1', port, active: false });
     const id = await stream({ transport: 'tcp', host: '127.0.0.1', port, events: ['audit'] });
     await createVm(c.admin, 'While down');
     await t.app.services.logStreams.worker.tick();
     // The stream's own creation is an audit record of the client too: two messages wait.
     const waiting = await c.admin.post(`${STREAMS}/show`, { id });
     expect(waiting.body.data).toMatchObject({ pending: 2, failed: 0 });
+    // Each stream counts its own messages only.
+    expect((await c.admin.post(`${STREAMS}/show`, { id: idle })).body.data.pending).toBe(0);
     const rows = await t.db
       .select()
       .from(rotaLogStreamOutbox)

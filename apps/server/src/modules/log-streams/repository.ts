@@ -10,10 +10,12 @@ const O = rotaLogStreamOutbox;
 
 const sortable = { name: S.name, created_at: S.created_at } as const;
 
+// The outer row is named in full: drizzle writes a column without its table inside `sql`
+// fields, which would compare the outbox's column with itself.
 const waiting = (status: 'pending' | 'failed') =>
-  sql<number>`(select count(*)::int from ${O}
-                where ${O.rota_log_streams_id} = ${S.rota_log_streams_id}
-                  and ${O.status} = ${status})`;
+  sql<number>`(select count(*)::int from ${O} w
+                where w.rota_log_streams_id = ${sql.raw('"rota_log_streams"."rota_log_streams_id"')}
+                  and w.status = ${status})`;
 
 function selectStreams(db: Db) {
   return db
