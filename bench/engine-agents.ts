@@ -3,6 +3,7 @@
  * server's event loop or its CPU figure. argv[2] is a JSON job; each phase prints one JSON line.
  */
 import http from 'node:http';
+import { keepAlivePost } from './keep-alive-post.js';
 import { AgentStreamClient } from './agent-stream-client.js';
 
 interface Job {
@@ -31,37 +32,8 @@ const AGENT = `${job.address}/api/rota/agent/api/v1`;
 // process stands in for agents that would each run on their own VM.
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function post(url: string, token: string, body: object): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: keepAlive,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          authorization: `Bearer ${token}`,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const json = (text ? JSON.parse(text) : {}) as { data?: unknown };
-          if ((res.statusCode ?? 500) >= 300)
-            reject(new Error(`${url} answered ${res.statusCode}: ${text}`));
-          else resolve(json.data);
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = (url: string, token: string, body: object) =>
+  keepAlivePost(keepAlive, url, token, body);
 
 const streams = new Map<string, AgentStreamClient>();
 

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { keepAlivePost } from './keep-alive-post.js';
 
 interface Job {
   address: string;
@@ -34,41 +35,8 @@ const OPS: Op[] = ['log', 'heartbeat', 'parameters', 'task_add', 'task_next', 't
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: job.sockets });
 
-function post(
-  url: string,
-  token: string,
-  body: object,
-): Promise<{ status: number; data: unknown }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: keepAlive,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          authorization: `Bearer ${token}`,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 500;
-          if (status >= 300) reject(new Error(`${url} answered ${status}: ${text.slice(0, 300)}`));
-          else
-            resolve({ status, data: text ? (JSON.parse(text) as { data?: unknown }).data : null });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = (url: string, token: string, body: object) =>
+  keepAlivePost(keepAlive, url, token, body);
 
 interface Robot {
   agentToken: string;
@@ -87,7 +55,7 @@ async function claimFor(tokens: string[]) {
   for (let i = 0; i < tokens.length; i += batch) {
     await Promise.all(
       tokens.slice(i, i + batch).map(async (token) => {
-        const data = (await post(`${AGENT}/claim`, token, { wait_seconds: 0 })).data as {
+        const data = (await post(`${AGENT}/claim`, token, { wait_seconds: 0 })) as {
           execution_id: number;
           attempt: number;
           robot: { rota_robots_id: number };
@@ -168,7 +136,7 @@ function act(
         const next = await window.timed('task_next', () =>
           post(`${RUN}/task/next`, robot.runToken, {}),
         );
-        const task = next?.data as { rota_tasks_id?: number; id?: number } | null | undefined;
+        const task = next as { rota_tasks_id?: number; id?: number } | null | undefined;
         const id = task?.rota_tasks_id ?? task?.id;
         if (id)
           await window.timed('task_finish', () =>

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { keepAlivePost } from './keep-alive-post.js';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { openBenchDatabase } from './bench-database.js';
@@ -107,35 +108,8 @@ const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const AGENT = `${address}/api/rota/agent/api/v1`;
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function post(url: string, token: string, body: object): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: keepAlive,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          authorization: `Bearer ${token}`,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 500) >= 300)
-            reject(new Error(`${url}: ${res.statusCode} ${text}`));
-          else resolve((JSON.parse(text || '{}') as { data?: unknown }).data);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = (url: string, token: string, body: object) =>
+  keepAlivePost(keepAlive, url, token, body);
 
 type Run = { execution_id: number; attempt: number } | null;
 
