@@ -4,6 +4,7 @@ import type { MaintenanceWindow } from '@rota/contract';
 import { MaintenanceBanner, MaintenanceDrawer } from '../src/features/maintenance';
 import { setToken } from '../src/lib/session';
 import { mockFetch } from './http-mock';
+import { callsTo, listOf, makeVm, openPage, openRowAction } from './operations-fixtures';
 import { renderElement, resetEnvironment } from './render';
 
 const cluster = (overrides: Partial<MaintenanceWindow> = {}): MaintenanceWindow => ({
@@ -116,6 +117,50 @@ describe('maintenance drawer', () => {
       rota_vms_id: 9,
       mode: 'kill',
       message: 'Troca de disco',
+    });
+  });
+});
+
+describe('maintenance in the shell', () => {
+  it("shows a VM's window above the page, and starts one from the VM's row", async () => {
+    const vm = makeVm();
+    const { user, calls } = await openPage(
+      '/vm',
+      /Máquinas virtuais/,
+      ['AGENTES.LIST', 'AGENTES.UPDATE'],
+      ({ url }) => {
+        if (url.endsWith('/rota/vm/api/v1/index')) return { status: 200, body: listOf([vm]) };
+        if (url.endsWith('/rota/vm/api/v1/count')) {
+          return { status: 200, body: { total: 1, active: 1, inactive: 0 } };
+        }
+        if (url.endsWith('/rota/maintenance/api/v1/start')) {
+          return { status: 201, body: { message: 'Manutenção iniciada', data: cluster() } };
+        }
+        return undefined;
+      },
+      'pt',
+      {
+        maintenance: [
+          cluster({ scope: 'vm', rota_vms_id: 5, vm_name: 'vm-rh', skipped: [skipped(3)] }),
+        ],
+      },
+    );
+    const banner = await screen.findByRole('status', { name: 'A VM vm-rh está em manutenção' });
+    expect(within(banner).getByText(/1 agendamento pulado\.$/)).toBeVisible();
+    // AGENTES.UPDATE may end a VM's window.
+    expect(within(banner).getByRole('button', { name: 'Encerrar manutenção' })).toBeVisible();
+    await openRowAction(user, vm.name, 'Manutenção');
+    const drawer = await screen.findByRole('dialog', {
+      name: `Iniciar manutenção da VM ${vm.name}`,
+    });
+    await user.type(within(drawer).getByLabelText(/Motivo/), 'Troca de memória');
+    await user.click(within(drawer).getByRole('button', { name: 'Iniciar manutenção' }));
+    await waitFor(() => expect(callsTo(calls, '/maintenance/api/v1/start')).toHaveLength(1));
+    expect(callsTo(calls, '/maintenance/api/v1/start')[0]!.body).toEqual({
+      scope: 'vm',
+      rota_vms_id: vm.rota_vms_id,
+      mode: 'drain',
+      message: 'Troca de memória',
     });
   });
 });

@@ -3,7 +3,7 @@ import type { Agent, Language, Parameter, Scheduling, Vm } from '@rota/contract'
 import { setToken } from '../src/lib/session';
 import { createLiveServer, makeDashboard } from './activity-fixtures';
 import { makeUser } from './fixtures';
-import { mockFetch, type MockCall, type MockReply } from './http-mock';
+import { mockFetch, type MockCall, type MockOptions, type MockReply } from './http-mock';
 import { renderWithRouter, resetEnvironment } from './render';
 
 /** Fixtures and a page opener for the VMs, agents, schedulings and parameters screens. */
@@ -120,6 +120,7 @@ export async function openPage(
   permissions: string[],
   handler: Handler,
   lang: Language = 'pt',
+  mockOptions: MockOptions = {},
 ) {
   await resetEnvironment(lang);
   setToken('token');
@@ -130,7 +131,7 @@ export async function openPage(
     const reply = await handler(call);
     if (!reply) throw new Error(`unexpected API call: ${call.method} ${call.url}`);
     return reply;
-  });
+  }, mockOptions);
   const view = renderWithRouter({ path });
   // The first render loads the shell's and the page's chunks.
   await screen.findByRole('heading', { name: heading, level: 1 }, { timeout: 5000 });
