@@ -10,6 +10,8 @@ import { defineConfig } from 'vitest/config';
 const EMBEDDED_FILES = [
   'test/agent-integration.test.ts',
   'test/artifacts.test.ts',
+  'test/backup.test.ts',
+  'test/backup-migration.test.ts',
   'test/blob-store.test.ts',
   'test/config.test.ts',
   'test/dispatch-batch.test.ts',
