@@ -11,6 +11,7 @@ import { LineSplitter } from './line-splitter.js';
 import { LogShipper, runMessage } from './log-shipper.js';
 import { errorMessage, type Logger } from './logger.js';
 import type { PackageCache } from './package-cache.js';
+import { checkPackageSignature } from './package-signature.js';
 import {
   isProcessGroupAlive,
   killProcessTree,
@@ -184,6 +185,7 @@ export class ExecutionRun {
     }
     const archive = await packages.get(pkg, this.abort.signal);
     if (this.killReason) return dir;
+    await checkPackageSignature(archive, pkg);
     const unpacked = await installPackage({
       archive,
       format: pkg.format,

@@ -50,6 +50,7 @@ export function makeClient(overrides: Partial<Client> = {}): Client {
     retention_days: 90,
     audit_retention_days: 365,
     require_mfa: false,
+    require_signed_packages: false,
     created_at: STAMP,
     updated_at: STAMP,
     ...overrides,

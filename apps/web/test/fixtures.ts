@@ -77,6 +77,7 @@ export function makeRobotVersion(overrides: Partial<RobotVersion> = {}): RobotVe
     sha256: 'a'.repeat(64),
     size_bytes: 1536,
     current: false,
+    signed_by: null,
     created_at: '2026-11-10T12:00:00.000Z',
     ...overrides,
   };

@@ -166,6 +166,11 @@ export const claimedRunSchema = z.object({
       format: z.enum(['zip', 'tar.gz']),
       /** Path (under the protocol base) to GET the package from. */
       download_path: z.string(),
+      /**
+       * The version's Ed25519 signature and the trusted key (PEM) it was accepted with: the
+       * agent checks it against the bytes it downloaded before unpacking. Null: unsigned.
+       */
+      signature: z.object({ signature: z.string(), public_key: z.string() }).nullable().optional(),
     })
     .nullable(),
   /**

@@ -62,6 +62,8 @@ export const packageVersionCreateSchema = z.object({
   rota_packages_id: packageIdPartSchema,
   version: requiredTextSchema(50, 'required_version'),
   notes: optionalTextSchema(2000),
+  /** Base64 Ed25519 signature over the package's SHA-256, by a key the client trusts. */
+  signature: optionalTextSchema(200),
 });
 export type PackageVersionCreate = z.infer<typeof packageVersionCreateSchema>;
 
@@ -88,3 +90,32 @@ export const packageUpdateRobotsResponseSchema = z.object({
   rota_robot_versions_id: z.number().int(),
   updated: z.number().int(),
 });
+
+/** An Ed25519 public key the client trusts to sign its packages. */
+export const packageKeySchema = z.object({
+  rota_package_keys_id: z.number().int(),
+  name: z.string(),
+  /** SPKI PEM. */
+  public_key: z.string(),
+  /** Hex SHA-256 of the key's DER bytes. */
+  fingerprint: z.string(),
+  created_at: z.string(),
+});
+export type PackageKey = z.infer<typeof packageKeySchema>;
+
+export const packageKeyCreateSchema = z.object({
+  name: requiredTextSchema(120, 'required_name'),
+  public_key: requiredTextSchema(2000, 'invalid_public_key'),
+});
+export type PackageKeyCreate = z.infer<typeof packageKeyCreateSchema>;
+
+export const packageKeyUpdateSchema = z.object({
+  id: idSchema,
+  name: requiredTextSchema(120, 'required_name'),
+});
+export type PackageKeyUpdate = z.infer<typeof packageKeyUpdateSchema>;
+
+export const packageKeyListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(['name', 'created_at']).default('name'),
+});
+export type PackageKeyListQuery = z.infer<typeof packageKeyListQuerySchema>;

@@ -146,6 +146,8 @@ export const robotVersionSchema = z.object({
   sha256: z.string(),
   size_bytes: z.number().int(),
   current: z.boolean(),
+  /** The trusted key that signed it (its fingerprint); null: unsigned. */
+  signed_by: z.object({ fingerprint: z.string(), name: z.string().nullable() }).nullable(),
   created_at: z.string(),
 });
 export type RobotVersion = z.infer<typeof robotVersionSchema>;
@@ -169,6 +171,8 @@ export const robotVersionCreateSchema = z.object({
   rota_robots_id: robotIdPartSchema,
   version: requiredTextSchema(50, 'required_version'),
   notes: optionalTextSchema(2000),
+  /** Base64 Ed25519 signature over the package's SHA-256, by a key the client trusts. */
+  signature: optionalTextSchema(200),
 });
 export type RobotVersionCreate = z.infer<typeof robotVersionCreateSchema>;
 

@@ -192,6 +192,8 @@ export const clientSchema = z.object({
   audit_retention_days: z.number().int(),
   /** Members sign in with a second factor; those without one enrol at their next sign-in. */
   require_mfa: z.boolean(),
+  /** Package versions must carry a valid signature by one of the client's trusted keys. */
+  require_signed_packages: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -222,6 +224,7 @@ export const clientUpdateSchema = z.object({
   retention_days: retentionDaysSchema.optional(),
   audit_retention_days: retentionDaysSchema.optional(),
   require_mfa: z.boolean().optional(),
+  require_signed_packages: z.boolean().optional(),
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 

@@ -58,6 +58,7 @@ import { ProfileService } from '../modules/profiles/service.js';
 import { RetentionService } from '../modules/retention/service.js';
 import { RobotFieldService } from '../modules/robot-fields/service.js';
 import { RobotVersionService } from '../modules/robot-versions/service.js';
+import { PackageKeyService } from '../modules/packages/key-service.js';
 import { PackageService } from '../modules/packages/service.js';
 import { RobotService } from '../modules/robots/service.js';
 import { RunApiService } from '../modules/run-api/run-api-service.js';
@@ -157,6 +158,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
   // Robots and what hangs off them.
   const robots = new RobotService(db, audit, teams);
   const packages = new PackageService(db, audit);
+  const packageKeys = new PackageKeyService(db, audit);
   const schedulings = new SchedulingService(db, audit, robots, vms, clock);
   const robotFields = new RobotFieldService(db, audit, robots);
 
@@ -270,11 +272,13 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
     profiles: new ProfileService(db, audit),
     robots,
     packages,
+    packageKeys,
     robotVersions: new RobotVersionService(
       db,
       audit,
       robots,
       packages,
+      packageKeys,
       options.dataDir,
       blobs,
       options.robotPackageMaxBytes,

@@ -27,6 +27,7 @@ import { parameterRoutes } from '../modules/parameters/routes.js';
 import { profileRoutes } from '../modules/profiles/routes.js';
 import { robotFieldRoutes } from '../modules/robot-fields/routes.js';
 import { robotRoutes } from '../modules/robots/routes.js';
+import { packageKeyRoutes } from '../modules/packages/key-routes.js';
 import { packageRoutes } from '../modules/packages/routes.js';
 import { robotVersionRoutes } from '../modules/robot-versions/routes.js';
 import { runApiRoutes } from '../modules/run-api/run-api-routes.js';
@@ -105,6 +106,10 @@ export async function registerApiRoutes(
     packages: services.packages,
     versions: services.robotVersions,
     prefix: '/rota/package/api/v1',
+  });
+  await api.register(packageKeyRoutes, {
+    keys: services.packageKeys,
+    prefix: '/rota/package/key/api/v1',
   });
   await api.register(robotFieldRoutes, {
     fields: services.robotFields,

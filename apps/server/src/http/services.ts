@@ -8,6 +8,7 @@ import type { ProfileService } from '../modules/profiles/service.js';
 import type { UserService } from '../modules/users/service.js';
 import type { RobotService } from '../modules/robots/service.js';
 import type { RobotVersionService } from '../modules/robot-versions/service.js';
+import type { PackageKeyService } from '../modules/packages/key-service.js';
 import type { PackageService } from '../modules/packages/service.js';
 import type { RobotFieldService } from '../modules/robot-fields/service.js';
 import type { TaskService } from '../modules/tasks/service.js';
@@ -57,6 +58,7 @@ export interface Services {
   profiles: ProfileService;
   robots: RobotService;
   packages: PackageService;
+  packageKeys: PackageKeyService;
   robotVersions: RobotVersionService;
   /** Where packages and pictures live (disk or PostgreSQL, chosen at boot). */
   blobs: BlobStore;

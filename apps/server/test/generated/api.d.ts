@@ -1395,6 +1395,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rota/package/key/api/v1/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List trusted package keys */
+        post: operations["packageKeysList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/key/api/v1/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One trusted package key */
+        post: operations["packageKeysGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/key/api/v1/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trust an Ed25519 public key (PEM) to sign packages */
+        post: operations["packageKeysCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/key/api/v1/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a trusted key */
+        put: operations["packageKeysUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rota/package/key/api/v1/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop trusting a key for new uploads */
+        post: operations["packageKeysDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rota/robot/field/api/v1/index": {
         parameters: {
             query?: never;
@@ -7993,6 +8078,7 @@ export interface operations {
                             retention_days: number;
                             audit_retention_days: number;
                             require_mfa: boolean;
+                            require_signed_packages: boolean;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -8090,6 +8176,7 @@ export interface operations {
                             retention_days: number;
                             audit_retention_days: number;
                             require_mfa: boolean;
+                            require_signed_packages: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -8270,6 +8357,7 @@ export interface operations {
                             retention_days: number;
                             audit_retention_days: number;
                             require_mfa: boolean;
+                            require_signed_packages: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -8347,6 +8435,7 @@ export interface operations {
                     retention_days?: number;
                     audit_retention_days?: number;
                     require_mfa?: boolean;
+                    require_signed_packages?: boolean;
                 };
             };
         };
@@ -9079,6 +9168,10 @@ export interface operations {
                             sha256: string;
                             size_bytes: number;
                             current: boolean;
+                            signed_by: {
+                                fingerprint: string;
+                                name: string | null;
+                            } | null;
                             created_at: string;
                         }[];
                         meta: {
@@ -9180,6 +9273,10 @@ export interface operations {
                             sha256: string;
                             size_bytes: number;
                             current: boolean;
+                            signed_by: {
+                                fingerprint: string;
+                                name: string | null;
+                            } | null;
                             created_at: string;
                         };
                     };
@@ -9435,6 +9532,10 @@ export interface operations {
                             sha256: string;
                             size_bytes: number;
                             current: boolean;
+                            signed_by: {
+                                fingerprint: string;
+                                name: string | null;
+                            } | null;
                             created_at: string;
                         };
                     };
@@ -10093,6 +10194,10 @@ export interface operations {
                             sha256: string;
                             size_bytes: number;
                             current: boolean;
+                            signed_by: {
+                                fingerprint: string;
+                                name: string | null;
+                            } | null;
                             created_at: string;
                         }[];
                         meta: {
@@ -10189,6 +10294,10 @@ export interface operations {
                             sha256: string;
                             size_bytes: number;
                             current: boolean;
+                            signed_by: {
+                                fingerprint: string;
+                                name: string | null;
+                            } | null;
                             created_at: string;
                         };
                     };
@@ -10358,6 +10467,455 @@ export interface operations {
                         message: string;
                         rota_robot_versions_id: number;
                         updated: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packageKeysList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 20 */
+                    per_page?: number;
+                    search?: string;
+                    /**
+                     * @default name
+                     * @enum {string}
+                     */
+                    sort?: "name" | "created_at";
+                    /**
+                     * @default asc
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_package_keys_id: number;
+                            name: string;
+                            public_key: string;
+                            fingerprint: string;
+                            created_at: string;
+                        }[];
+                        meta: {
+                            total: number;
+                            total_capped?: boolean;
+                            current_page: number;
+                            per_page: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packageKeysGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rota_package_keys_id: number;
+                            name: string;
+                            public_key: string;
+                            fingerprint: string;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packageKeysCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    public_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        data: {
+                            rota_package_keys_id: number;
+                            name: string;
+                            public_key: string;
+                            fingerprint: string;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packageKeysUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Invalid input; `errors` lists each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Absent, or in another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with an existing record; `errors` says which field */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packageKeysDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
                     };
                 };
             };
@@ -19946,6 +20504,10 @@ export interface operations {
                                 /** @enum {string} */
                                 format: "zip" | "tar.gz";
                                 download_path: string;
+                                signature?: {
+                                    signature: string;
+                                    public_key: string;
+                                } | null;
                             } | null;
                             environment: {
                                 [key: string]: string;
@@ -20063,6 +20625,10 @@ export interface operations {
                                     /** @enum {string} */
                                     format: "zip" | "tar.gz";
                                     download_path: string;
+                                    signature?: {
+                                        signature: string;
+                                        public_key: string;
+                                    } | null;
                                 } | null;
                                 environment: {
                                     [key: string]: string;
@@ -20375,6 +20941,10 @@ export interface operations {
                                     /** @enum {string} */
                                     format: "zip" | "tar.gz";
                                     download_path: string;
+                                    signature?: {
+                                        signature: string;
+                                        public_key: string;
+                                    } | null;
                                 } | null;
                                 environment: {
                                     [key: string]: string;

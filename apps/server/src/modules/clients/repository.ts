@@ -20,6 +20,7 @@ function selectClients(db: Db) {
       retention_days: rotaClients.retention_days,
       audit_retention_days: rotaClients.audit_retention_days,
       require_mfa: rotaClients.require_mfa,
+      require_signed_packages: rotaClients.require_signed_packages,
       created_at: rotaClients.created_at,
       updated_at: rotaClients.updated_at,
     })
@@ -53,6 +54,7 @@ export interface ClientChanges {
   retention_days?: number | undefined;
   audit_retention_days?: number | undefined;
   require_mfa?: boolean | undefined;
+  require_signed_packages?: boolean | undefined;
 }
 
 export async function updateClient(db: Db, id: number, changes: ClientChanges): Promise<boolean> {
@@ -65,6 +67,9 @@ export async function updateClient(db: Db, id: number, changes: ClientChanges): 
         audit_retention_days: changes.audit_retention_days,
       }),
       ...(changes.require_mfa !== undefined && { require_mfa: changes.require_mfa }),
+      ...(changes.require_signed_packages !== undefined && {
+        require_signed_packages: changes.require_signed_packages,
+      }),
       updated_at: sql`now()`,
     })
     .where(eq(rotaClients.rota_clients_id, id))

@@ -26,3 +26,12 @@ export const clientAgentUpdatePolicies = qb
   })
   .from(rotaClients)
   .as('client_agent_update_policies');
+
+/** Which clients accept signed packages only (module packages and the agents' claims). */
+export const clientPackagePolicies = qb
+  .select({
+    rota_clients_id: rotaClients.rota_clients_id,
+    require_signed_packages: rotaClients.require_signed_packages,
+  })
+  .from(rotaClients)
+  .as('client_package_policies');

@@ -88,6 +88,10 @@ function claimedRun(
             size_bytes: Number(row.size_bytes),
             format: row.format!,
             download_path: `${AGENT_PROTOCOL_BASE}/package/${row.sha256}`,
+            signature:
+              row.signature && row.signer_key
+                ? { signature: row.signature, public_key: row.signer_key }
+                : null,
           }
         : null,
     environment,

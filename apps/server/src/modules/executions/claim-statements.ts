@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { col, tableAs } from '../../lib/sql-refs.js';
 import { hotStatement, rowsOf } from '../../lib/sql-rows.js';
 import type { ClaimedWithToken } from './row-statements.js';
+import { packageKeyNames as keys } from '../packages/views.js';
 import { A, E, a, e, executionColumns, p, r, v } from './row-statements.js';
 
 /**
@@ -69,7 +70,10 @@ export const claimPicks = (agent: (k: SQL) => SQL, vm: (k: SQL) => SQL) => sql`c
         picked as (
         select c.*, ${r.name} as robot_name, ${r.executor} as executor,
                ${r.remote_root} as remote_root, ${v.version} as version, ${v.sha256} as sha256,
-               ${v.size_bytes} as size_bytes, ${v.format} as format
+               ${v.size_bytes} as size_bytes, ${v.format} as format,
+               ${v.signature} as signature,
+               (select ${keys.public_key} from ${keys}
+                 where ${keys.rota_package_keys_id} = ${v.rota_package_keys_id}) as signer_key
           from claimed c
           join ${r} on ${r.rota_robots_id} = c.rota_robots_id
           left join ${v} on ${v.rota_robot_versions_id} = c.rota_robot_versions_id

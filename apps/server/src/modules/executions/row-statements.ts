@@ -102,6 +102,9 @@ export type ClaimedRow = ExecutionRow &
     /** bigint: a string from node-postgres, a number from PGlite. */
     size_bytes: string | number | null;
     format: 'zip' | 'tar.gz' | null;
+    /** The version's signature and the trusted key (PEM) it was checked against at upload. */
+    signature: string | null;
+    signer_key: string | null;
     /** Seconds from queued_at to this claim, by the database's clock (the claim latency). */
     waited_seconds: number;
   };

@@ -9,6 +9,7 @@ import { rotaRobotVersions } from '../../db/schema/robot-versions.js';
 import { count, orderBy, pageOf, searchAny } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { artifactBlobs } from '../artifacts/views.js';
+import { packageKeyNames as keys } from '../packages/views.js';
 import { robotSummaries as robots } from '../robots/views.js';
 
 const v = rotaRobotVersions;
@@ -23,6 +24,9 @@ const columns = {
   format: v.format,
   sha256: v.sha256,
   size_bytes: v.size_bytes,
+  signature: v.signature,
+  signer_name: keys.name,
+  signer_fingerprint: keys.fingerprint,
   current: sql<boolean>`coalesce(${robots.current_version_id} = ${v.rota_robot_versions_id}, false)`,
   created_at: v.created_at,
 };
@@ -37,7 +41,8 @@ function selectVersions(db: Db, robotJoin?: SQL) {
   return db
     .select(columns)
     .from(v)
-    .leftJoin(robots, robotJoin ?? eq(robots.rota_robots_id, v.rota_robots_id));
+    .leftJoin(robots, robotJoin ?? eq(robots.rota_robots_id, v.rota_robots_id))
+    .leftJoin(keys, eq(keys.rota_package_keys_id, v.rota_package_keys_id));
 }
 
 export type RobotVersionRow = Awaited<ReturnType<typeof selectVersions>>[number];
@@ -148,6 +153,8 @@ export async function insertRobotVersion(
     sha256: string;
     size_bytes: number;
     created_by: number | null;
+    signature: string | null;
+    rota_package_keys_id: number | null;
   },
 ): Promise<number> {
   const [row] = await db

@@ -28,6 +28,7 @@ import { iso } from '../../lib/list-query.js';
 import type { TenantScope } from '../../lib/tenant-scope.js';
 import { auditOf, type AuditAuthor, type AuditService } from '../audit/service.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import type { PackageKeyService } from '../packages/key-service.js';
 import type { PackageService } from '../packages/service.js';
 import type { RobotService } from '../robots/service.js';
 import { lockPackage } from './package-lock.js';
@@ -58,6 +59,10 @@ export const toRobotVersion = (row: RobotVersionRow): RobotVersion => ({
   sha256: row.sha256,
   size_bytes: row.size_bytes,
   current: row.current,
+  // A deleted key leaves the signature: it was valid when the version was accepted.
+  signed_by: row.signature
+    ? { fingerprint: row.signer_fingerprint ?? '', name: row.signer_name }
+    : null,
   created_at: iso(row.created_at),
 });
 
@@ -85,6 +90,7 @@ export class RobotVersionService {
     private readonly audit: AuditService,
     private readonly robots: RobotService,
     private readonly packages: PackageService,
+    private readonly keys: PackageKeyService,
     dataDir: string,
     blobs: BlobStore,
     /** Injectable so a test can pass the limit without sending 100 MB. */
@@ -190,7 +196,9 @@ export class RobotVersionService {
    * right, and the temp file is gone when this ends, kept as the blob of its sha256 only when
    * the row was written. Robots following the package's latest version run it at once.
    */
-  private async upload<I extends { version: string; notes: string | null }>(
+  private async upload<
+    I extends { version: string; notes: string | null; signature: string | null },
+  >(
     scope: TenantScope,
     author: AuditAuthor,
     parsed:
@@ -219,6 +227,7 @@ export class RobotVersionService {
         auditOf.created('robot_version', (version) => version.rota_robot_versions_id),
         async (tx) => {
           const { packageId, robotId } = await target.packageIn(tx, input);
+          const signed = await this.keys.check(tx, scope, file.sha256, input.signature);
           await lockPackage(tx, file.sha256);
           const inserted = await insertRobotVersion(tx, scope, {
             rota_packages_id: packageId,
@@ -230,6 +239,8 @@ export class RobotVersionService {
             sha256: file.sha256,
             size_bytes: file.size,
             created_by: author.user?.users_id ?? null,
+            signature: signed?.signature ?? null,
+            rota_package_keys_id: signed?.rota_package_keys_id ?? null,
           });
           // Inside the transaction: if keeping the bytes fails, no row points at a missing
           // blob (on PostgreSQL the blob is written in this very transaction).

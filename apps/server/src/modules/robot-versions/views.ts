@@ -15,6 +15,8 @@ export const packageSummaries = qb
     sha256: rotaRobotVersions.sha256,
     size_bytes: rotaRobotVersions.size_bytes,
     format: rotaRobotVersions.format,
+    signature: rotaRobotVersions.signature,
+    rota_package_keys_id: rotaRobotVersions.rota_package_keys_id,
   })
   .from(rotaRobotVersions)
   .as('package_summaries');
