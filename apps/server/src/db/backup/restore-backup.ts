@@ -112,11 +112,9 @@ async function extract(archive: string, work: string) {
       }),
     );
   } catch (error) {
-    if (
-      (error as NodeJS.ErrnoException).code === 'ENOENT' &&
-      !(await stat(archive).catch(() => null))
-    )
-      throw error;
+    if (!(await stat(archive).catch(() => null))) {
+      throw new RestoreError('not_a_backup', `${archive} does not exist.`);
+    }
     throw new RestoreError(
       'not_a_backup',
       `${archive} is not a Rota backup (${(error as Error).message}).`,
