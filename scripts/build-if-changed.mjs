@@ -87,6 +87,16 @@ const TARGETS = {
     ],
     output: 'apps/agent/dist/main.js',
   },
+  cli: {
+    workspace: '@rota/cli',
+    inputs: [
+      'apps/cli/src',
+      'apps/cli/package.json',
+      'apps/cli/tsconfig.json',
+      'apps/cli/tsconfig.build.json',
+    ],
+    output: 'apps/cli/dist/main.js',
+  },
 };
 
 function listFiles(relative, into) {

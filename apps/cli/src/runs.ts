@@ -28,7 +28,7 @@ export async function startRun(ctx: Context, robotRef: string) {
   const started = await call(ctx.api.POST('/api/rota/robot/api/v1/run', { body: { id: robotId } }));
   const id = started.data.execution_id;
   if (!ctx.options.wait) {
-    if (ctx.json) return printJson(ctx, started);
+    if (ctx.json) return printJson(ctx, started.data);
     ctx.out(`${id}\n`);
     return;
   }
@@ -45,7 +45,7 @@ async function waitFor(ctx: Context, id: number) {
     const shown = await call(ctx.api.POST(`${ACTIVITY}/show`, { body: { id } }));
     const run = shown.data;
     if (!UNFINISHED.includes(run.status)) {
-      if (ctx.json) printJson(ctx, shown);
+      if (ctx.json) printJson(ctx, run);
       else ctx.out(`${id} ${run.status}${run.message ? `: ${run.message}` : ''}\n`);
       if (run.status !== 'success')
         throw new CliError(`run ${id} ended ${run.status}`, EXIT.failed);

@@ -96,7 +96,7 @@ describe('rota run', () => {
     await agent.finish(run.execution_id, run.attempt, 'application_error', 3, 'crashed');
     const failed = await waiting;
     expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.stdout).data).toMatchObject({ status: 'application_error' });
+    expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'application_error' });
     expect(failed.stderr).toContain(`run ${run.execution_id} ended application_error`);
 
     const timedOut = await rotaOn(s, ['run', 'Invoice Bot', '--wait', '--timeout', '0']);
