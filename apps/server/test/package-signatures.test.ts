@@ -5,7 +5,10 @@ import { zip } from './helpers/archives.js';
 import { multipart } from './helpers/multipart.js';
 import { createProfile, createUser } from './helpers/fixtures.js';
 import { client, createTestApp, signIn, type TestApp } from './helpers/test-app.js';
+import { runNow, simulatedAgent } from './helpers/engine.js';
+import { createRobot } from './helpers/robots.js';
 import { setUpTenants, type Tenants } from './helpers/tenants.js';
+import { createAgent, createVm } from './helpers/vms.js';
 
 const P = '/api/rota/package/api/v1';
 const K = '/api/rota/package/key/api/v1';
@@ -163,5 +166,33 @@ describe('signed packages', () => {
     } finally {
       await requireSigned(false);
     }
+  });
+
+  it('hands a claim the running version’s signature and key; a robot on latest runs the newest', async () => {
+    const id = await createPackage('Claimed package');
+    const first = zip([{ name: 'main.js', data: 'console.log("claimed 1")' }]);
+    // Ed25519 signatures are deterministic: the claim's must be this very one.
+    const v1Signature = signPackage(sha256(first), signer.privateKey);
+    expect((await upload(id, '1', first, v1Signature)).status).toBe(201);
+    const robot = await createRobot(c.admin, 'Claimed signed robot');
+    const point = { id: robot, rota_packages_id: id, rota_robot_versions_id: null };
+    expect((await c.admin.put(`${P}/robot`, point)).status).toBe(204);
+    const vm = await createVm(c.admin, 'Signed VM');
+    const agent = simulatedAgent(t.app, (await createAgent(c.admin, 'Signed agent', vm)).token);
+    expect((await agent.hello()).status).toBe(200);
+
+    await runNow(c.admin, { id: robot });
+    const run = await agent.claim();
+    expect(run?.package).toMatchObject({
+      sha256: sha256(first),
+      signature: { signature: v1Signature, public_key: signer.pem.trim() },
+    });
+    expect((await agent.finishRun(run!)).status).toBe(200);
+
+    const second = zip([{ name: 'main.js', data: 'console.log("claimed 2")' }]);
+    expect((await upload(id, '2', second)).status).toBe(201);
+    await runNow(c.admin, { id: robot });
+    const next = await agent.claim();
+    expect(next?.package).toMatchObject({ sha256: sha256(second), signature: null });
   });
 });
