@@ -57,3 +57,20 @@ function exitFor(status: number): ExitCode {
   if (status === 400) return EXIT.usage;
   return EXIT.failed;
 }
+
+const PAGE_SIZE = 100;
+
+/** Up to `limit` rows of a paged list, page after page, as a script means all it asked for. */
+export async function collect<T>(
+  limit: number,
+  fetchPage: (page: number, perPage: number) => Promise<{ data: T[]; meta: { total: number } }>,
+): Promise<T[]> {
+  const perPage = Math.min(limit, PAGE_SIZE);
+  const rows: T[] = [];
+  for (let page = 1; rows.length < limit; page += 1) {
+    const answer = await fetchPage(page, perPage);
+    rows.push(...answer.data);
+    if (answer.data.length < perPage || rows.length >= answer.meta.total) break;
+  }
+  return rows.slice(0, limit);
+}

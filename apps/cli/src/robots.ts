@@ -1,19 +1,14 @@
-import { call } from './api.js';
+import { call, collect } from './api.js';
 import { type Context, printJson } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { table } from './table.js';
 
 const ROBOTS = '/api/rota/robot/api/v1/index';
-const PAGE = 100;
 
 export async function listRobots(ctx: Context) {
-  const rows = [];
-  // Every page: a script that lists robots means all of them, not the first twenty.
-  for (let page = 1; ; page += 1) {
-    const answer = await call(ctx.api.POST(ROBOTS, { body: { page, per_page: PAGE } }));
-    rows.push(...answer.data);
-    if (answer.data.length < PAGE || rows.length >= answer.meta.total) break;
-  }
+  const rows = await collect(Infinity, (page, per_page) =>
+    call(ctx.api.POST(ROBOTS, { body: { page, per_page } })),
+  );
   if (ctx.json) return printJson(ctx, rows);
   ctx.out(
     table(
@@ -37,10 +32,11 @@ export async function resolveRobot(ctx: Context, ref: string): Promise<number> {
     );
     return shown.data.rota_robots_id;
   }
-  const found = await call(
-    ctx.api.POST(ROBOTS, { body: { search: ref.slice(0, 200), per_page: PAGE } }),
+  const search = ref.slice(0, 200);
+  const found = await collect(Infinity, (page, per_page) =>
+    call(ctx.api.POST(ROBOTS, { body: { search, page, per_page } })),
   );
-  const exact = found.data.filter((r) => r.name === ref);
+  const exact = found.filter((r) => r.name === ref);
   if (exact.length === 0) throw new CliError(`No robot named "${ref}"`, EXIT.notFound);
   if (exact.length > 1) {
     throw new CliError(`More than one robot is named "${ref}": use its id`, EXIT.usage);

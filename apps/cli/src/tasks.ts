@@ -1,4 +1,4 @@
-import { call } from './api.js';
+import { call, collect } from './api.js';
 import { jsonObject, positiveInt } from './args.js';
 import { type Context, printJson } from './context.js';
 import { resolveRobot } from './robots.js';
@@ -39,16 +39,17 @@ export async function addTask(
 
 export async function listTasks(ctx: Context) {
   const limit = ctx.options.limit ? positiveInt(ctx.options.limit, '--limit') : 20;
-  const body = {
-    per_page: Math.min(limit, 100),
-    ...(ctx.options.robot ? { rota_robots_id: await resolveRobot(ctx, ctx.options.robot) } : {}),
-  };
-  const answer = await call(ctx.api.POST(`${TASKS}/index`, { body }));
-  if (ctx.json) return printJson(ctx, answer.data);
+  const filter = ctx.options.robot
+    ? { rota_robots_id: await resolveRobot(ctx, ctx.options.robot) }
+    : {};
+  const rows = await collect(limit, (page, per_page) =>
+    call(ctx.api.POST(`${TASKS}/index`, { body: { ...filter, page, per_page } })),
+  );
+  if (ctx.json) return printJson(ctx, rows);
   ctx.out(
     table(
       ['ID', 'ROBOT', 'STATUS', 'LABEL', 'PRIORITY', 'EXPIRES', 'DATA'],
-      answer.data.map((t) => [
+      rows.map((t) => [
         t.rota_tasks_id,
         t.rota_robots_name,
         t.status,

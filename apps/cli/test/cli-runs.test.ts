@@ -131,6 +131,8 @@ describe('rota runs', () => {
     const bad = await rotaOn(s, ['runs', 'show', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('ID must be a positive whole number');
-    expect((await rotaOn(s, ['runs', 'list', '--status', 'done'])).code).toBe(2);
+    const status = await rotaOn(s, ['runs', 'list', '--status', 'done']);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/\n {2}status: /);
   });
 });

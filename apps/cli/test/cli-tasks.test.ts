@@ -65,7 +65,55 @@ describe('rota tasks', () => {
     ]);
     expect(past.code).toBe(2);
     expect(past.stderr).toMatch(/\n {2}expiration_date: /);
+    const inPortuguese = await rotaOn(
+      s,
+      ['tasks', 'add', 'Queue Bot', '--data', '{}', '--expires', 'not a date'],
+      { LANG: 'pt_BR.UTF-8' },
+    );
+    expect(inPortuguese.code).toBe(2);
+    const [, english] = /expiration_date: (.*)/.exec(past.stderr)!;
+    const [, portuguese] = /expiration_date: (.*)/.exec(inPortuguese.stderr)!;
+    expect(portuguese).not.toBe(english);
     expect((await rotaOn(s, ['tasks', 'add', 'Nobody', '--data', '{}'])).code).toBe(3);
+  });
+});
+
+describe('paged lists', () => {
+  it('fetches page after page up to --limit, past the API’s 100 a page', async () => {
+    const bulk = await createRobot(s.admin, 'Bulk Bot');
+    const expiration_date = new Date(Date.now() + 86_400_000).toISOString();
+    for (let i = 0; i < 103; i += 1) {
+      const res = await s.admin.post('/api/rota/task/api/v1/create', {
+        rota_robots_id: bulk,
+        data: { i },
+        expiration_date,
+      });
+      expect(res.status).toBe(201);
+    }
+    const all = await rotaOn(s, [
+      'tasks',
+      'list',
+      '--robot',
+      'Bulk Bot',
+      '--limit',
+      '500',
+      '--json',
+    ]);
+    expect(all.code, all.stderr).toBe(0);
+    const ids = (JSON.parse(all.stdout) as { rota_tasks_id: number }[]).map((t) => t.rota_tasks_id);
+    expect(new Set(ids).size).toBe(103);
+    const three = await rotaOn(s, [
+      'tasks',
+      'list',
+      '--robot',
+      'Bulk Bot',
+      '--limit',
+      '3',
+      '--json',
+    ]);
+    expect(JSON.parse(three.stdout)).toHaveLength(3);
+    const byDefault = await rotaOn(s, ['tasks', 'list', '--robot', 'Bulk Bot']);
+    expect(byDefault.stdout.trimEnd().split('\n')).toHaveLength(21);
   });
 });
 
