@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { robotPackage } from '../../server/test/helpers/robot-package.js';
 import { createRobot } from '../../server/test/helpers/robots.js';
 import { createKey, rota, rotaOn, serve, type Served } from './helpers/server.js';
@@ -218,6 +220,36 @@ describe('keys and profiles', () => {
     });
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('Cannot reach the server');
+  });
+});
+
+describe('the built bin', () => {
+  it('builds with tsc and runs as `rota` against the server', async () => {
+    const cli = fileURLToPath(new URL('..', import.meta.url));
+    const tsc = path.join(cli, '../../node_modules/typescript/bin/tsc');
+    // Its own output folder (not dist, which a developer may be using), inside the workspace so
+    // that openapi-fetch resolves as it does for the installed bin.
+    const cache = path.join(cli, 'node_modules/.cache');
+    await mkdir(cache, { recursive: true });
+    const outDir = await mkdtemp(path.join(cache, 'rota-cli-build-'));
+    onTestFinished(() => rm(outDir, { recursive: true, force: true }));
+    const build = spawnSync(
+      process.execPath,
+      [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--outDir', outDir],
+      { cwd: cli, encoding: 'utf8' },
+    );
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const main = path.join(outDir, 'main.js');
+    expect((await readFile(main, 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const listed = await rota(
+      ['robots', 'list', '--json'],
+      { ROTA_URL: s.url, ROTA_API_KEY: s.key },
+      main,
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toContainEqual(
+      expect.objectContaining({ name: 'Queue Bot' }),
+    );
   });
 });
 

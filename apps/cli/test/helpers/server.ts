@@ -52,9 +52,12 @@ export interface Outcome {
 export function rota(
   args: string[],
   env: Record<string, string | undefined> = {},
+  /** The built bin instead of the sources. */
+  bin?: string,
 ): Promise<Outcome> {
+  const command = bin ? [bin, ...args] : ['--import', 'tsx', MAIN, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, command, {
       cwd: CLI_DIR,
       // Nothing from the developer's own shell (a real profile, a real key) leaks in.
       env: { PATH: process.env.PATH, HOME: '/nonexistent', LANG: 'en_US.UTF-8', ...env },
