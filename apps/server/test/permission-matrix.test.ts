@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission } from '@rota/contract';
@@ -152,6 +153,15 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     robot,
     version: versionData.rota_robot_versions_id,
     versionSha: versionData.sha256,
+    package: versionData.rota_packages_id,
+    packageKey: ok(
+      await as.post('/api/rota/package/key/api/v1/create', {
+        name: `Key ${tag}`,
+        public_key: generateKeyPairSync('ed25519')
+          .publicKey.export({ type: 'spki', format: 'pem' })
+          .toString(),
+      }),
+    ).data.rota_package_keys_id as number,
     field,
     task,
     vm,

@@ -9,6 +9,9 @@ export interface Rows {
   robot: number;
   version: number;
   versionSha: string;
+  /** The robot's package (made by its first upload). */
+  package: number;
+  packageKey: number;
   field: number;
   task: number;
   vm: number;
@@ -283,6 +286,75 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/robot/version/api/v1/download': {
     guard: 'ROBOS.LIST',
     body: (r) => ({ id: r.version }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/api/v1/index': {
+    guard: 'ROBOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/package/api/v1/show': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ id: r.package }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/api/v1/create': {
+    guard: 'ROBOS.CREATE',
+    body: () => ({ name: `Matrix package ${Math.random()}` }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/package/api/v1/update': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.package, name: `Renamed package ${Math.random()}` }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/api/v1/delete': {
+    guard: 'ROBOS.DELETE',
+    body: (r) => ({ id: r.package }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/api/v1/version/index': {
+    guard: 'ROBOS.LIST',
+    body: (r) => ({ rota_packages_id: r.package }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/api/v1/version/create': {
+    guard: 'ROBOS.CREATE',
+    foreign: 'multipart upload; another client’s package is covered by the packages tests',
+  },
+  'PUT /api/rota/package/api/v1/robot': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ id: r.robot, rota_packages_id: r.package, rota_robot_versions_id: r.version }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/api/v1/update-robots': {
+    guard: 'ROBOS.UPDATE',
+    body: (r) => ({ rota_packages_id: r.package, ids: [r.robot] }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/key/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/package/key/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.packageKey }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/key/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: () => ({ name: 'Matrix key', public_key: 'not a key' }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/package/key/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.packageKey, name: 'Renamed key' }),
+    foreign: 404,
+  },
+  'POST /api/rota/package/key/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.packageKey }),
     foreign: 404,
   },
   'POST /api/rota/robot/field/api/v1/index': {
