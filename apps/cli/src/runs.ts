@@ -14,6 +14,8 @@ type Status = NonNullable<
 const UNFINISHED: readonly string[] = ['queued', 'processing'];
 
 export async function startRun(ctx: Context, robotRef: string) {
+  // Settled before anything is queued: a mistyped option must not leave a run behind.
+  const wait = ctx.options.wait ? waitSettings(ctx) : null;
   const robotId = await resolveRobot(ctx, robotRef);
   // The run's input goes through the robot's queue, where the robot reads its work from.
   if (ctx.options['task-data'] !== undefined) {
@@ -21,34 +23,47 @@ export async function startRun(ctx: Context, robotRef: string) {
   }
   const started = await call(ctx.api.POST('/api/rota/robot/api/v1/run', { body: { id: robotId } }));
   const id = started.data.execution_id;
-  if (!ctx.options.wait) {
+  if (!wait) {
     if (ctx.json) return printJson(ctx, started.data);
     ctx.out(`${id}\n`);
     return;
   }
   ctx.err(`run ${id} queued; waiting for it to end\n`);
-  return waitFor(ctx, id);
+  return waitFor(ctx, id, wait);
+}
+
+interface WaitSettings {
+  /** Seconds, or null to wait as long as the run takes. */
+  timeout: number | null;
+  intervalMs: number;
+}
+
+function waitSettings(ctx: Context): WaitSettings {
+  return {
+    timeout:
+      ctx.options.timeout === undefined ? null : seconds(ctx.options.timeout, '--timeout', 0),
+    intervalMs: seconds(ctx.options.interval, '--interval', 2) * 1000,
+  };
 }
 
 /** Polls the run until it ends; exit 1 unless it succeeded or when the wait ran out. */
-async function waitFor(ctx: Context, id: number) {
-  const timeout = seconds(ctx.options.timeout, '--timeout', 0);
-  const interval = seconds(ctx.options.interval, '--interval', 2) * 1000;
-  const deadline = timeout > 0 ? Date.now() + timeout * 1000 : Infinity;
+async function waitFor(ctx: Context, id: number, { timeout, intervalMs }: WaitSettings) {
+  const deadline = timeout === null ? Infinity : Date.now() + timeout * 1000;
   for (;;) {
     const shown = await call(ctx.api.POST(`${ACTIVITY}/show`, { body: { id } }));
     const run = shown.data;
     if (!UNFINISHED.includes(run.status)) {
       if (ctx.json) printJson(ctx, run);
       else ctx.out(`${id} ${run.status}${run.message ? `: ${run.message}` : ''}\n`);
-      if (run.status !== 'success')
+      if (run.status !== 'success') {
         throw new CliError(`run ${id} ended ${run.status}`, EXIT.failed);
+      }
       return;
     }
-    if (Date.now() + interval > deadline || ctx.options.timeout === '0') {
+    if (Date.now() + intervalMs > deadline) {
       throw new CliError(`run ${id} is still ${run.status} after the --timeout`, EXIT.failed);
     }
-    await ctx.sleep(interval);
+    await ctx.sleep(intervalMs);
   }
 }
 
@@ -120,10 +135,10 @@ export async function runLogs(ctx: Context, idArg: string | undefined) {
 
 export async function stopRun(ctx: Context, idArg: string | undefined) {
   const id = positiveInt(idArg, 'ID');
-  const grace = ctx.options.grace === undefined ? {} : { grace_seconds: Number(ctx.options.grace) };
   if (ctx.options.grace !== undefined && !/^\d+$/.test(ctx.options.grace)) {
     throw new CliError('--grace must be a whole number of seconds', EXIT.usage);
   }
+  const grace = ctx.options.grace === undefined ? {} : { grace_seconds: Number(ctx.options.grace) };
   const answer = await call(ctx.api.POST(`${ACTIVITY}/stop`, { body: { id, ...grace } }));
   if (ctx.json) return printJson(ctx, answer ?? {});
   ctx.out(`stop requested for run ${id}\n`);

@@ -102,6 +102,13 @@ describe('rota run', () => {
     const timedOut = await rotaOn(s, ['run', 'Invoice Bot', '--wait', '--timeout', '0']);
     expect(timedOut.code).toBe(1);
     expect(timedOut.stderr).toMatch(/run \d+ is still queued after the --timeout/);
+
+    const before = await rotaOn(s, ['runs', 'list', '--json', '--limit', '100']);
+    const mistyped = await rotaOn(s, ['run', 'Invoice Bot', '--wait', '--timeout', 'soon']);
+    expect(mistyped.code).toBe(2);
+    expect(mistyped.stderr).toContain('--timeout must be a number of seconds');
+    const after = await rotaOn(s, ['runs', 'list', '--json', '--limit', '100']);
+    expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
   });
 });
 
