@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { openApi } from './api.js';
+import { required } from './args.js';
 import { resolveTarget } from './config.js';
 import type { Context, Options } from './context.js';
 import { CliError, EXIT, usage } from './errors.js';
@@ -65,14 +66,14 @@ type Command = (ctx: Context, args: string[]) => Promise<void>;
 
 const COMMANDS: Record<string, Command> = {
   'robots list': (ctx) => listRobots(ctx),
-  run: (ctx, [robot]) => startRun(ctx, need(robot, 'ROBOT')),
+  run: (ctx, [robot]) => startRun(ctx, required(robot, 'ROBOT')),
   'runs list': (ctx) => listRuns(ctx, ctx.options.robot),
   'runs show': (ctx, [id]) => showRun(ctx, id),
   'runs logs': (ctx, [id]) => runLogs(ctx, id),
   'runs stop': (ctx, [id]) => stopRun(ctx, id),
-  'tasks add': (ctx, [robot]) => addTaskCommand(ctx, need(robot, 'ROBOT')),
+  'tasks add': (ctx, [robot]) => addTaskCommand(ctx, required(robot, 'ROBOT')),
   'tasks list': (ctx) => listTasks(ctx),
-  'versions upload': (ctx, [robot, file]) => uploadVersion(ctx, need(robot, 'ROBOT'), file),
+  'versions upload': (ctx, [robot, file]) => uploadVersion(ctx, required(robot, 'ROBOT'), file),
 };
 
 /** How many arguments each command takes after its name. */
@@ -84,11 +85,6 @@ const ARITY: Record<string, number> = {
   'tasks add': 1,
   'versions upload': 2,
 };
-
-function need(value: string | undefined, name: string): string {
-  if (!value) throw usage(`missing ${name}`);
-  return value;
-}
 
 /** The command a line of arguments names, and the arguments left for it. */
 function pick(positionals: string[]): { name: string; command: Command; rest: string[] } {
