@@ -12,6 +12,8 @@
  *
  * BENCH_STEPS (500,1000,1500,2000,2500,3000), BENCH_SECONDS (30 measured a step),
  * BENCH_WARMUP_SECONDS (10), BENCH_SOCKETS (512 kept-alive connections), BENCH_REPEAT (1).
+ * BENCH_ASYNC_COMMIT=1 turns synchronous_commit off for the scratch database: a diagnostic of
+ * how much of the limit is waiting for the WAL's fsync, not a setting Rota recommends.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -35,6 +37,7 @@ const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 512);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
 const PASSWORD = 'bench-password-1';
 const PARAMETERS = 6;
+const ASYNC_COMMIT = process.env.BENCH_ASYNC_COMMIT === '1';
 
 async function api(address: string, token: string | null, path: string, body: object) {
   const res = await fetch(`${address}${path}`, {
@@ -84,6 +87,10 @@ async function sitting(): Promise<Step[]> {
         sql`select rota_robots_id as id from rota_robots where name like 'Fleet robot %' order by 1`,
       )) as unknown as { rows: { id: number }[] }
     ).rows.map((r) => r.id);
+    if (ASYNC_COMMIT)
+      await database.db.execute(
+        sql.raw(`alter database ${scratch.name} set synchronous_commit = off`),
+      );
     await database.close();
 
     const server = await startProductionServer(scratch.url);
@@ -201,7 +208,9 @@ function report(step: Step) {
 
 const sittings: Step[][] = [];
 for (let r = 0; r < REPEAT; r += 1) {
-  console.log(`--- sitting ${r + 1} of ${REPEAT}`);
+  console.log(
+    `--- sitting ${r + 1} of ${REPEAT}${ASYNC_COMMIT ? ' (synchronous_commit off)' : ''}`,
+  );
   sittings.push(await sitting());
 }
 for (const [i, steps] of sittings.entries()) {
