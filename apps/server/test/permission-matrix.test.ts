@@ -144,6 +144,15 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
       channel: { type: 'email', to: [`alert.${tag}@example.com`] },
     }),
   ).data.rota_alerts_id as number;
+  const logStream = ok(
+    await as.post('/api/rota/log-stream/api/v1/create', {
+      name: `Stream ${tag}`,
+      transport: 'tcp',
+      host: 'siem.example.com',
+      port: 6514,
+      events: ['audit'],
+    }),
+  ).data.rota_log_streams_id as number;
   const [accessRequest] = await t.db
     .insert(accessRequests)
     .values({ name: `Req ${tag}`, email: `req.${tag}@example.com`, client_name: tag })
@@ -181,6 +190,7 @@ async function makeRows(as: Caller, clientId: number, tag: string): Promise<Rows
     statusItem: statusItem!.rota_status_items_id,
     accessRequest: accessRequest!.access_requests_id,
     alert,
+    logStream,
     trigger,
   };
 }

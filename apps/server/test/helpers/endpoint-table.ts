@@ -32,6 +32,7 @@ export interface Rows {
   statusItem: number;
   accessRequest: number;
   alert: number;
+  logStream: number;
   trigger: number;
 }
 
@@ -589,6 +590,43 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/rota/alert/api/v1/test': {
     guard: 'USUARIOS.UPDATE',
     body: (r) => ({ id: r.alert }),
+    foreign: 404,
+  },
+  // Log streams: a client's syslog destinations
+  'POST /api/rota/log-stream/api/v1/index': {
+    guard: 'USUARIOS.LIST',
+    body: () => ({}),
+    foreign: NO_ROW,
+  },
+  'POST /api/rota/log-stream/api/v1/show': {
+    guard: 'USUARIOS.LIST',
+    body: (r) => ({ id: r.logStream }),
+    foreign: 404,
+  },
+  'POST /api/rota/log-stream/api/v1/create': {
+    guard: 'USUARIOS.CREATE',
+    body: () => ({
+      name: `Matrix stream ${Math.random().toString(36).slice(2, 8)}`,
+      transport: 'tcp',
+      host: 'siem.example.com',
+      port: 6514,
+      events: ['audit'],
+    }),
+    foreign: NO_ROW,
+  },
+  'PUT /api/rota/log-stream/api/v1/update': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.logStream, active: false }),
+    foreign: 404,
+  },
+  'POST /api/rota/log-stream/api/v1/delete': {
+    guard: 'USUARIOS.DELETE',
+    body: (r) => ({ id: r.logStream }),
+    foreign: 404,
+  },
+  'POST /api/rota/log-stream/api/v1/test': {
+    guard: 'USUARIOS.UPDATE',
+    body: (r) => ({ id: r.logStream }),
     foreign: 404,
   },
   'POST /api/rota/alert/delivery/api/v1/index': {

@@ -13,7 +13,7 @@ export function useDeleteRobotVersion() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteRobotVersion,
-    onSuccess: (_answer, version) =>
+    onSuccess: () =>
       // A version is its package's: every robot on that package lists it.
       void queryClient.invalidateQueries({ queryKey: robotVersionKeys.all }),
   });

@@ -19,7 +19,7 @@ export function useMakeRobotVersionCurrent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: makeRobotVersionCurrent,
-    onSuccess: (_answer, version) => {
+    onSuccess: () => {
       // A version is its package's: every robot on that package lists it.
       void queryClient.invalidateQueries({ queryKey: robotVersionKeys.all });
       void queryClient.invalidateQueries({ queryKey: robotKeys.all });
