@@ -23,6 +23,7 @@ const app = await buildApp({
     TRUST_PROXY: false,
   },
   db: database.db,
+  logDb: database.logDb,
   webRoot: null,
   secretBox: new SecretBox(randomBytes(32)),
   dataDir: os.tmpdir(),

@@ -69,6 +69,7 @@ async function main() {
   const app = await buildApp({
     config,
     db: database.db,
+    logDb: database.logDb,
     webRoot: WEB_ROOT,
     secretBox,
     dataDir,

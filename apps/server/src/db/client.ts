@@ -22,6 +22,14 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** NOTIFY/LISTEN between instances (claim wake-ups, live console events). */
   events: EventBus;
+  /**
+   * Where robots' output lines are written. On PostgreSQL a small pool of its own whose commits
+   * do not wait for the WAL's flush (synchronous_commit off): a batch is answered before its
+   * lines are on disk, so a crash of PostgreSQL itself may lose the last fraction of a second of
+   * output, never a result, a claim or a lease — and any later synchronous commit (the run's
+   * finish among them) flushes the lines before it. Absent: `db`.
+   */
+  logDb?: Db;
   /** Runs the committed migrations (and `then`, e.g. the seed) under a cross-instance lock. */
   migrate(then?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
@@ -63,9 +71,18 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const logPool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(poolSize / 3)),
+    options: '-c random_page_cost=1.1 -c synchronous_commit=off',
+  });
+  logPool.on('error', (error) => {
+    process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
+  });
   const events = postgresEventBus(pool, url);
   return {
     db,
+    logDb: drizzlePg({ client: logPool, schema }) as unknown as Db,
     kind: 'postgres',
     events,
     async migrate(then) {
@@ -83,7 +100,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     },
     async close() {
       await events.close();
-      await pool.end();
+      await Promise.all([pool.end(), logPool.end()]);
     },
   };
 }

@@ -40,6 +40,8 @@ export interface AppOptions {
   config: Pick<Config, 'publicUrl' | 'SMTP_URL' | 'MAIL_FROM' | 'TRUST_PROXY' | 'METRICS_TOKEN'> &
     Partial<Pick<Config, 'ALERT_ALLOWED_NETWORKS' | 'AGENT_RELEASE_DIR'>>;
   db: Db;
+  /** Where robots' output lines are written (Database.logDb); absent: `db`. */
+  logDb?: Db;
   /** Folder of the built console; null serves none. */
   webRoot: string | null;
   logger?: FastifyServerOptions['logger'];

@@ -196,6 +196,7 @@ export function compose(options: AppOptions, log: FastifyBaseLogger, metrics: Me
   const agentUpdates = new AgentUpdateService(db, audit, vms, agentDownloads);
   const dispatch = new DispatchService({
     db,
+    logDb: options.logDb,
     presence,
     publish: publisher,
     announcer,

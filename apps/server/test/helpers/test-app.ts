@@ -88,6 +88,7 @@ export async function createTestApp(
       AGENT_RELEASE_DIR: options.agentReleaseDir,
     },
     db: database.db,
+    logDb: database.logDb,
     webRoot: options.webRoot ?? null,
     // A test that reads the log reads every line, per-request ones included (LOG_REQUESTS).
     ...(options.logger ? { logger: options.logger, logRequests: options.logRequests ?? true } : {}),

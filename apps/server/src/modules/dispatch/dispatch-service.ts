@@ -70,6 +70,8 @@ export interface UpdateOffers {
 
 export interface DispatchDeps {
   db: Db;
+  /** Where log batches are written (Database.logDb: commits not waited for); absent: `db`. */
+  logDb?: Db | undefined;
   presence: AgentPresenceService;
   publish: EnginePublisher;
   announcer: WorkAnnouncer;
@@ -93,6 +95,7 @@ export interface DispatchDeps {
 export class DispatchService {
   readonly timings: DispatchTimings;
   private readonly db: Db;
+  private readonly logDb: Db;
   private readonly presence: AgentPresenceService;
   private readonly publish: EnginePublisher;
   private readonly announcer: WorkAnnouncer;
@@ -106,6 +109,7 @@ export class DispatchService {
 
   constructor(deps: DispatchDeps) {
     this.db = deps.db;
+    this.logDb = deps.logDb ?? deps.db;
     this.presence = deps.presence;
     this.publish = deps.publish;
     this.announcer = deps.announcer;
@@ -374,7 +378,7 @@ export class DispatchService {
     agent: AgentIdentity,
     batch: AgentLogBatch,
   ): Promise<{ cancel: boolean; stop_grace_seconds?: number }> {
-    const execution = await findExecutionForLogs(this.db, agent, {
+    const execution = await findExecutionForLogs(this.logDb, agent, {
       execution_id: batch.execution_id,
       attempt: batch.attempt,
       lines: batch.lines.length,
@@ -392,7 +396,7 @@ export class DispatchService {
     }
     if (batch.lines.length > 0) {
       const inserted = await insertLogLines(
-        this.db,
+        this.logDb,
         batch.lines.map((l) => ({
           rota_clients_id: agent.rota_clients_id,
           rota_executions_id: batch.execution_id,
