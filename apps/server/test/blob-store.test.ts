@@ -13,6 +13,7 @@ import { ADMIN, client, createTestApp, signIn, type TestApp } from './helpers/te
 
 const VERSIONS = '/api/rota/robot/version/api/v1';
 const ROBOTS = '/api/rota/robot/api/v1';
+const PACKAGES = '/api/rota/package/api/v1';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
@@ -70,16 +71,24 @@ describe('blob store and orphan sweep', () => {
     expect(t.app.services.blobs.backend).toBe(process.env.DATABASE_URL ? 'postgres' : 'disk');
   });
 
-  it('sweeps packages of deleted robots, blobs nobody uses and crashed uploads, after the grace period only', async () => {
+  it('sweeps packages deleted from the feed, blobs nobody uses and crashed uploads, after the grace period only', async () => {
     const { blobs, blobSweeper } = t.app.services;
     const goneRobot = await createRobot(admin, 'Swept robot');
     const keptRobot = await createRobot(admin, 'Kept robot');
     const gone = zip([{ name: 'gone.js', data: 'gone' }]);
     const kept = zip([{ name: 'kept.js', data: 'kept' }]);
-    await uploadVersion(goneRobot, '1', gone);
+    const goneVersion = await uploadVersion(goneRobot, '1', gone);
     const keptVersion = await uploadVersion(keptRobot, '1', kept);
-    // A robot's delete cascades to its versions without a word to the store.
+    // A robot's delete leaves its package in the feed; the package's delete takes its versions
+    // without a word to the store.
+    const [{ id: gonePackage }] = (
+      (await t.db.execute(
+        sql`select rota_packages_id as id from rota_robot_versions where rota_robot_versions_id = ${goneVersion}`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows as [{ id: number }];
     expect((await admin.post(`${ROBOTS}/delete`, { id: goneRobot })).status).toBe(202);
+    const removed = await admin.post(`${PACKAGES}/delete`, { id: gonePackage });
+    expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(300);
     // Bytes kept with no row ever written (a crash between the two, another instance's).
     const stray = randomBytes(3000);
     await blobs.put(t.db, 'package', sha256(stray), {

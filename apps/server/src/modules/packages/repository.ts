@@ -7,20 +7,27 @@ import type { TenantScope } from '../../lib/tenant-scope.js';
 import { packageSummaries as v } from '../robot-versions/views.js';
 import { robotSummaries as r } from '../robots/views.js';
 
+/**
+ * The package's id qualified with its table, for the correlated subqueries below: drizzle writes
+ * a column of the selected table bare, and inside a subquery over versions or robots a bare
+ * `rota_packages_id` is theirs, which counted every row of the client.
+ */
+const packageId = sql`${p}.${sql.identifier(p.rota_packages_id.name)}`;
+
 /** The newest approved version, as `id`, then the version's name. */
 const latest = (field: typeof v.rota_robot_versions_id | typeof v.version) => sql`(
   select ${field} from ${v}
-  where ${v.rota_packages_id} = ${p.rota_packages_id} and ${v.status} = 'approved'
+  where ${v.rota_packages_id} = ${packageId} and ${v.status} = 'approved'
   order by ${v.rota_robot_versions_id} desc limit 1)`;
 
 const columns = {
   rota_packages_id: p.rota_packages_id,
   name: p.name,
   description: p.description,
-  versions: sql<number>`(select count(*)::int from ${v} where ${v.rota_packages_id} = ${p.rota_packages_id})`,
+  versions: sql<number>`(select count(*)::int from ${v} where ${v.rota_packages_id} = ${packageId})`,
   latest_id: sql<number | null>`${latest(v.rota_robot_versions_id)}`,
   latest_version: sql<string | null>`${latest(v.version)}`,
-  robots: sql<number>`(select count(*)::int from ${r} where ${r.rota_packages_id} = ${p.rota_packages_id})`,
+  robots: sql<number>`(select count(*)::int from ${r} where ${r.rota_packages_id} = ${packageId})`,
   created_at: p.created_at,
   updated_at: p.updated_at,
 };
