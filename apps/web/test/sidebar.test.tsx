@@ -89,6 +89,7 @@ describe('sidebar', () => {
       'Item de configuração',
       'Log de auditoria',
       'Alertas',
+      'Fluxos de logs',
     ]);
     expect(screen.getByRole('link', { name: 'Log de auditoria' })).toHaveAttribute(
       'href',
@@ -138,6 +139,7 @@ describe('sidebar', () => {
       'Configuration item',
       'Audit log',
       'Alerts',
+      'Log streams',
     ]);
   });
 
@@ -160,6 +162,7 @@ describe('sidebar', () => {
       'Login único',
       'Log de auditoria',
       'Alertas',
+      'Fluxos de logs',
     ]);
     expect(calls.filter((call) => call.url.endsWith('/rota/client/api/v1/index'))).toHaveLength(1);
   });
