@@ -224,7 +224,8 @@ describe('row counts behind unfiltered list totals', () => {
       }
       const first = sessions[0]!;
       const second = sessions.find((s) => s.slot !== first.slot)!;
-      const insert = 'insert into rota_robots (rota_clients_id, name, executor) values ($1, $2, $3)';
+      const insert =
+        'insert into rota_robots (rota_clients_id, name, executor) values ($1, $2, $3)';
       try {
         await first.client.query('begin');
         await first.client.query(insert, [c.defaultClientId, 'Slot robot one', 'x']);
